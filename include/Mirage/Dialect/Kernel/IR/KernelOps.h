@@ -1,0 +1,24 @@
+//===- KernelOps.h - mirage_kernel operations -------------------*- C++ -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_DIALECT_KERNEL_IR_KERNELOPS_H
+#define MIRAGE_DIALECT_KERNEL_IR_KERNELOPS_H
+
+#include "Mirage/Dialect/Common/Traits.h"
+#include "Mirage/Dialect/Kernel/IR/KernelDialect.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/RegionKindInterface.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "Mirage/Dialect/Kernel/IR/KernelOps.h.inc"
+
+#endif // MIRAGE_DIALECT_KERNEL_IR_KERNELOPS_H

@@ -1,0 +1,26 @@
+# -*- Python -*-
+# lit configuration for the Mirage tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "MIRAGE"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.mirage_obj_root, "test")
+# Inputs/ holds data that tests read; it holds no tests of its own.
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%mirage_src_root", config.mirage_src_root))
+config.substitutions.append(("%python", config.python_executable))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.mirage_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["mirage-opt"], tool_dirs)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

@@ -1,0 +1,31 @@
+//===- mirage-opt.cpp - The Mirage optimizer driver -----------------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// mlir-opt with the Mirage dialects and passes, plus every upstream dialect,
+// extension, pass and LLVM IR translation the lowering to PTX uses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/InitAllDialects.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
+  mlir::mirage::registerAllDialects(registry);
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "Mirage multi-level superoptimizer driver\n", registry));
+}
