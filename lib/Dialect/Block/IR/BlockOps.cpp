@@ -256,8 +256,6 @@ LogicalResult ThreadGraphOp::verify() {
 }
 
 LogicalResult ThreadGraphOp::verifyRegions() {
-  if (getBody().empty())
-    return emitOpError() << "requires a body block";
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())
     return emitOpError() << "body has " << body.getNumArguments()
@@ -274,8 +272,7 @@ LogicalResult ThreadGraphOp::verifyRegions() {
     if (!op.getDialect() || op.getDialect()->getNamespace() != "mirage_thread")
       return op.emitOpError() << "is not allowed in a thread_graph body: only "
                                  "mirage_thread ops are";
-  if (body.empty() || !body.back().hasTrait<OpTrait::IsTerminator>())
-    return emitOpError() << "body must end with 'mirage_thread.yield'";
+  // The region verifier has already checked that the body has a terminator.
   Operation *yield = body.getTerminator();
   if (yield->getNumOperands() != getNumResults())
     return yield->emitOpError()

@@ -230,8 +230,6 @@ LogicalResult GraphDefOp::verify() {
     return emitOpError() << "'non_portable_cluster' requires a cluster";
   }
 
-  if (getBody().empty())
-    return emitOpError() << "requires a body block";
   Block &body = getBodyBlock();
   if (body.getNumArguments() != getInputs().size())
     return emitOpError() << "body has " << body.getNumArguments()
@@ -254,8 +252,7 @@ LogicalResult GraphDefOp::verifyRegions() {
     return op.emitOpError()
            << "is not allowed in a graph_def body: only mirage_block ops are";
   }
-  if (body.empty() || !body.back().hasTrait<OpTrait::IsTerminator>())
-    return emitOpError() << "body must end with 'mirage_block.yield'";
+  // The region verifier has already checked that the body has a terminator.
   Operation *yield = body.getTerminator();
   if (yield->getOperandTypes() != getResultTypes())
     return yield->emitOpError()

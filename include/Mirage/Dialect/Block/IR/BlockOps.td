@@ -382,7 +382,7 @@ def MB_YieldOp : MB_Op<"yield", [Pure, Terminator, ReturnLike]> {
     ```
   }];
   let arguments = (ins Variadic<MirageDeviceTensor>:$results);
-  let assemblyFormat = "$results attr-dict `:` type($results)";
+  let assemblyFormat = "attr-dict ($results^ `:` type($results))?";
   let hasVerifier = 1;
 }
 

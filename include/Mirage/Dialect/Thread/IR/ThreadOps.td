@@ -75,7 +75,7 @@ def MT_YieldOp : MT_Op<"yield", [Pure, Terminator, ReturnLike]> {
     ```
   }];
   let arguments = (ins Variadic<MirageElementType>:$results);
-  let assemblyFormat = "$results attr-dict `:` type($results)";
+  let assemblyFormat = "attr-dict ($results^ `:` type($results))?";
 }
 
 #endif // MIRAGE_DIALECT_THREAD_IR_THREADOPS_TD

@@ -1,0 +1,20 @@
+// Benchmark ntrans_bs8: nTransformer (normalized Transformer) residual update, batch 8 (f16).
+//   O = rms_norm(add(X, mul(alpha, add(rms_norm(H, 4096), X))), 4096)
+// H, X, alpha (64,4096) -> O (64,4096). rms_norm has no weight and eps 0.
+
+// CHECK-LABEL: func.func @ntrans_bs8
+// CHECK-SAME: (%{{.*}}: tensor<64x4096xf16>, %{{.*}}: tensor<64x4096xf16>, %{{.*}}: tensor<64x4096xf16>) -> tensor<64x4096xf16>
+func.func @ntrans_bs8(%H: tensor<64x4096xf16>, %X: tensor<64x4096xf16>, %alpha: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  // CHECK: %[[HN:.*]] = mirage_kernel.rms_norm %{{.*}} size 4096 : tensor<64x4096xf16>
+  %Hn = mirage_kernel.rms_norm %H size 4096 : tensor<64x4096xf16>
+  // CHECK: %[[D:.*]] = mirage_kernel.add %[[HN]], %{{.*}} : tensor<64x4096xf16>
+  %D = mirage_kernel.add %Hn, %X : tensor<64x4096xf16>, tensor<64x4096xf16> -> tensor<64x4096xf16>
+  // CHECK: %[[AD:.*]] = mirage_kernel.mul %{{.*}}, %[[D]] : tensor<64x4096xf16>
+  %AD = mirage_kernel.mul %alpha, %D : tensor<64x4096xf16>, tensor<64x4096xf16> -> tensor<64x4096xf16>
+  // CHECK: %[[Y:.*]] = mirage_kernel.add %{{.*}}, %[[AD]] : tensor<64x4096xf16>
+  %Y = mirage_kernel.add %X, %AD : tensor<64x4096xf16>, tensor<64x4096xf16> -> tensor<64x4096xf16>
+  // CHECK: %[[O:.*]] = mirage_kernel.rms_norm %[[Y]] size 4096 : tensor<64x4096xf16>
+  %O = mirage_kernel.rms_norm %Y size 4096 : tensor<64x4096xf16>
+  // CHECK: return %[[O]] : tensor<64x4096xf16>
+  return %O : tensor<64x4096xf16>
+}
