@@ -3,7 +3,7 @@
 # Generates the ODS outputs of one Mirage dialect level:
 #   add_mirage_dialect(Kernel kernel) -> MirageKernelIncGen, with
 #   KernelOps.{h,cpp}.inc, KernelDialect.{h,cpp}.inc, and, when present,
-#   KernelTypes/KernelAttrs/KernelEnums .inc files and the dialect doc.
+#   KernelTypes/KernelAttrs/KernelEnums .inc files (docs: scripts/update-docs.sh).
 function(add_mirage_dialect level dialect_suffix)
   set(dialect mirage_${dialect_suffix})
   set(LLVM_TARGET_DEFINITIONS ${level}Ops.td)
@@ -22,7 +22,6 @@ function(add_mirage_dialect level dialect_suffix)
     mlir_tablegen(${level}Enums.cpp.inc -gen-enum-defs)
   endif()
   add_public_tablegen_target(Mirage${level}IncGen)
-  add_mlir_doc(${level}Ops ${level} Dialects/ -gen-dialect-doc -dialect=${dialect})
 endfunction()
 
 # Adds a Mirage library. Upstream MLIR libraries go in MLIR_LIBS (they resolve

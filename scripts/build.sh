@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Configures (once) and builds the project into ${MIRAGE_BUILD_DIR:-build}.
-# Extra arguments go to `cmake --build` (e.g. a target name).
+# Extra arguments go to `cmake --build` (e.g. `--target mirage-opt`).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${MIRAGE_BUILD_DIR:-$root/build}"

@@ -17,6 +17,7 @@ config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%mirage_src_root", config.mirage_src_root))
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%mlir_include_dir", config.mlir_include_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

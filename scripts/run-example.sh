@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The main job on a built-in example. Today the end-to-end path is: parse and
+# verify a benchmark program (the reference) and the paper's fused µGraph for
+# it, and print both in canonical form. Later stages (superoptimize, emit PTX
+# bundles) extend this script.
+#   scripts/run-example.sh [REFERENCE.mlir [MUGRAPH.mlir]]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${MIRAGE_BUILD_DIR:-$root/build}"
+reference="${1:-$root/examples/benchmarks/rmsnorm_linear_bs1.mlir}"
+mugraph="${2:-$root/examples/mugraphs/rmsnorm_linear_fused.mlir}"
+
+"$root/scripts/install-deps.sh"
+"$root/scripts/build.sh" --target mirage-opt >/dev/null
+
+for file in "$reference" "$mugraph"; do
+  echo "// ===== $(basename "$file"): parsed and verified ====="
+  "$build/bin/mirage-opt" "$file"
+done
