@@ -16,6 +16,12 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/thread.h"
+
+/// MLIR's parser recurses once per nesting level of the input. The driver
+/// runs on a thread with this much stack so that inputs nested hundreds of
+/// thousands of levels deep get a diagnostic instead of a stack overflow.
+static constexpr unsigned kStackSize = 512u << 20;
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
@@ -26,6 +32,11 @@ int main(int argc, char **argv) {
   mlir::registerAllToLLVMIRTranslations(registry);
   mlir::mirage::registerAllDialects(registry);
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "Mirage multi-level superoptimizer driver\n", registry));
+  int status = 0;
+  llvm::thread driver(std::optional<unsigned>(kStackSize), [&] {
+    status = mlir::asMainReturnCode(mlir::MlirOptMain(
+        argc, argv, "Mirage multi-level superoptimizer driver\n", registry));
+  });
+  driver.join();
+  return status;
 }

@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::mirage;
@@ -126,15 +127,30 @@ LogicalResult mlir::mirage::verifyReduction(EmitErrorFn emitError,
   return success();
 }
 
-LogicalResult mlir::mirage::verifyRmsNormSize(EmitErrorFn emitError,
-                                              ShapedType input, int64_t size) {
+LogicalResult mlir::mirage::multiplyDim(EmitErrorFn emitError, int64_t &dim,
+                                       int64_t factor) {
+  int64_t product;
+  if (llvm::MulOverflow(dim, factor, product))
+    return emitError() << "dimension " << dim << " times " << factor
+                       << " overflows a 64-bit size";
+  dim = product;
+  return success();
+}
+
+LogicalResult mlir::mirage::verifyRmsNorm(EmitErrorFn emitError,
+                                          ShapedType input, int64_t size,
+                                          APFloat eps) {
+  if (!eps.isFinite() || eps.isNegative())
+    return emitError() << "eps must be a finite non-negative number, got "
+                       << eps.convertToFloat();
   int64_t trailing = 1;
   for (int64_t d : llvm::reverse(input.getShape())) {
+    // The running product only grows, so stop before it can overflow.
+    if (d != 0 && trailing > size / d)
+      break;
     trailing *= d;
     if (trailing == size)
       return success();
-    if (trailing > size)
-      break;
   }
   return emitError() << "normalised size " << size
                      << " is not the product of trailing dimensions of "
@@ -156,9 +172,11 @@ LogicalResult mlir::mirage::verifyConcat(EmitErrorFn emitError, ShapedType lhs,
     return failure();
   SmallVector<int64_t> expected(lhs.getShape());
   for (auto [i, l, r] : llvm::enumerate(lhs.getShape(), rhs.getShape())) {
-    if (static_cast<int64_t>(i) == dim)
-      expected[i] = l + r;
-    else if (l != r)
+    if (static_cast<int64_t>(i) == dim) {
+      if (llvm::AddOverflow(l, r, expected[i]))
+        return emitError() << "concatenated dimension " << l << " + " << r
+                           << " overflows a 64-bit size";
+    } else if (l != r)
       return emitError() << "dimension " << i << " differs: " << l << " vs "
                          << r;
   }

@@ -145,7 +145,7 @@ func.func @rms_norm_size(%a: tensor<8x64xf16>) {
 // -----
 
 func.func @rms_norm_eps(%a: tensor<8x64xf16>) {
-  // expected-error @below {{eps must be non-negative, got -1.000000e+00}}
+  // expected-error @below {{eps must be a finite non-negative number, got -1.000000e+00}}
   %0 = mirage_kernel.rms_norm %a size 64 eps -1.0 : tensor<8x64xf16>
   return
 }
@@ -257,7 +257,7 @@ func.func @forloop_zero(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
 // -----
 
 func.func @cluster_too_big(%x: tensor<64x64xf16>) -> tensor<64x64xf16> {
-  // expected-error @below {{cluster of 16 blocks exceeds the limit of 8 (16 with 'non_portable_cluster')}}
+  // expected-error @below {{cluster of 16 blocks exceeds the limit of 8 (16 with 'non_portable')}}
   %o = mirage_kernel.graph_def(%X = %x : tensor<64x64xf16>) -> tensor<64x64xf16> grid [4, 4, 1] block [128, 1, 1] forloop 1 cluster [4, 4, 1] {
     %t = input_loader %X imap <x = 0, y = 1> : tensor<64x64xf16> -> !mirage_block.stensor<16x16xf16>
     %s = output_saver %t omap <x = 0, y = 1> : !mirage_block.stensor<16x16xf16> -> tensor<64x64xf16>
@@ -270,7 +270,7 @@ func.func @cluster_too_big(%x: tensor<64x64xf16>) -> tensor<64x64xf16> {
 
 func.func @cluster_non_portable_limit(%x: tensor<64x64xf16>) -> tensor<64x64xf16> {
   // expected-error @below {{cluster x is 32, expected a value in [1, 16]}}
-  %o = mirage_kernel.graph_def(%X = %x : tensor<64x64xf16>) -> tensor<64x64xf16> grid [32, 1, 1] block [128, 1, 1] forloop 1 cluster [32, 1, 1] attributes {non_portable_cluster} {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<64x64xf16>) -> tensor<64x64xf16> grid [32, 1, 1] block [128, 1, 1] forloop 1 cluster [32, 1, 1] non_portable {
     %t = input_loader %X imap <x = 0> : tensor<64x64xf16> -> !mirage_block.stensor<2x64xf16>
     %s = output_saver %t omap <x = 0> : !mirage_block.stensor<2x64xf16> -> tensor<64x64xf16>
     yield %s : tensor<64x64xf16>
@@ -294,11 +294,12 @@ func.func @cluster_divides_grid(%x: tensor<64x64xf16>) -> tensor<64x64xf16> {
 
 func.func @non_portable_without_cluster(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
   // expected-error @below {{'non_portable_cluster' requires a cluster}}
-  %o = mirage_kernel.graph_def(%X = %x : tensor<8x64xf16>) -> tensor<8x64xf16> grid [1, 1, 1] block [128, 1, 1] forloop 1 attributes {non_portable_cluster} {
-    %t = input_loader %X imap <> : tensor<8x64xf16> -> !mirage_block.stensor<8x64xf16>
-    %s = output_saver %t omap <> : !mirage_block.stensor<8x64xf16> -> tensor<8x64xf16>
-    yield %s : tensor<8x64xf16>
-  }
+  %o = "mirage_kernel.graph_def"(%x) <{grid = array<i32: 1, 1, 1>, block = array<i32: 128, 1, 1>, forloop = 1 : i64, non_portable_cluster}> ({
+  ^bb0(%X: tensor<8x64xf16>):
+    %t = mirage_block.input_loader %X imap <> : tensor<8x64xf16> -> !mirage_block.stensor<8x64xf16>
+    %s = mirage_block.output_saver %t omap <> : !mirage_block.stensor<8x64xf16> -> tensor<8x64xf16>
+    mirage_block.yield %s : tensor<8x64xf16>
+  }) : (tensor<8x64xf16>) -> tensor<8x64xf16>
   return %o : tensor<8x64xf16>
 }
 
@@ -388,4 +389,32 @@ func.func @isolated(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
     yield %s : tensor<8x64xf16>
   }
   return %o : tensor<8x64xf16>
+}
+
+// -----
+
+func.func @header_attr_in_dict(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  // expected-error @below {{'cluster' belongs in the graph_def header, not in its attributes}}
+  %o = mirage_kernel.graph_def(%X = %x : tensor<8x64xf16>) -> tensor<8x64xf16> grid [1, 1, 1] block [128, 1, 1] forloop 1 attributes {cluster = 5 : i64} {
+    %t = input_loader %X imap <> : tensor<8x64xf16> -> !mirage_block.stensor<8x64xf16>
+    %s = output_saver %t omap <> : !mirage_block.stensor<8x64xf16> -> tensor<8x64xf16>
+    yield %s : tensor<8x64xf16>
+  }
+  return %o : tensor<8x64xf16>
+}
+
+// -----
+
+func.func @rms_norm_eps_nan(%a: tensor<8x64xf16>) {
+  // expected-error @below {{eps must be a finite non-negative number, got nan}}
+  %0 = mirage_kernel.rms_norm %a size 64 eps 0x7FC00000 : tensor<8x64xf16>
+  return
+}
+
+// -----
+
+func.func @rms_norm_size_overflow(%a: tensor<6148914691236517207x3xf32>) {
+  // expected-error @below {{normalised size 5 is not the product of trailing dimensions}}
+  %0 = mirage_kernel.rms_norm %a size 5 : tensor<6148914691236517207x3xf32>
+  return
 }

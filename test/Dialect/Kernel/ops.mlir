@@ -75,10 +75,10 @@ func.func @graph_def(%x: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64x
 }
 
 // CHECK-LABEL: func.func @non_portable_cluster
-// CHECK: cluster [16, 1, 1] attributes {non_portable_cluster}
+// CHECK: cluster [16, 1, 1] non_portable {
 func.func @non_portable_cluster(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %o = mirage_kernel.graph_def(%X = %x : tensor<64x64xf32>) -> tensor<64x64xf32>
-      grid [16, 1, 1] block [32, 1, 1] forloop 1 cluster [16, 1, 1] attributes {non_portable_cluster} {
+      grid [16, 1, 1] block [32, 1, 1] forloop 1 cluster [16, 1, 1] non_portable {
     %t = input_loader %X imap <x = 0> : tensor<64x64xf32> -> !mirage_block.stensor<4x64xf32>
     %s = output_saver %t omap <x = 0> : !mirage_block.stensor<4x64xf32> -> tensor<64x64xf32>
     yield %s : tensor<64x64xf32>

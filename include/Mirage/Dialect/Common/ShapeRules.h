@@ -15,6 +15,7 @@
 #define MIRAGE_DIALECT_COMMON_SHAPERULES_H
 
 #include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "llvm/ADT/APFloat.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/TypeRange.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -42,9 +43,14 @@ LogicalResult verifyMatmul(EmitErrorFn emitError, ShapedType lhs,
 LogicalResult verifyReduction(EmitErrorFn emitError, ShapedType input,
                               int64_t dim, int64_t size, ShapedType result);
 
-/// Checks that `size` is the product of the trailing one or more dimensions.
-LogicalResult verifyRmsNormSize(EmitErrorFn emitError, ShapedType input,
-                                int64_t size);
+/// Checks rms_norm's attributes: `size` is the product of the trailing one or
+/// more dimensions of `input`, `eps` is finite and non-negative.
+LogicalResult verifyRmsNorm(EmitErrorFn emitError, ShapedType input,
+                            int64_t size, APFloat eps);
+
+/// Multiplies a dimension size by `factor` in place, failing with a
+/// diagnostic when the product does not fit a static 64-bit size.
+LogicalResult multiplyDim(EmitErrorFn emitError, int64_t &dim, int64_t factor);
 
 /// Checks a concatenation of `lhs` and `rhs` along `dim` into `result`.
 LogicalResult verifyConcat(EmitErrorFn emitError, ShapedType lhs,

@@ -87,7 +87,8 @@ FailureOr<SmallVector<int64_t>> mlir::mirage::block::computeSavedTensorShape(
   for (unsigned axis = 0; axis < 3; ++axis) {
     int32_t dim = omap.getDim(axis);
     if (dim >= 0) {
-      shape[dim] *= grid[axis];
+      if (failed(multiplyDim(emitError, shape[dim], grid[axis])))
+        return failure();
       continue;
     }
     if (grid[axis] > 1)
@@ -110,6 +111,10 @@ LogicalResult InputLoaderOp::verify() {
     return emitOpError() << "source must be an argument of the enclosing "
                             "graph_def (a kernel input)";
   RankedTensorType sourceType = getSource().getType();
+  if (sourceType.getRank() == 0 || sourceType.getNumElements() == 0)
+    return emitOpError() << "source " << sourceType
+                         << " has no tile: it needs rank >= 1 and no "
+                            "zero-sized dimension";
   FailureOr<SmallVector<int64_t>> shape = computeLoadedTileShape(
       [&] { return emitOpError(); }, sourceType.getShape(), getImap(),
       graph.getGrid(), getFmap(), graph.getForloop());
@@ -157,11 +162,8 @@ LogicalResult ReductionOp::verify() {
 }
 
 LogicalResult RmsNormOp::verify() {
-  if (getEps().convertToFloat() < 0.0f)
-    return emitOpError() << "eps must be non-negative, got "
-                         << getEps().convertToFloat();
-  return verifyRmsNormSize([&] { return emitOpError(); }, getInput().getType(),
-                           getSize());
+  return verifyRmsNorm([&] { return emitOpError(); }, getInput().getType(),
+                       getSize(), getEps());
 }
 
 LogicalResult ConcatOp::verify() {
@@ -320,7 +322,9 @@ LogicalResult ClusterGatherOp::verify() {
                               getDim(), input.getRank())))
     return failure();
   SmallVector<int64_t> expected(input.getShape());
-  expected[getDim()] *= *clusterSize;
+  if (failed(multiplyDim([&] { return emitOpError(); }, expected[getDim()],
+                         *clusterSize)))
+    return failure();
   auto expectedType = input.cloneWith(expected, input.getElementType());
   if (getResult().getType() != expectedType)
     return emitOpError() << "result type is " << getResult().getType()

@@ -31,11 +31,8 @@ LogicalResult ReductionOp::verify() {
 }
 
 LogicalResult RmsNormOp::verify() {
-  if (getEps().convertToFloat() < 0.0f)
-    return emitOpError() << "eps must be non-negative, got "
-                         << getEps().convertToFloat();
-  return verifyRmsNormSize([&] { return emitOpError(); }, getInput().getType(),
-                           getSize());
+  return verifyRmsNorm([&] { return emitOpError(); }, getInput().getType(),
+                       getSize(), getEps());
 }
 
 LogicalResult ConcatOp::verify() {
@@ -142,9 +139,19 @@ ParseResult GraphDefOp::parse(OpAsmParser &parser, OperationState &result) {
     if (parseDims(parser, cluster))
       return failure();
     props.cluster = cluster;
+    if (succeeded(parser.parseOptionalKeyword("non_portable")))
+      props.non_portable_cluster = parser.getBuilder().getUnitAttr();
   }
+  SMLoc attrLoc = parser.getCurrentLocation();
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
+  // The launch configuration is written in the header only; an entry of the
+  // same name in the dictionary would silently override or vanish.
+  for (StringRef name : getAttributeNames())
+    if (result.attributes.get(name))
+      return parser.emitError(attrLoc)
+             << "'" << name
+             << "' belongs in the graph_def header, not in its attributes";
 
   Region *body = result.addRegion();
   return parser.parseRegion(*body, bodyArgs, /*enableNameShadowing=*/false);
@@ -170,10 +177,11 @@ void GraphDefOp::print(OpAsmPrinter &p) {
   if (std::optional<ArrayRef<int32_t>> cluster = getCluster()) {
     p << " cluster ";
     printDims(p, *cluster);
+    if (getNonPortableCluster())
+      p << " non_portable";
   }
-  p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {getGridAttrName(), getBlockAttrName(),
-                            getForloopAttrName(), getClusterAttrName()});
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     getAttributeNames());
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/true);
@@ -225,7 +233,7 @@ LogicalResult GraphDefOp::verify() {
                            << getMaxClusterSize()
                            << (getNonPortableCluster()
                                    ? ""
-                                   : " (16 with 'non_portable_cluster')");
+                                   : " (16 with 'non_portable')");
   } else if (getNonPortableCluster()) {
     return emitOpError() << "'non_portable_cluster' requires a cluster";
   }

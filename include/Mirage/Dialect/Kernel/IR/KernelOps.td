@@ -259,7 +259,7 @@ def MK_GraphDefOp : MK_Op<"graph_def", [
     The header binds each operand to a body argument (`%X = %x`); the body
     uses the `mirage_block` dialect by default, so its ops print without the
     prefix. On sm_90a a `cluster` groups blocks into thread-block clusters
-    (at most 8 blocks, or 16 with the `non_portable_cluster` unit attribute)
+    (at most 8 blocks, or 16 when marked `non_portable`)
     whose shared memories the cluster collectives exchange.
 
     Example (the fused RMSNorm + Linear of the Mirage paper):

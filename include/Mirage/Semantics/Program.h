@@ -1,0 +1,118 @@
+//===- Program.h - Compact form of a Mirage program -------------*- C++ -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// The semantics engines and the search work on this representation rather
+// than on MLIR ops: a program is a list of graphs (the kernel graph first,
+// then the bodies of graph_defs and thread_graphs), each a list of nodes over
+// numbered values. It is cheap to build, copy and evaluate thousands of times.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_SEMANTICS_PROGRAM_H
+#define MIRAGE_SEMANTICS_PROGRAM_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace mlir::mirage::sem {
+
+/// Storage element type of a tensor or tile.
+enum class ElementType : uint8_t { F16, BF16, F32 };
+
+/// Shape and element type of one value. Scalars (thread-graph values) have an
+/// empty shape.
+struct ValueType {
+  llvm::SmallVector<int64_t, 4> shape;
+  ElementType elementType = ElementType::F32;
+
+  int64_t getNumElements() const;
+  bool operator==(const ValueType &other) const {
+    return shape == other.shape && elementType == other.elementType;
+  }
+};
+
+/// Every op of the three levels. Elementwise functions are shared.
+enum class OpKind : uint8_t {
+  // Elementwise, one operand.
+  Exp, Square, Sqrt, Rsqrt, Silu, Gelu, Relu, Neg, MulScalar,
+  // Elementwise, two broadcasting operands.
+  Add, Sub, Mul, Div, Pow,
+  // Structural ops on tensors or tiles.
+  Matmul, Reduction, RmsNorm, Concat, Chunk,
+  // Kernel level: a custom kernel whose body is another graph.
+  GraphDef,
+  // Block level.
+  InputLoader, OutputSaver, ForloopAccum, ThreadGraph, ClusterReduce,
+  ClusterGather,
+};
+
+/// The op's mnemonic (`exp`, `input_loader`, ...).
+llvm::StringRef getOpName(OpKind kind);
+
+/// True for the elementwise functions of one operand.
+inline bool isUnary(OpKind kind) { return kind <= OpKind::MulScalar; }
+/// True for the elementwise functions of two operands.
+inline bool isBinary(OpKind kind) {
+  return kind >= OpKind::Add && kind <= OpKind::Pow;
+}
+
+/// `forloop_accum` kinds (DESIGN.md §3.2).
+enum class AccumKind : uint8_t { Sum, SumLast, SumLastTo, RmsLast, Max };
+
+/// One op. Attribute fields are used according to `kind`.
+struct Node {
+  OpKind kind;
+  llvm::SmallVector<int32_t, 2> operands;
+  llvm::SmallVector<int32_t, 1> results;
+  /// reduction / concat / chunk / cluster_gather dimension; loader `fmap`.
+  int64_t dim = -1;
+  /// reduction size, rms_norm size, chunk parts, sum_last_to size.
+  int64_t size = 1;
+  /// mul_scalar factor, rms_norm eps.
+  double scalar = 0.0;
+  /// imap / omap: tensor dimension of grid axis x, y, z, or -1.
+  std::array<int32_t, 3> map = {-1, -1, -1};
+  AccumKind accum = AccumKind::Sum;
+  /// graph_def / thread_graph: index of the body in Program::graphs.
+  int32_t body = -1;
+};
+
+/// A list of nodes over numbered values, with its inputs and outputs.
+struct Graph {
+  std::vector<ValueType> values;
+  std::vector<Node> nodes;
+  std::vector<int32_t> inputs;
+  std::vector<int32_t> outputs;
+  /// Launch configuration of a graph_def body.
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  std::array<int64_t, 3> cluster = {1, 1, 1};
+  int64_t forloop = 1;
+
+  int64_t getNumBlocks() const { return grid[0] * grid[1] * grid[2]; }
+  int64_t getClusterSize() const {
+    return cluster[0] * cluster[1] * cluster[2];
+  }
+};
+
+/// A whole program. `graphs[0]` is the kernel graph.
+struct Program {
+  std::vector<Graph> graphs;
+
+  const Graph &getKernelGraph() const { return graphs.front(); }
+  /// Types of the kernel graph's inputs and outputs.
+  llvm::SmallVector<ValueType> getInputTypes() const;
+  llvm::SmallVector<ValueType> getOutputTypes() const;
+};
+
+} // namespace mlir::mirage::sem
+
+#endif // MIRAGE_SEMANTICS_PROGRAM_H

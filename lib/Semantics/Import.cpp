@@ -1,0 +1,224 @@
+//===- Import.cpp - Build the compact form of MLIR programs ---------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Semantics/Import.h"
+
+#include "Mirage/Dialect/Block/IR/BlockOps.h"
+#include "Mirage/Dialect/Kernel/IR/KernelOps.h"
+#include "Mirage/Dialect/Thread/IR/ThreadOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::mirage;
+using namespace mlir::mirage::sem;
+
+namespace {
+
+/// The op kind of a Mirage op, from its mnemonic (the three dialects share
+/// mnemonics for the same function).
+std::optional<OpKind> getOpKind(Operation *op) {
+  return llvm::StringSwitch<std::optional<OpKind>>(
+             op->getName().stripDialect())
+      .Case("exp", OpKind::Exp)
+      .Case("square", OpKind::Square)
+      .Case("sqrt", OpKind::Sqrt)
+      .Case("rsqrt", OpKind::Rsqrt)
+      .Case("silu", OpKind::Silu)
+      .Case("gelu", OpKind::Gelu)
+      .Case("relu", OpKind::Relu)
+      .Case("neg", OpKind::Neg)
+      .Case("mul_scalar", OpKind::MulScalar)
+      .Case("add", OpKind::Add)
+      .Case("sub", OpKind::Sub)
+      .Case("mul", OpKind::Mul)
+      .Case("div", OpKind::Div)
+      .Case("pow", OpKind::Pow)
+      .Case("matmul", OpKind::Matmul)
+      .Case("reduction", OpKind::Reduction)
+      .Case("rms_norm", OpKind::RmsNorm)
+      .Case("concat", OpKind::Concat)
+      .Case("chunk", OpKind::Chunk)
+      .Case("graph_def", OpKind::GraphDef)
+      .Case("input_loader", OpKind::InputLoader)
+      .Case("output_saver", OpKind::OutputSaver)
+      .Case("forloop_accum", OpKind::ForloopAccum)
+      .Case("thread_graph", OpKind::ThreadGraph)
+      .Case("cluster_reduce", OpKind::ClusterReduce)
+      .Case("cluster_gather", OpKind::ClusterGather)
+      .Default(std::nullopt);
+}
+
+ValueType getValueType(Type type) {
+  ValueType result;
+  Type element = type;
+  if (auto shaped = dyn_cast<ShapedType>(type)) {
+    result.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
+    element = shaped.getElementType();
+  }
+  result.elementType = element.isF16()    ? ElementType::F16
+                       : element.isBF16() ? ElementType::BF16
+                                          : ElementType::F32;
+  return result;
+}
+
+std::array<int32_t, 3> getMap(block::GridMapAttr map) {
+  return {map.getX(), map.getY(), map.getZ()};
+}
+
+AccumKind getAccumKind(block::AccumKind kind) {
+  switch (kind) {
+  case block::AccumKind::Sum: return AccumKind::Sum;
+  case block::AccumKind::SumLast: return AccumKind::SumLast;
+  case block::AccumKind::SumLastTo: return AccumKind::SumLastTo;
+  case block::AccumKind::RmsLast: return AccumKind::RmsLast;
+  case block::AccumKind::Max: return AccumKind::Max;
+  }
+  llvm_unreachable("unknown accumulator kind");
+}
+
+class ProgramBuilder {
+public:
+  /// Appends the graph of `block` to the program; returns its index.
+  FailureOr<int32_t> addGraph(Block &block);
+
+  Program program;
+
+private:
+  LogicalResult addNode(Operation *op, Graph &graph,
+                        llvm::DenseMap<Value, int32_t> &ids);
+};
+
+FailureOr<int32_t> ProgramBuilder::addGraph(Block &block) {
+  int32_t index = program.graphs.size();
+  program.graphs.emplace_back();
+  Graph graph;
+  llvm::DenseMap<Value, int32_t> ids;
+  auto define = [&](Value value) {
+    ids[value] = graph.values.size();
+    graph.values.push_back(getValueType(value.getType()));
+    return ids[value];
+  };
+  for (BlockArgument arg : block.getArguments())
+    graph.inputs.push_back(define(arg));
+  for (Operation &op : block) {
+    if (op.hasTrait<OpTrait::IsTerminator>()) {
+      for (Value operand : op.getOperands())
+        graph.outputs.push_back(ids.lookup(operand));
+      continue;
+    }
+    for (Value result : op.getResults())
+      define(result);
+    if (failed(addNode(&op, graph, ids)))
+      return failure();
+  }
+  program.graphs[index] = std::move(graph);
+  return index;
+}
+
+LogicalResult ProgramBuilder::addNode(Operation *op, Graph &graph,
+                                      llvm::DenseMap<Value, int32_t> &ids) {
+  std::optional<OpKind> kind = getOpKind(op);
+  StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+  if (!kind || !dialect.starts_with("mirage_"))
+    return op->emitOpError() << "has no Mirage semantics";
+  Node node;
+  node.kind = *kind;
+  for (Value operand : op->getOperands())
+    node.operands.push_back(ids.lookup(operand));
+  for (Value result : op->getResults())
+    node.results.push_back(ids.lookup(result));
+
+  LogicalResult status =
+      llvm::TypeSwitch<Operation *, LogicalResult>(op)
+          .Case([&](kernel::GraphDefOp def) -> LogicalResult {
+            FailureOr<int32_t> body = addGraph(def.getBodyBlock());
+            if (failed(body))
+              return failure();
+            node.body = *body;
+            Graph &bodyGraph = program.graphs[*body];
+            for (int axis = 0; axis < 3; ++axis) {
+              bodyGraph.grid[axis] = def.getGrid()[axis];
+              if (def.getCluster())
+                bodyGraph.cluster[axis] = (*def.getCluster())[axis];
+            }
+            bodyGraph.forloop = def.getForloop();
+            return success();
+          })
+          .Case([&](block::ThreadGraphOp tg) -> LogicalResult {
+            FailureOr<int32_t> body = addGraph(tg.getBody().front());
+            if (failed(body))
+              return failure();
+            node.body = *body;
+            return success();
+          })
+          .Case([&](block::InputLoaderOp load) {
+            node.map = getMap(load.getImap());
+            node.dim = load.getFmap();
+            return success();
+          })
+          .Case([&](block::OutputSaverOp save) {
+            node.map = getMap(save.getOmap());
+            return success();
+          })
+          .Case([&](block::ForloopAccumOp accum) {
+            node.accum = getAccumKind(accum.getKind());
+            node.size = accum.getSize().value_or(1);
+            return success();
+          })
+          .Case<kernel::ReductionOp, block::ReductionOp>([&](auto red) {
+            node.dim = red.getDim();
+            node.size = red.getSize();
+            return success();
+          })
+          .Case<kernel::RmsNormOp, block::RmsNormOp>([&](auto norm) {
+            node.size = norm.getSize();
+            node.scalar = norm.getEps().convertToDouble();
+            return success();
+          })
+          .Case<kernel::ConcatOp, block::ConcatOp, block::ClusterGatherOp>(
+              [&](auto cat) {
+                node.dim = cat.getDim();
+                return success();
+              })
+          .Case([&](kernel::ChunkOp chunk) {
+            node.dim = chunk.getDim();
+            node.size = chunk.getParts();
+            return success();
+          })
+          .Case<kernel::MulScalarOp, block::MulScalarOp, thread::MulScalarOp>(
+              [&](auto scale) {
+                node.scalar = scale.getValue().convertToDouble();
+                return success();
+              })
+          .Default([](Operation *) { return success(); });
+  if (failed(status))
+    return failure();
+  graph.nodes.push_back(std::move(node));
+  return success();
+}
+
+} // namespace
+
+FailureOr<Program> mlir::mirage::sem::buildProgram(func::FuncOp func) {
+  if (func.isExternal() || !func.getBody().hasOneBlock())
+    return func.emitOpError()
+           << "must have a body of one block to be evaluated";
+  for (Type type : func.getFunctionType().getInputs())
+    if (!isa<RankedTensorType>(type) || !cast<ShapedType>(type).hasStaticShape())
+      return func.emitOpError() << "argument type " << type
+                                << " is not a statically shaped tensor";
+  for (Operation &op : func.getBody().front())
+    if (isa<kernel::AllReduceOp>(op))
+      return op.emitOpError()
+             << "is a multi-GPU op, which the single-GPU semantics lacks";
+  ProgramBuilder builder;
+  if (failed(builder.addGraph(func.getBody().front())))
+    return failure();
+  return std::move(builder.program);
+}

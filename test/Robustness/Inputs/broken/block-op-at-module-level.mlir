@@ -1,0 +1,2 @@
+// generic mirage_block.yield at module level
+"mirage_block.yield"() : () -> ()

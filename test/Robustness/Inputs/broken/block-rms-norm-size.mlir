@@ -1,0 +1,11 @@
+// tile rms_norm size 32 is not a product of trailing dims of 16x64
+func.func @f(%a: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %o = mirage_kernel.graph_def(%A = %a : tensor<16x64xf32>) -> tensor<16x64xf32>
+      grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    %at = input_loader %A imap <> : tensor<16x64xf32> -> !mirage_block.stensor<16x64xf32>
+    %n = rms_norm %at size 32 : !mirage_block.stensor<16x64xf32>
+    %out = output_saver %n omap <> : !mirage_block.stensor<16x64xf32> -> tensor<16x64xf32>
+    yield %out : tensor<16x64xf32>
+  }
+  return %o : tensor<16x64xf32>
+}

@@ -1,0 +1,11 @@
+// gather over a 4-block cluster along dim 1 gives 64x256
+func.func @f(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<64x256xf32>) -> tensor<64x256xf32>
+      grid [4, 1, 1] block [128, 1, 1] forloop 1 cluster [4, 1, 1] {
+    %t = input_loader %X imap <x = 1> : tensor<64x256xf32> -> !mirage_block.stensor<64x64xf32>
+    %g = cluster_gather %t dim 1 : !mirage_block.stensor<64x64xf32> -> !mirage_block.stensor<64x128xf32>
+    %s = output_saver %t omap <x = 1> : !mirage_block.stensor<64x64xf32> -> tensor<64x256xf32>
+    yield %s : tensor<64x256xf32>
+  }
+  return %o : tensor<64x256xf32>
+}

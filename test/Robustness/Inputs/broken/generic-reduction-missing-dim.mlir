@@ -1,0 +1,5 @@
+// generic reduction without dim
+func.func @f(%a: tensor<8x64xf16>) {
+  %0 = "mirage_kernel.reduction"(%a) : (tensor<8x64xf16>) -> tensor<8x1xf16>
+  return
+}

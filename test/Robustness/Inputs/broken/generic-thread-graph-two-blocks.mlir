@@ -1,0 +1,17 @@
+// generic thread_graph with a region of two blocks
+func.func @f(%a: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %o = mirage_kernel.graph_def(%A = %a : tensor<16x64xf32>) -> tensor<16x64xf32>
+      grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    %at = input_loader %A imap <> : tensor<16x64xf32> -> !mirage_block.stensor<16x64xf32>
+
+    %u = "mirage_block.thread_graph"(%at) ({
+    ^bb0(%p: f32):
+      "mirage_thread.yield"(%p) : (f32) -> ()
+    ^bb1(%q: f32):
+      "mirage_thread.yield"(%q) : (f32) -> ()
+    }) : (!mirage_block.stensor<16x64xf32>) -> !mirage_block.stensor<16x64xf32>
+    %out = output_saver %u omap <> : !mirage_block.stensor<16x64xf32> -> tensor<16x64xf32>
+    yield %out : tensor<16x64xf32>
+  }
+  return %o : tensor<16x64xf32>
+}

@@ -1,0 +1,7 @@
+// graph_def with an empty body region
+func.func @f(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<64x64xf32>) -> tensor<64x64xf32>
+      grid [4, 1, 1] block [128, 1, 1] forloop 1 {
+  }
+  return %o : tensor<64x64xf32>
+}

@@ -1,0 +1,10 @@
+// input_loader may not change f32 to f16
+func.func @f(%x: tensor<64x64xf32>) -> tensor<64x64xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<64x64xf32>) -> tensor<64x64xf16>
+      grid [4, 1, 1] block [128, 1, 1] forloop 1 {
+    %t = input_loader %X imap <x = 0> : tensor<64x64xf32> -> !mirage_block.stensor<16x64xf16>
+    %s = output_saver %t omap <x = 0> : !mirage_block.stensor<16x64xf16> -> tensor<64x64xf16>
+    yield %s : tensor<64x64xf16>
+  }
+  return %o : tensor<64x64xf16>
+}

@@ -1,0 +1,10 @@
+// tile of 64x64 over 4 blocks along dim 0 is 16x64, not 64x16
+func.func @f(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<64x64xf32>) -> tensor<64x64xf32>
+      grid [4, 1, 1] block [128, 1, 1] forloop 1 {
+    %t = input_loader %X imap <x = 0> : tensor<64x64xf32> -> !mirage_block.stensor<64x16xf32>
+    %s = output_saver %t omap <x = 1> : !mirage_block.stensor<64x16xf32> -> tensor<64x64xf32>
+    yield %s : tensor<64x64xf32>
+  }
+  return %o : tensor<64x64xf32>
+}

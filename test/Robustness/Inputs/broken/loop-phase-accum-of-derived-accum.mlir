@@ -1,0 +1,13 @@
+// forloop_accum of exp of an accumulated value
+func.func @f(%a: tensor<16x256xf32>, %b: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %o = mirage_kernel.graph_def(%A = %a : tensor<16x256xf32>, %B = %b : tensor<16x64xf32>) -> tensor<16x64xf32>
+      grid [1, 1, 1] block [128, 1, 1] forloop 4 {
+    %at = input_loader %A imap <> fmap 1 : tensor<16x256xf32> -> !mirage_block.stensor<16x64xf32>
+    %acc = forloop_accum %at sum : !mirage_block.stensor<16x64xf32> -> !mirage_block.stensor<16x64xf32>
+    %e = exp %acc : !mirage_block.stensor<16x64xf32>
+    %acc2 = forloop_accum %e sum : !mirage_block.stensor<16x64xf32> -> !mirage_block.stensor<16x64xf32>
+    %out = output_saver %acc2 omap <> : !mirage_block.stensor<16x64xf32> -> tensor<16x64xf32>
+    yield %out : tensor<16x64xf32>
+  }
+  return %o : tensor<16x64xf32>
+}

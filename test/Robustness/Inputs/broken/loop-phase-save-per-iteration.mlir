@@ -1,0 +1,11 @@
+// saves a per-iteration tile with forloop 4
+func.func @f(%a: tensor<16x256xf32>, %b: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %o = mirage_kernel.graph_def(%A = %a : tensor<16x256xf32>, %B = %b : tensor<16x64xf32>) -> tensor<16x64xf32>
+      grid [1, 1, 1] block [128, 1, 1] forloop 4 {
+    %at = input_loader %A imap <> fmap 1 : tensor<16x256xf32> -> !mirage_block.stensor<16x64xf32>
+    %e = exp %at : !mirage_block.stensor<16x64xf32>
+    %out = output_saver %e omap <> : !mirage_block.stensor<16x64xf32> -> tensor<16x64xf32>
+    yield %out : tensor<16x64xf32>
+  }
+  return %o : tensor<16x64xf32>
+}

@@ -1,0 +1,5 @@
+// matmul operand ranks differ
+func.func @f(%a: tensor<2x8x64xf16>, %b: tensor<64x16xf16>) {
+  %0 = mirage_kernel.matmul %a, %b : tensor<2x8x64xf16>, tensor<64x16xf16> -> tensor<2x8x16xf16>
+  return
+}

@@ -1,0 +1,4 @@
+// tile type without an element type
+func.func @f(%t: !mirage_block.stensor<16x16>) {
+  return
+}

@@ -1,0 +1,2 @@
+// not MLIR at all
+@@@ this is !not <<mlir>> %%% {{{ 

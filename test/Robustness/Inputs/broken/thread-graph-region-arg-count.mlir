@@ -1,0 +1,16 @@
+// thread_graph body has 2 arguments for 1 input
+func.func @f(%a: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %o = mirage_kernel.graph_def(%A = %a : tensor<16x64xf32>) -> tensor<16x64xf32>
+      grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    %at = input_loader %A imap <> : tensor<16x64xf32> -> !mirage_block.stensor<16x64xf32>
+
+    %u = thread_graph %at : !mirage_block.stensor<16x64xf32> -> !mirage_block.stensor<16x64xf32> {
+    ^bb0(%p: f32, %q: f32):
+      %z = add %p, %q : f32
+      yield %z : f32
+    }
+    %out = output_saver %u omap <> : !mirage_block.stensor<16x64xf32> -> tensor<16x64xf32>
+    yield %out : tensor<16x64xf32>
+  }
+  return %o : tensor<16x64xf32>
+}
