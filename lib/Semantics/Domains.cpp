@@ -60,74 +60,77 @@ FloatDomain::Value FloatDomain::store(Value v, ElementType type) const {
 }
 
 //===----------------------------------------------------------------------===//
-// Montgomery arithmetic mod p
+// Montgomery arithmetic
 //===----------------------------------------------------------------------===//
 
 namespace {
 using u128 = unsigned __int128;
-constexpr uint64_t kP = FieldDomain::kP;
-constexpr uint32_t kQ = FieldDomain::kQ;
 
-/// -p^-1 mod 2^64, by Newton iteration.
-constexpr uint64_t computeNegInverse() {
-  uint64_t inv = kP; // correct to 3 bits for odd p
-  for (int i = 0; i < 6; ++i)
-    inv *= 2 - kP * inv;
-  return ~inv + 1;
-}
-constexpr uint64_t kNegInverse = computeNegInverse();
-/// 2^128 mod p, to enter Montgomery form.
-constexpr uint64_t kR2 = static_cast<uint64_t>(
-    ((static_cast<u128>(1) << 64) % kP) * ((static_cast<u128>(1) << 64) % kP) %
-    kP);
-
-inline uint64_t montMul(uint64_t a, uint64_t b) {
-  u128 t = static_cast<u128>(a) * b;
-  uint64_t m = static_cast<uint64_t>(t) * kNegInverse;
-  uint64_t u = static_cast<uint64_t>((t + static_cast<u128>(m) * kP) >> 64);
-  return u >= kP ? u - kP : u;
-}
-inline uint64_t toMont(uint64_t x) { return montMul(x % kP, kR2); }
-inline uint64_t fromMont(uint64_t a) { return montMul(a, 1); }
-const uint64_t kOneMont = toMont(1);
-
-uint64_t montPow(uint64_t base, uint64_t exponent) {
-  uint64_t result = kOneMont;
-  while (exponent) {
-    if (exponent & 1)
-      result = montMul(result, base);
-    base = montMul(base, base);
-    exponent >>= 1;
+/// Arithmetic modulo an odd `Modulus` < 2^62 on residues in Montgomery form
+/// (x represented as x * 2^64 mod Modulus).
+template <uint64_t Modulus>
+struct Montgomery {
+  /// -Modulus^-1 mod 2^64, by Newton iteration.
+  static constexpr uint64_t negInverse() {
+    uint64_t inv = Modulus; // correct to 3 bits for an odd modulus
+    for (int i = 0; i < 6; ++i)
+      inv *= 2 - Modulus * inv;
+    return ~inv + 1;
   }
-  return result;
-}
+  static constexpr uint64_t kNegInverse = negInverse();
+  /// 2^128 mod Modulus, to enter Montgomery form.
+  static constexpr uint64_t kR2 = static_cast<uint64_t>(
+      ((static_cast<u128>(1) << 64) % Modulus) *
+      ((static_cast<u128>(1) << 64) % Modulus) % Modulus);
 
-uint32_t powModQ(uint64_t base, uint64_t exponent) {
-  uint64_t result = 1;
-  base %= kQ;
-  while (exponent) {
-    if (exponent & 1)
-      result = result * base % kQ;
-    base = base * base % kQ;
-    exponent >>= 1;
+  static uint64_t mul(uint64_t a, uint64_t b) {
+    u128 t = static_cast<u128>(a) * b;
+    uint64_t m = static_cast<uint64_t>(t) * kNegInverse;
+    uint64_t u = static_cast<uint64_t>((t + static_cast<u128>(m) * Modulus) >> 64);
+    return u >= Modulus ? u - Modulus : u;
   }
-  return static_cast<uint32_t>(result);
-}
+  static uint64_t add(uint64_t a, uint64_t b) {
+    uint64_t s = a + b;
+    return s >= Modulus ? s - Modulus : s;
+  }
+  static uint64_t neg(uint64_t a) { return a == 0 ? 0 : Modulus - a; }
+  static uint64_t enter(uint64_t x) { return mul(x % Modulus, kR2); }
+  static uint64_t leave(uint64_t a) { return mul(a, 1); }
+  static uint64_t pow(uint64_t base, uint64_t exponent) {
+    uint64_t result = enter(1);
+    for (; exponent; exponent >>= 1) {
+      if (exponent & 1)
+        result = mul(result, base);
+      base = mul(base, base);
+    }
+    return result;
+  }
+  /// The inverse (Fermat); zero maps to zero.
+  static uint64_t inverse(uint64_t a) { return pow(a, Modulus - 2); }
+};
 
-/// An element of order q in Z_p^*: 2^((p-1)/q) mod p.
-constexpr uint64_t kOmega = 4551986648387929970ull;
+using ModP = Montgomery<FieldDomain::kP>;
+using ModQ = Montgomery<FieldDomain::kQ>;
+constexpr uint64_t kNoExponent = FieldDomain::kNoExponent;
 
-/// omega^x = low[x & 0xffff] * high[x >> 16] for x < q < 2^31.
+/// omega^x for x < q < 2^61 as the product of four table entries, one per
+/// 16-bit digit of x: table[d][j] = omega^(j * 2^(16 d)).
 struct ExpTables {
-  std::vector<uint64_t> low, high;
-  ExpTables() : low(1 << 16), high(1 << 15) {
-    uint64_t omega = toMont(kOmega);
-    uint64_t step = montPow(omega, 1 << 16);
-    low[0] = high[0] = kOneMont;
-    for (size_t i = 1; i < low.size(); ++i)
-      low[i] = montMul(low[i - 1], omega);
-    for (size_t i = 1; i < high.size(); ++i)
-      high[i] = montMul(high[i - 1], step);
+  std::vector<uint64_t> table[4];
+  ExpTables() {
+    uint64_t base = ModP::enter(4); // omega = 4, of order q in Z_p
+    for (auto &digit : table) {
+      digit.resize(1 << 16);
+      digit[0] = ModP::enter(1);
+      for (size_t j = 1; j < digit.size(); ++j)
+        digit[j] = ModP::mul(digit[j - 1], base);
+      base = ModP::pow(base, 1 << 16);
+    }
+  }
+  uint64_t power(uint64_t x) const {
+    uint64_t r = ModP::mul(table[0][x & 0xffff], table[1][(x >> 16) & 0xffff]);
+    r = ModP::mul(r, table[2][(x >> 32) & 0xffff]);
+    return ModP::mul(r, table[3][x >> 48]);
   }
 };
 
@@ -147,7 +150,7 @@ inline uint64_t splitmix64(uint64_t &state) {
   return mix64(state += 0x9e3779b97f4a7c15ull);
 }
 
-/// A uniform integer in [0, bound) (rejection sampling, bound < 2^63).
+/// A uniform integer in [0, bound) (rejection sampling).
 uint64_t uniform(uint64_t &state, uint64_t bound) {
   uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
   for (;;) {
@@ -155,6 +158,12 @@ uint64_t uniform(uint64_t &state, uint64_t bound) {
     if (r < limit)
       return r % bound;
   }
+}
+
+/// Applies `fn` to the q residues unless one of them is unknown.
+template <typename Fn>
+uint64_t onExponents(uint64_t a, uint64_t b, Fn fn) {
+  return a == kNoExponent || b == kNoExponent ? kNoExponent : fn(a, b);
 }
 } // namespace
 
@@ -165,9 +174,10 @@ uint64_t uniform(uint64_t &state, uint64_t bound) {
 FieldDomain::FieldDomain(uint64_t key) : key(key) { (void)getExpTables(); }
 
 FieldValue FieldDomain::random(uint64_t &state) {
+  // Uniform residues are uniform in Montgomery form too: it is a bijection.
   FieldValue v;
-  v.p = uniform(state, kP); // uniform in Montgomery form too: a bijection
-  v.q = static_cast<uint32_t>(uniform(state, kQ));
+  v.p = uniform(state, kP);
+  v.q = uniform(state, kQ);
   return v;
 }
 
@@ -177,54 +187,37 @@ FieldValue FieldDomain::constant(double c) const {
   double fraction = std::frexp(c, &exponent);
   int64_t mantissa = static_cast<int64_t>(std::ldexp(fraction, 53));
   exponent -= 53;
-  uint64_t magnitude = static_cast<uint64_t>(mantissa < 0 ? -mantissa : mantissa);
-  FieldValue v{toMont(magnitude), static_cast<uint32_t>(magnitude % kQ)};
-  if (mantissa < 0)
-    v = neg(v);
-  uint64_t two = toMont(2);
-  uint64_t twoInverse = montPow(two, kP - 2);
-  int64_t steps = exponent < 0 ? -static_cast<int64_t>(exponent) : exponent;
-  v.p = montMul(v.p, montPow(exponent < 0 ? twoInverse : two, steps));
-  uint32_t qTwo = exponent < 0 ? powModQ(2, kQ - 2) : 2;
-  v.q = static_cast<uint32_t>(static_cast<uint64_t>(v.q) * powModQ(qTwo, steps) % kQ);
-  return v;
+  uint64_t magnitude =
+      static_cast<uint64_t>(mantissa < 0 ? -mantissa : mantissa);
+  uint64_t shift = static_cast<uint64_t>(exponent < 0 ? -exponent : exponent);
+  auto scale = [&](auto field, uint64_t m) {
+    uint64_t two = field.enter(2);
+    uint64_t factor = exponent < 0 ? field.inverse(two) : two;
+    return field.mul(field.enter(m), field.pow(factor, shift));
+  };
+  FieldValue v{scale(ModP(), magnitude), scale(ModQ(), magnitude)};
+  return mantissa < 0 ? neg(v) : v;
 }
 
 FieldValue FieldDomain::add(Value a, Value b) const {
-  uint64_t p = a.p + b.p;
-  FieldValue r;
-  r.p = p >= kP ? p - kP : p;
-  r.q = (a.q == kNoExponent || b.q == kNoExponent)
-            ? kNoExponent
-            : static_cast<uint32_t>((static_cast<uint64_t>(a.q) + b.q) % kQ);
-  return r;
+  return {ModP::add(a.p, b.p), onExponents(a.q, b.q, ModQ::add)};
 }
 
 FieldValue FieldDomain::neg(Value a) const {
-  FieldValue r;
-  r.p = a.p == 0 ? 0 : kP - a.p;
-  r.q = a.q == kNoExponent ? kNoExponent : (kQ - a.q) % kQ;
-  return r;
+  return {ModP::neg(a.p), a.q == kNoExponent ? kNoExponent : ModQ::neg(a.q)};
 }
 
 FieldValue FieldDomain::sub(Value a, Value b) const { return add(a, neg(b)); }
 
 FieldValue FieldDomain::mul(Value a, Value b) const {
-  FieldValue r;
-  r.p = montMul(a.p, b.p);
-  r.q = (a.q == kNoExponent || b.q == kNoExponent)
-            ? kNoExponent
-            : static_cast<uint32_t>(static_cast<uint64_t>(a.q) * b.q % kQ);
-  return r;
+  return {ModP::mul(a.p, b.p), onExponents(a.q, b.q, ModQ::mul)};
 }
 
 FieldValue FieldDomain::divisor(Value b) const {
-  // Zero has no inverse; it occurs with probability about 2^-61 per divisor
-  // on random inputs and then maps to zero (docs/Verification.md).
-  FieldValue r;
-  r.p = montPow(b.p, kP - 2);
-  r.q = b.q == kNoExponent ? kNoExponent : powModQ(b.q, kQ - 2);
-  return r;
+  // Zero has no inverse; it maps to zero. On random inputs a divisor is zero
+  // with probability at most its degree / p (docs/Verification.md).
+  return {ModP::inverse(b.p),
+          b.q == kNoExponent ? kNoExponent : ModQ::inverse(b.q)};
 }
 
 FieldValue FieldDomain::exp(Value a) {
@@ -234,11 +227,7 @@ FieldValue FieldDomain::exp(Value a) {
               "verifiable (LAX) fragment";
     return a;
   }
-  const ExpTables &tables = getExpTables();
-  FieldValue r;
-  r.p = montMul(tables.low[a.q & 0xffff], tables.high[a.q >> 16]);
-  r.q = kNoExponent;
-  return r;
+  return {getExpTables().power(ModQ::leave(a.q)), kNoExponent};
 }
 
 FieldValue FieldDomain::max(Value a, Value b) const {
@@ -256,4 +245,4 @@ FieldValue FieldDomain::keyed(uint64_t fn, Value a, Value b) const {
   return random(state);
 }
 
-uint64_t FieldDomain::toInteger(Value v) { return fromMont(v.p); }
+uint64_t FieldDomain::toInteger(Value v) { return ModP::leave(v.p); }

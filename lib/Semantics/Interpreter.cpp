@@ -108,8 +108,10 @@ public:
   Evaluator(D &d, const Program &program, std::string &error)
       : d(d), program(program), error(error) {}
 
-  /// Evaluates graph `g` (the kernel graph) with its inputs bound in `env`.
-  LogicalResult runKernelGraph(const Graph &g, std::vector<T> &env);
+  /// Evaluates the kernel graph `g`. `values[v]` points at value `v`: the
+  /// inputs are bound on entry; computed values are stored in `owned`.
+  LogicalResult runKernelGraph(const Graph &g, std::vector<const T *> &values,
+                               std::vector<T> &owned);
 
 private:
   //===--- Tensor kernels shared by the kernel and block levels ----------===//
@@ -350,11 +352,12 @@ LogicalResult Evaluator<D>::evalTensorNode(const Node &node, const Graph &g,
 
 template <typename D>
 LogicalResult Evaluator<D>::runKernelGraph(const Graph &g,
-                                           std::vector<T> &env) {
+                                           std::vector<const T *> &values,
+                                           std::vector<T> &owned) {
   for (const Node &node : g.nodes) {
     SmallVector<const T *, 4> operands;
     for (int32_t operand : node.operands)
-      operands.push_back(&env[operand]);
+      operands.push_back(values[operand]);
     std::vector<T> results;
     if (node.kind == OpKind::GraphDef) {
       if (failed(runGraphDef(node, program.graphs[node.body], operands,
@@ -363,8 +366,10 @@ LogicalResult Evaluator<D>::runKernelGraph(const Graph &g,
     } else if (failed(evalTensorNode(node, g, operands, results))) {
       return failure();
     }
-    for (auto [value, result] : llvm::zip(node.results, results))
-      env[value] = std::move(result);
+    for (auto [value, result] : llvm::zip(node.results, results)) {
+      owned[value] = std::move(result);
+      values[value] = &owned[value];
+    }
   }
   return success();
 }
@@ -408,14 +413,15 @@ LogicalResult Evaluator<D>::runBlockGroup(
   // Accumulator state per block and forloop_accum node.
   std::vector<std::vector<T>> accumulators(numBlocks,
                                            std::vector<T>(body.nodes.size()));
-  for (size_t b = 0; b < numBlocks; ++b)
-    for (auto [i, value] : llvm::enumerate(body.inputs))
-      env[b][value] = *inputs[i];
+  // Kernel tensors are shared by all blocks and only read by loaders.
+  std::vector<const T *> kernelTensors(body.values.size(), nullptr);
+  for (auto [i, value] : llvm::enumerate(body.inputs))
+    kernelTensors[value] = inputs[i];
 
   auto evalNode = [&](const Node &node, int64_t iteration) -> LogicalResult {
     switch (node.kind) {
     case OpKind::InputLoader: {
-      const T &whole = env[0][node.operands[0]];
+      const T &whole = *kernelTensors[node.operands[0]];
       ArrayRef<int64_t> tile = body.values[node.results[0]].shape;
       for (size_t b = 0; b < numBlocks; ++b) {
         SmallVector<int64_t, 4> offsets(tile.size(), 0);
@@ -604,7 +610,8 @@ LogicalResult Interpreter<Domain>::run(const Program &program,
                           inputs.size());
     return failure();
   }
-  std::vector<Tensor<Value>> env(g.values.size());
+  std::vector<Tensor<Value>> owned(g.values.size());
+  std::vector<const Tensor<Value> *> values(g.values.size(), nullptr);
   for (auto [i, value] : llvm::enumerate(g.inputs)) {
     const ValueType &type = g.values[value];
     if (ArrayRef<int64_t>(inputs[i].shape) != ArrayRef<int64_t>(type.shape) ||
@@ -614,16 +621,20 @@ LogicalResult Interpreter<Domain>::run(const Program &program,
                             formatShape(type.shape));
       return failure();
     }
-    env[value] = inputs[i];
-    for (Value &v : env[value].data)
+    values[value] = &inputs[i];
+    if (!domain.roundsStorage())
+      continue;
+    owned[value] = inputs[i];
+    for (Value &v : owned[value].data)
       v = domain.store(v, type.elementType);
+    values[value] = &owned[value];
   }
   Evaluator<Domain> evaluator(domain, program, error);
-  if (failed(evaluator.runKernelGraph(g, env)))
+  if (failed(evaluator.runKernelGraph(g, values, owned)))
     return failure();
   outputs.clear();
   for (int32_t value : g.outputs)
-    outputs.push_back(env[value]);
+    outputs.push_back(*values[value]);
   return success();
 }
 

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/InitAllDialects.h"
+#include "Mirage/InitAllPasses.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
@@ -25,6 +26,7 @@ static constexpr unsigned kStackSize = 512u << 20;
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::mirage::registerAllPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

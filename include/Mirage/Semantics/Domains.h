@@ -12,6 +12,7 @@
 //   Divisor divisor(Value); Value divide(Value, Divisor);
 //   Value exp/sqrt/silu/gelu/relu(Value); Value pow/max(Value, Value);
 //   Value store(Value, ElementType)   -- rounding to the storage type
+//   bool roundsStorage()              -- whether store() is not the identity
 //   const char *getError()            -- non-null once a value left the
 //                                        domain's fragment
 //
@@ -74,6 +75,7 @@ public:
   Value pow(Value a, Value b) const { return fix(std::pow(a, b)); }
   Value max(Value a, Value b) const { return a > b ? a : b; }
   Value store(Value v, ElementType type) const;
+  bool roundsStorage() const { return precision == FloatPrecision::Storage; }
   const char *getError() const { return nullptr; }
 
 private:
@@ -91,27 +93,28 @@ private:
 // Finite field
 //===----------------------------------------------------------------------===//
 
-/// An element of Z_p x Z_q: `p` in Montgomery form, `q` the value mod q, or
-/// kNoExponent once the value depends on an `exp` (its residue mod q is then
-/// unknown and it cannot be exponentiated again).
+/// An element of Z_p x Z_q, both residues in Montgomery form. `q` is
+/// kNoExponent once the value depends on an `exp`: its residue mod q is then
+/// unknown, and it cannot be exponentiated again.
 struct FieldValue {
   uint64_t p = 0;
-  uint32_t q = 0;
+  uint64_t q = 0;
 };
 
-/// Z_p x Z_q with q = 2^31 - 1, p = 2kq + 1 < 2^62 prime, and exp(x) =
-/// omega^(x mod q) for omega of order q in Z_p, so that exp(a + b) =
-/// exp(a) exp(b). Functions outside the LAX fragment are keyed random
-/// functions: equal arguments give equal results, others independent ones.
+/// Z_p x Z_q for the safe prime p = 2q + 1 < 2^62 (q prime, about 2^61), with
+/// exp(x) = omega^(x mod q) for omega = 4, of order q in Z_p, so that
+/// exp(a + b) = exp(a) exp(b). Functions outside the LAX fragment are keyed
+/// random functions: equal arguments give equal results, others independent
+/// ones. docs/Verification.md derives the error bound.
 class FieldDomain {
 public:
   using Value = FieldValue;
   /// Division multiplies by the inverse, computed once per divisor element.
   using Divisor = FieldValue;
 
-  static constexpr uint64_t kP = 4611685969035264023ull;
-  static constexpr uint32_t kQ = 2147483647u;
-  static constexpr uint32_t kNoExponent = 0xffffffffu;
+  static constexpr uint64_t kQ = 2305843009213688669ull;
+  static constexpr uint64_t kP = 2 * kQ + 1;
+  static constexpr uint64_t kNoExponent = ~0ull;
 
   /// `key` seeds the random functions; use the same key for every program of
   /// one trial.
@@ -136,6 +139,7 @@ public:
   /// Symmetric in its arguments, like max.
   Value max(Value a, Value b) const;
   Value store(Value v, ElementType) const { return v; }
+  bool roundsStorage() const { return false; }
   const char *getError() const { return error; }
 
   /// Whether two values are equal (both residues, where both are known).

@@ -1,0 +1,93 @@
+//===- Equivalence.h - Probabilistic equivalence of programs ----*- C++ -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Decides whether two programs compute the same function by evaluating them
+// in the finite field of FieldDomain on shared uniformly random inputs, over
+// several independent trials. "Not equivalent" is always right; "equivalent"
+// is wrong with probability at most 2^log2Bound (docs/Verification.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_SEMANTICS_EQUIVALENCE_H
+#define MIRAGE_SEMANTICS_EQUIVALENCE_H
+
+#include "Mirage/Semantics/Domains.h"
+#include "Mirage/Semantics/Program.h"
+#include "Mirage/Semantics/Tensor.h"
+#include "mlir/Support/LLVM.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::mirage::sem {
+
+struct EquivalenceOptions {
+  /// Seeds the inputs and the keyed random functions of every trial.
+  uint64_t seed = 1;
+  /// Independent trials; each multiplies the error bound by its own.
+  unsigned trials = 2;
+};
+
+/// The first output element where a candidate differs from the reference.
+struct Mismatch {
+  unsigned trial = 0;
+  unsigned output = 0;
+  SmallVector<int64_t, 4> index;
+};
+
+struct EquivalenceVerdict {
+  bool equivalent = false;
+  unsigned trials = 0;
+  /// log2 of the probability that an "equivalent" verdict is wrong.
+  double log2Bound = 0.0;
+  /// Set when not equivalent.
+  std::optional<Mismatch> mismatch;
+};
+
+/// Checks candidates against one reference. Inputs and the reference's
+/// outputs are computed once per trial, so each candidate costs one
+/// evaluation per trial.
+class EquivalenceChecker {
+public:
+  /// Prepares the trials. Fails when the reference leaves the verifiable
+  /// fragment (e.g. `exp` of an `exp`).
+  static FailureOr<EquivalenceChecker> create(const Program &reference,
+                                              const EquivalenceOptions &options,
+                                              std::string &error);
+
+  /// Compares `candidate` with the reference. Fails (with `error`) when the
+  /// signatures differ or the candidate leaves the verifiable fragment.
+  FailureOr<EquivalenceVerdict> check(const Program &candidate,
+                                      std::string &error) const;
+
+private:
+  EquivalenceChecker(const Program &reference, EquivalenceOptions options)
+      : reference(reference), options(options) {}
+
+  Program reference;
+  EquivalenceOptions options;
+  /// Per trial: the random inputs and the reference's outputs.
+  std::vector<std::vector<Tensor<FieldValue>>> inputs, outputs;
+};
+
+/// The probability that one trial calls two different programs equivalent,
+/// from a static analysis of both (docs/Verification.md), as log2.
+double log2TrialErrorBound(const Program &reference, const Program &candidate);
+
+/// Uniformly random inputs in [-1, 1) for `program`, from `seed`.
+std::vector<Tensor<double>> makeRandomFloatInputs(const Program &program,
+                                                  uint64_t seed);
+
+/// The largest relative error ||a - b|| / ||a|| over the outputs of two
+/// float evaluations.
+double maxRelativeError(ArrayRef<Tensor<double>> expected,
+                        ArrayRef<Tensor<double>> actual);
+
+} // namespace mlir::mirage::sem
+
+#endif // MIRAGE_SEMANTICS_EQUIVALENCE_H

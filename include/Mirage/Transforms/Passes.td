@@ -1,0 +1,75 @@
+//===- Passes.td - Mirage transformation passes ------------*- tablegen -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_TRANSFORMS_PASSES_TD
+#define MIRAGE_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def CheckEquivalencePass : Pass<"mirage-check-equivalence", "::mlir::ModuleOp"> {
+  let summary = "Prove candidate kernel graphs equivalent to a reference";
+  let description = [{
+    The module holds a reference function (the one named by `reference`, else
+    the one marked `mirage.reference`, else the first) and candidates (every
+    other function with a body). Each candidate is evaluated against the
+    reference in the finite field Z_p x Z_q on shared random inputs, over
+    `trials` independent trials (docs/Verification.md).
+
+    An equivalent candidate gets a remark with the number of trials and the
+    bound on the probability that the verdict is wrong, and the relative error
+    of a float64 evaluation against the reference's; a different one gets an
+    error naming the first differing output element, and the pass fails.
+
+    Example:
+
+    ```
+    mirage-opt --mirage-check-equivalence='trials=3 seed=7' candidates.mlir
+    ```
+  }];
+  let options = [
+    Option<"reference", "reference", "std::string", "\"\"",
+           "Name of the reference function">,
+    Option<"trials", "trials", "unsigned", "2",
+           "Independent random trials per candidate">,
+    Option<"seed", "seed", "uint64_t", "1",
+           "Seed of the random inputs and keyed functions">,
+  ];
+  let statistics = [
+    Statistic<"numEquivalent", "num-equivalent", "Candidates proved equivalent">,
+    Statistic<"numDifferent", "num-different", "Candidates that differ">,
+  ];
+}
+
+def TestEvaluatePass : Pass<"mirage-test-evaluate", "::mlir::ModuleOp"> {
+  let summary = "Evaluate every kernel graph and print its outputs";
+  let description = [{
+    Runs the reference interpreter on every function with a body and prints
+    its outputs to standard output. Inputs are the function's
+    `mirage.test_inputs` (an array of dense float attributes, one per
+    argument) when present, else seeded random values (uniform in [-1, 1) for
+    the float domains, uniform field elements for `field`).
+
+    `domain` selects the number system: `f64` (exact reference), `storage`
+    (f32 arithmetic, values rounded to their f16/bf16/f32 storage type), or
+    `field` (Z_p x Z_q residues mod p).
+
+    Example:
+
+    ```
+    mirage-opt --mirage-test-evaluate='domain=storage print-limit=4' prog.mlir
+    ```
+  }];
+  let options = [
+    Option<"domain", "domain", "std::string", "\"f64\"",
+           "Number system: f64, storage or field">,
+    Option<"seed", "seed", "uint64_t", "1", "Seed of the random inputs">,
+    Option<"printLimit", "print-limit", "unsigned", "8",
+           "Elements printed per output">,
+  ];
+}
+
+#endif // MIRAGE_TRANSFORMS_PASSES_TD

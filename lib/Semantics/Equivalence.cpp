@@ -1,0 +1,378 @@
+//===- Equivalence.cpp - Probabilistic equivalence of programs ------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Semantics/Equivalence.h"
+
+#include "Mirage/Semantics/Interpreter.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::mirage::sem;
+
+namespace {
+
+uint64_t mixSeed(uint64_t seed, uint64_t salt) {
+  uint64_t z = seed + salt * 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/// A row-major linear index as a multi-index.
+SmallVector<int64_t, 4> delinearize(int64_t linear, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t, 4> index(shape.size());
+  for (int64_t k = static_cast<int64_t>(shape.size()) - 1; k >= 0; --k) {
+    index[k] = linear % shape[k];
+    linear /= shape[k];
+  }
+  return index;
+}
+
+std::string describe(const ValueType &type) {
+  std::string s;
+  for (int64_t d : type.shape)
+    s += std::to_string(d) + "x";
+  switch (type.elementType) {
+  case ElementType::F16: return s + "f16";
+  case ElementType::BF16: return s + "bf16";
+  case ElementType::F32: return s + "f32";
+  }
+  return s;
+}
+
+LogicalResult checkSignatures(const Program &reference,
+                              const Program &candidate, std::string &error) {
+  auto compare = [&](StringRef what, ArrayRef<ValueType> expected,
+                     ArrayRef<ValueType> actual) -> LogicalResult {
+    if (expected.size() != actual.size()) {
+      error = llvm::formatv("candidate has {0} {1}, the reference {2}",
+                            actual.size(), what, expected.size());
+      return failure();
+    }
+    for (auto [i, e, a] : llvm::enumerate(expected, actual))
+      if (e.shape != a.shape) {
+        error = llvm::formatv("candidate {0} {1} is {2}, the reference's is {3}",
+                              what.drop_back(), i, describe(a), describe(e));
+        return failure();
+      }
+    return success();
+  };
+  return failure(
+      failed(compare("inputs", reference.getInputTypes(),
+                     candidate.getInputTypes())) ||
+      failed(compare("outputs", reference.getOutputTypes(),
+                     candidate.getOutputTypes())));
+}
+
+//===----------------------------------------------------------------------===//
+// Static analysis for the error bound
+//===----------------------------------------------------------------------===//
+
+/// What one element of a value depends on, as a rational function of the
+/// inputs and of the results of exp and keyed functions (fresh variables).
+struct ElementStats {
+  double numerator = 0;   // degree of the numerator
+  double denominator = 0; // degree of the denominator
+  double exps = 0;        // exp applications it depends on
+  double keyed = 0;       // keyed-function applications it depends on
+};
+
+/// The sum of `n` terms like `t`, over distinct denominators.
+ElementStats sumOf(const ElementStats &t, double n) {
+  return {t.numerator + (n - 1) * t.denominator, n * t.denominator, n * t.exps,
+          n * t.keyed};
+}
+
+ElementStats product(const ElementStats &a, const ElementStats &b) {
+  return {a.numerator + b.numerator, a.denominator + b.denominator,
+          a.exps + b.exps, a.keyed + b.keyed};
+}
+
+/// A fresh variable: the result of exp or a keyed function of `args`.
+ElementStats fresh(const ElementStats &args, double extraKeyed) {
+  return {1, 0, args.exps, args.keyed + extraKeyed};
+}
+
+class BoundAnalysis {
+public:
+  explicit BoundAnalysis(const Program &program) : program(program) {}
+
+  /// Stats of each kernel output element.
+  std::vector<ElementStats> run() {
+    const Graph &g = program.getKernelGraph();
+    std::vector<ElementStats> inputs(g.inputs.size(), ElementStats{1, 0, 0, 0});
+    return runGraph(g, inputs);
+  }
+
+  /// Largest degree of an exp argument, and of a keyed-function argument.
+  double expDegree = 0, keyedDegree = 0;
+
+private:
+  std::vector<ElementStats> runGraph(const Graph &g,
+                                     ArrayRef<ElementStats> inputStats) {
+    std::vector<ElementStats> stats(g.values.size());
+    for (auto [value, s] : llvm::zip(g.inputs, inputStats))
+      stats[value] = s;
+    for (const Node &node : g.nodes) {
+      SmallVector<ElementStats, 2> in;
+      for (int32_t operand : node.operands)
+        in.push_back(stats[operand]);
+      std::vector<ElementStats> out = visit(node, g, in);
+      for (auto [value, s] : llvm::zip(node.results, out))
+        stats[value] = s;
+    }
+    std::vector<ElementStats> outputs;
+    for (int32_t value : g.outputs)
+      outputs.push_back(stats[value]);
+    return outputs;
+  }
+
+  ElementStats keyedOf(const ElementStats &a) {
+    keyedDegree = std::max(keyedDegree, a.numerator + a.denominator);
+    return fresh(a, 1);
+  }
+
+  std::vector<ElementStats> visit(const Node &node, const Graph &g,
+                                  ArrayRef<ElementStats> in) {
+    auto type = [&](int32_t value) -> const ValueType & {
+      return g.values[value];
+    };
+    const ElementStats &a = in.empty() ? ElementStats() : in[0];
+    switch (node.kind) {
+    case OpKind::Exp:
+      expDegree = std::max(expDegree, a.numerator + a.denominator);
+      return {fresh(a, 0)};
+    case OpKind::Square:
+      return {product(a, a)};
+    case OpKind::Neg:
+    case OpKind::MulScalar:
+    case OpKind::InputLoader:
+    case OpKind::OutputSaver:
+    case OpKind::ClusterGather:
+      return {a};
+    case OpKind::Sqrt:
+    case OpKind::Silu:
+    case OpKind::Gelu:
+    case OpKind::Relu:
+      return {keyedOf(a)};
+    case OpKind::Rsqrt: {
+      ElementStats r = keyedOf(a);
+      return {{0, 1, r.exps, r.keyed}};
+    }
+    case OpKind::Add:
+    case OpKind::Sub:
+      return {{std::max(a.numerator + in[1].denominator,
+                        in[1].numerator + a.denominator),
+               a.denominator + in[1].denominator, a.exps + in[1].exps,
+               a.keyed + in[1].keyed}};
+    case OpKind::Mul:
+      return {product(a, in[1])};
+    case OpKind::Div:
+      return {{a.numerator + in[1].denominator,
+               a.denominator + in[1].numerator, a.exps + in[1].exps,
+               a.keyed + in[1].keyed}};
+    case OpKind::Pow: {
+      ElementStats both = product(a, in[1]);
+      return {keyedOf(both)};
+    }
+    case OpKind::Matmul:
+      return {sumOf(product(a, in[1]),
+                    type(node.operands[0]).shape.back())};
+    case OpKind::Reduction:
+      return {sumOf(a, type(node.operands[0]).shape[node.dim] / node.size)};
+    case OpKind::RmsNorm:
+      return {rms(a, node.size)};
+    case OpKind::Concat: {
+      const ElementStats &b = in[1];
+      return {{std::max(a.numerator, b.numerator),
+               std::max(a.denominator, b.denominator), std::max(a.exps, b.exps),
+               std::max(a.keyed, b.keyed)}};
+    }
+    case OpKind::Chunk:
+      return std::vector<ElementStats>(node.results.size(), a);
+    case OpKind::ClusterReduce:
+      return {sumOf(a, currentClusterSize)};
+    case OpKind::ForloopAccum: {
+      const ValueType &input = type(node.operands[0]);
+      double loop = static_cast<double>(currentForloop);
+      double last = static_cast<double>(input.shape.back());
+      switch (node.accum) {
+      case AccumKind::Sum: return {sumOf(a, loop)};
+      case AccumKind::SumLast: return {sumOf(a, loop * last)};
+      case AccumKind::SumLastTo: return {sumOf(a, loop * last / node.size)};
+      case AccumKind::RmsLast: {
+        ElementStats r = keyedOf(sumOf(product(a, a), loop * last));
+        return {{0, 1, r.exps, r.keyed}};
+      }
+      case AccumKind::Max: {
+        ElementStats r = sumOf(a, loop);
+        for (double i = 1; i < loop; ++i)
+          r = keyedOf(r);
+        return {r};
+      }
+      }
+      return {a};
+    }
+    case OpKind::ThreadGraph:
+      return runGraph(program.graphs[node.body], in);
+    case OpKind::GraphDef: {
+      const Graph &body = program.graphs[node.body];
+      int64_t savedForloop = currentForloop;
+      double savedCluster = currentClusterSize;
+      currentForloop = body.forloop;
+      currentClusterSize = static_cast<double>(body.getClusterSize());
+      std::vector<ElementStats> out = runGraph(body, in);
+      currentForloop = savedForloop;
+      currentClusterSize = savedCluster;
+      return out;
+    }
+    }
+    return {a};
+  }
+
+  /// x / sqrt(mean of `size` squares): one keyed sqrt per element group.
+  ElementStats rms(const ElementStats &x, int64_t size) {
+    ElementStats root = keyedOf(sumOf(product(x, x), size));
+    return {x.numerator, x.denominator + 1, x.exps + root.exps,
+            x.keyed + root.keyed};
+  }
+
+  const Program &program;
+  int64_t currentForloop = 1;
+  double currentClusterSize = 1;
+};
+
+} // namespace
+
+double mlir::mirage::sem::log2TrialErrorBound(const Program &reference,
+                                              const Program &candidate) {
+  BoundAnalysis ref(reference), cand(candidate);
+  std::vector<ElementStats> r = ref.run(), c = cand.run();
+  double expDegree = std::max({ref.expDegree, cand.expDegree, 1.0});
+  double keyedDegree = std::max({ref.keyedDegree, cand.keyedDegree, 1.0});
+  const double q = static_cast<double>(FieldDomain::kQ);
+  const double p = static_cast<double>(FieldDomain::kP);
+  double worst = 0;
+  for (auto [a, b] : llvm::zip(r, c)) {
+    // (1) two different exponents collide mod q; (2) the numerator of the
+    // difference, or a denominator, vanishes mod p; (3) two keyed
+    // applications on different arguments collide.
+    double exps = a.exps + b.exps;
+    double degree = std::max(a.numerator + b.denominator,
+                             b.numerator + a.denominator) +
+                    a.denominator + b.denominator;
+    double keyed = a.keyed + b.keyed;
+    double eps = exps * exps * expDegree / q +
+                 (degree + keyed * keyed * keyedDegree) / p;
+    worst = std::max(worst, eps);
+  }
+  return worst >= 1.0 ? 0.0 : std::log2(std::max(worst, 1.0 / p));
+}
+
+//===----------------------------------------------------------------------===//
+// EquivalenceChecker
+//===----------------------------------------------------------------------===//
+
+FailureOr<EquivalenceChecker>
+EquivalenceChecker::create(const Program &reference,
+                           const EquivalenceOptions &options,
+                           std::string &error) {
+  if (options.trials == 0) {
+    error = "at least one trial is needed";
+    return failure();
+  }
+  EquivalenceChecker checker(reference, options);
+  for (unsigned trial = 0; trial < options.trials; ++trial) {
+    uint64_t state = mixSeed(options.seed, 2 * trial);
+    std::vector<Tensor<FieldValue>> inputs;
+    for (const ValueType &type : reference.getInputTypes()) {
+      Tensor<FieldValue> t(type.shape);
+      for (FieldValue &v : t.data)
+        v = FieldDomain::random(state);
+      inputs.push_back(std::move(t));
+    }
+    FieldDomain domain(mixSeed(options.seed, 2 * trial + 1));
+    std::vector<Tensor<FieldValue>> outputs;
+    if (failed(Interpreter<FieldDomain>(domain).run(reference, inputs, outputs,
+                                                     error))) {
+      error = "reference: " + error;
+      return failure();
+    }
+    checker.inputs.push_back(std::move(inputs));
+    checker.outputs.push_back(std::move(outputs));
+  }
+  return checker;
+}
+
+FailureOr<EquivalenceVerdict>
+EquivalenceChecker::check(const Program &candidate, std::string &error) const {
+  if (failed(checkSignatures(reference, candidate, error)))
+    return failure();
+  EquivalenceVerdict verdict;
+  verdict.trials = options.trials;
+  for (unsigned trial = 0; trial < options.trials; ++trial) {
+    FieldDomain domain(mixSeed(options.seed, 2 * trial + 1));
+    std::vector<Tensor<FieldValue>> results;
+    if (failed(Interpreter<FieldDomain>(domain).run(candidate, inputs[trial],
+                                                     results, error)))
+      return failure();
+    for (auto [o, expected, actual] :
+         llvm::enumerate(outputs[trial], results)) {
+      for (int64_t i = 0, e = expected.size(); i < e; ++i) {
+        if (FieldDomain::equal(expected.data[i], actual.data[i]))
+          continue;
+        verdict.mismatch = Mismatch{trial, static_cast<unsigned>(o),
+                                    delinearize(i, expected.shape)};
+        return verdict;
+      }
+    }
+  }
+  verdict.equivalent = true;
+  verdict.log2Bound = options.trials * log2TrialErrorBound(reference, candidate);
+  return verdict;
+}
+
+//===----------------------------------------------------------------------===//
+// Float helpers
+//===----------------------------------------------------------------------===//
+
+std::vector<Tensor<double>>
+mlir::mirage::sem::makeRandomFloatInputs(const Program &program,
+                                         uint64_t seed) {
+  uint64_t state = mixSeed(seed, 0x5eed);
+  std::vector<Tensor<double>> inputs;
+  for (const ValueType &type : program.getInputTypes()) {
+    Tensor<double> t(type.shape);
+    for (double &v : t.data) {
+      state = mixSeed(state, 1);
+      v = static_cast<double>(state >> 11) * 0x1.0p-52 - 1.0;
+    }
+    inputs.push_back(std::move(t));
+  }
+  return inputs;
+}
+
+double mlir::mirage::sem::maxRelativeError(ArrayRef<Tensor<double>> expected,
+                                           ArrayRef<Tensor<double>> actual) {
+  double worst = 0;
+  for (auto [e, a] : llvm::zip(expected, actual)) {
+    double diff = 0, norm = 0;
+    for (auto [x, y] : llvm::zip(e.data, a.data)) {
+      diff += (x - y) * (x - y);
+      norm += x * x;
+    }
+    double rel = norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
+    if (std::isnan(rel))
+      return INFINITY;
+    worst = std::max(worst, rel);
+  }
+  return worst;
+}

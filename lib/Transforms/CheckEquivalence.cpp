@@ -1,0 +1,154 @@
+//===- CheckEquivalence.cpp - mirage-check-equivalence --------------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Transforms/Passes.h"
+
+#include "Mirage/Semantics/Equivalence.h"
+#include "Mirage/Semantics/Import.h"
+#include "Mirage/Semantics/Interpreter.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::mirage {
+#define GEN_PASS_DEF_CHECKEQUIVALENCEPASS
+#include "Mirage/Transforms/Passes.h.inc"
+} // namespace mlir::mirage
+
+using namespace mlir;
+using namespace mlir::mirage;
+
+namespace {
+
+/// Float64 outputs of `program` on `inputs`, or failure.
+FailureOr<std::vector<sem::Tensor<double>>>
+evaluateFloat(const sem::Program &program,
+              ArrayRef<sem::Tensor<double>> inputs, std::string &error) {
+  sem::FloatDomain domain;
+  std::vector<sem::Tensor<double>> outputs;
+  if (failed(sem::Interpreter<sem::FloatDomain>(domain).run(program, inputs,
+                                                            outputs, error)))
+    return failure();
+  return outputs;
+}
+
+struct CheckEquivalencePass
+    : mirage::impl::CheckEquivalencePassBase<CheckEquivalencePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> functions;
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal())
+        functions.push_back(func);
+    if (functions.empty()) {
+      getOperation().emitError("no function to check: the module needs a "
+                               "reference and at least one candidate");
+      return signalPassFailure();
+    }
+    func::FuncOp ref = findReference(functions);
+    if (!ref)
+      return signalPassFailure();
+    if (functions.size() == 1) {
+      ref.emitError("is the only function: there is no candidate to check");
+      return signalPassFailure();
+    }
+
+    FailureOr<sem::Program> refProgram = sem::buildProgram(ref);
+    if (failed(refProgram))
+      return signalPassFailure();
+    std::string error;
+    sem::EquivalenceOptions options;
+    options.seed = seed;
+    options.trials = trials;
+    FailureOr<sem::EquivalenceChecker> checker =
+        sem::EquivalenceChecker::create(*refProgram, options, error);
+    if (failed(checker)) {
+      ref.emitError("cannot be checked: ") << error;
+      return signalPassFailure();
+    }
+    std::vector<sem::Tensor<double>> floatInputs =
+        sem::makeRandomFloatInputs(*refProgram, seed);
+    FailureOr<std::vector<sem::Tensor<double>>> refFloat =
+        evaluateFloat(*refProgram, floatInputs, error);
+
+    bool allEquivalent = true;
+    for (func::FuncOp candidate : functions) {
+      if (candidate == ref)
+        continue;
+      if (failed(checkCandidate(candidate, ref, *checker, floatInputs,
+                                refFloat))) {
+        allEquivalent = false;
+        ++numDifferent;
+      } else {
+        ++numEquivalent;
+      }
+    }
+    if (!allEquivalent)
+      signalPassFailure();
+  }
+
+  func::FuncOp findReference(ArrayRef<func::FuncOp> functions) {
+    if (!reference.empty()) {
+      auto it = llvm::find_if(functions, [&](func::FuncOp f) {
+        return f.getSymName() == reference;
+      });
+      if (it == functions.end()) {
+        getOperation().emitError("no function named '")
+            << reference << "' to use as the reference";
+        return {};
+      }
+      return *it;
+    }
+    auto marked = llvm::find_if(functions, [](func::FuncOp f) {
+      return f->hasAttr("mirage.reference");
+    });
+    return marked != functions.end() ? *marked : functions.front();
+  }
+
+  LogicalResult
+  checkCandidate(func::FuncOp candidate, func::FuncOp ref,
+                 const sem::EquivalenceChecker &checker,
+                 ArrayRef<sem::Tensor<double>> floatInputs,
+                 const FailureOr<std::vector<sem::Tensor<double>>> &refFloat) {
+    FailureOr<sem::Program> program = sem::buildProgram(candidate);
+    if (failed(program))
+      return failure();
+    std::string error;
+    FailureOr<sem::EquivalenceVerdict> verdict = checker.check(*program, error);
+    if (failed(verdict))
+      return emitError(candidate.getLoc(), "cannot be checked against @")
+             << ref.getSymName() << ": " << error;
+    if (!verdict->equivalent) {
+      const sem::Mismatch &m = *verdict->mismatch;
+      return emitError(candidate.getLoc(), "is not equivalent to @")
+             << ref.getSymName() << ": output " << m.output
+             << " differs at ["
+             << llvm::join(llvm::map_range(m.index,
+                                           [](int64_t i) {
+                                             return std::to_string(i);
+                                           }),
+                           ", ")
+             << "] (trial " << m.trial << ")";
+    }
+    InFlightDiagnostic remark = emitRemark(candidate.getLoc(), "is equivalent to @")
+                                << ref.getSymName() << ": " << verdict->trials
+                                << " trials, false-positive probability <= 2^"
+                                << llvm::formatv("{0:F1}", verdict->log2Bound).str();
+    FailureOr<std::vector<sem::Tensor<double>>> floatOut =
+        evaluateFloat(*program, floatInputs, error);
+    if (succeeded(refFloat) && succeeded(floatOut))
+      remark << "; float64 relative error "
+             << llvm::formatv("{0:e1}",
+                              sem::maxRelativeError(*refFloat, *floatOut))
+                    .str();
+    return success();
+  }
+};
+
+} // namespace
