@@ -13,4 +13,13 @@ reports="$build/test-reports"
 rm -rf "$reports" && mkdir -p "$reports"
 /usr/lib/llvm-22/bin/lit -sv --xunit-xml-output="$reports/lit.xml" "$build/test"
 
-/usr/bin/python3 "$root/scripts/summarize-tests.py" "$reports"/*.xml
+expected=("$reports/lit.xml")
+for binary in "$build"/unittests/*Tests; do
+  expected+=("$reports/$(basename "$binary").xml")
+  "$binary" --gtest_output="xml:$reports/$(basename "$binary").xml" \
+    >"$reports/$(basename "$binary").log" 2>&1 \
+    || { echo "gtest: $(basename "$binary") failed:"; grep -E "Failure|FAILED" -A4 "$reports/$(basename "$binary").log" | head -40; }
+done
+
+# A suite that crashed before writing its report counts as a failure.
+/usr/bin/python3 "$root/scripts/summarize-tests.py" "${expected[@]}"

@@ -13,6 +13,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::mirage::sem;
@@ -129,10 +130,12 @@ private:
   T sumAll(ArrayRef<const T *> parts);
 
   /// Evaluates a node whose semantics is the same at both levels (tensors or
-  /// tiles) into `results`.
+  /// tiles) into `results`. `shape` overrides the result shape recorded in
+  /// `g`: thread-graph bodies hold scalars but run on whole tiles.
   LogicalResult evalTensorNode(const Node &node, const Graph &g,
                                ArrayRef<const T *> operands,
-                               std::vector<T> &results);
+                               std::vector<T> &results,
+                               std::optional<ArrayRef<int64_t>> shape = {});
 
   //===--- graph_def ------------------------------------------------------===//
   LogicalResult runGraphDef(const Node &node, const Graph &body,
@@ -306,11 +309,11 @@ typename Evaluator<D>::T Evaluator<D>::sumAll(ArrayRef<const T *> parts) {
 }
 
 template <typename D>
-LogicalResult Evaluator<D>::evalTensorNode(const Node &node, const Graph &g,
-                                           ArrayRef<const T *> operands,
-                                           std::vector<T> &results) {
-  const ValueType &resultType = g.values[node.results.front()];
-  ArrayRef<int64_t> shape = resultType.shape;
+LogicalResult Evaluator<D>::evalTensorNode(
+    const Node &node, const Graph &g, ArrayRef<const T *> operands,
+    std::vector<T> &results, std::optional<ArrayRef<int64_t>> shapeOverride) {
+  ArrayRef<int64_t> shape =
+      shapeOverride.value_or(ArrayRef<int64_t>(g.values[node.results[0]].shape));
   if (isUnary(node.kind)) {
     results.push_back(unary(node, *operands[0]));
   } else if (isBinary(node.kind)) {
@@ -583,7 +586,7 @@ LogicalResult Evaluator<D>::runThreadGraph(const Node &node, const Graph &body,
     for (int32_t operand : inner.operands)
       innerOperands.push_back(&env[operand]);
     std::vector<T> innerResults;
-    if (failed(evalTensorNode(inner, body, innerOperands, innerResults)))
+    if (failed(evalTensorNode(inner, body, innerOperands, innerResults, shape)))
       return failure();
     env[inner.results[0]] = std::move(innerResults[0]);
   }
