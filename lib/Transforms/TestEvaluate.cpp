@@ -12,7 +12,7 @@
 #include "Mirage/Semantics/Interpreter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::mirage {
@@ -102,7 +102,11 @@ struct TestEvaluatePass
             *program, inputs, outputs, error)))
       return func.emitError("evaluation failed: ") << error;
     printOutputs<double>(func.getSymName(), outputs, printLimit,
-                         [](double v) { return llvm::formatv("{0:g6}", v).str(); });
+                         [](double v) {
+                           std::string text;
+                           llvm::raw_string_ostream(text) << llvm::format("%g", v);
+                           return text;
+                         });
     return success();
   }
 
