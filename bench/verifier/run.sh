@@ -20,8 +20,8 @@ echo "# Equivalence-checker throughput"
 echo
 echo "$(date -u +%Y-%m-%d), commit $(git -C "$root" rev-parse --short HEAD)," \
      "$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))."
-echo "Each check runs every trial (2) of the finite-field evaluation of one"
-echo "candidate; the reference is evaluated once per module (setup)."
+echo "Each check runs the finite-field evaluation of one candidate for as many"
+echo "trials as its 2^-40 bound needs (2 or more); reference trials are computed once."
 for threads in 1 2; do
   echo
   echo "## ${threads} checking thread(s)"

@@ -114,6 +114,10 @@ public:
 
   /// Largest degree of an exp argument, and of a keyed-function argument.
   double expDegree = 0, keyedDegree = 0;
+  /// Exp and keyed-function evaluations in the whole program: a bound on the
+  /// distinct ones any element can depend on, tighter than the per-element
+  /// counts when those count shared atoms more than once.
+  double totalExps = 0, totalKeyed = 0;
 
 private:
   std::vector<ElementStats> runGraph(const Graph &g,
@@ -122,6 +126,15 @@ private:
     for (auto [value, s] : llvm::zip(g.inputs, inputStats))
       stats[value] = s;
     for (const Node &node : g.nodes) {
+      if (!node.results.empty()) {
+        double evaluations =
+            multiplicity * std::max<int64_t>(
+                               1, g.values[node.results[0]].getNumElements());
+        if (node.kind == OpKind::Exp)
+          totalExps += evaluations;
+        if (isKeyed(node.kind))
+          totalKeyed += evaluations;
+      }
       SmallVector<ElementStats, 2> in;
       for (int32_t operand : node.operands)
         in.push_back(stats[operand]);
@@ -147,9 +160,12 @@ private:
     };
     const ElementStats &a = in.empty() ? ElementStats() : in[0];
     switch (node.kind) {
-    case OpKind::Exp:
+    case OpKind::Exp: {
       expDegree = std::max(expDegree, a.numerator + a.denominator);
-      return {fresh(a, 0)};
+      ElementStats atom = fresh(a, 0);
+      atom.exps += 1;
+      return {atom};
+    }
     case OpKind::Square:
       return {product(a, a)};
     case OpKind::Neg:
@@ -221,17 +237,25 @@ private:
       }
       return {a};
     }
-    case OpKind::ThreadGraph:
-      return runGraph(program.graphs[node.body], in);
+    case OpKind::ThreadGraph: {
+      // The scalar body runs once per element of the result tile.
+      double saved = multiplicity;
+      multiplicity *= type(node.results[0]).getNumElements();
+      std::vector<ElementStats> out = runGraph(program.graphs[node.body], in);
+      multiplicity = saved;
+      return out;
+    }
     case OpKind::GraphDef: {
       const Graph &body = program.graphs[node.body];
       int64_t savedForloop = currentForloop;
-      double savedCluster = currentClusterSize;
+      double savedCluster = currentClusterSize, savedMultiplicity = multiplicity;
       currentForloop = body.forloop;
       currentClusterSize = static_cast<double>(body.getClusterSize());
+      multiplicity *= static_cast<double>(body.getNumBlocks()) * body.forloop;
       std::vector<ElementStats> out = runGraph(body, in);
       currentForloop = savedForloop;
       currentClusterSize = savedCluster;
+      multiplicity = savedMultiplicity;
       return out;
     }
     }
@@ -245,9 +269,28 @@ private:
             x.keyed + root.keyed};
   }
 
+  static bool isKeyed(OpKind kind) {
+    switch (kind) {
+    case OpKind::Sqrt:
+    case OpKind::Rsqrt:
+    case OpKind::Silu:
+    case OpKind::Gelu:
+    case OpKind::Relu:
+    case OpKind::Pow:
+    case OpKind::RmsNorm:
+    case OpKind::ForloopAccum: // rms_last and max apply keyed functions
+      return true;
+    default:
+      return false;
+    }
+  }
+
   const Program &program;
   int64_t currentForloop = 1;
   double currentClusterSize = 1;
+  /// How many times the graph being visited runs (blocks x iterations, times
+  /// tile elements inside a thread graph).
+  double multiplicity = 1;
 };
 
 } // namespace
@@ -265,11 +308,13 @@ double mlir::mirage::sem::log2TrialErrorBound(const Program &reference,
     // (1) two different exponents collide mod q; (2) the numerator of the
     // difference, or a denominator, vanishes mod p; (3) two keyed
     // applications on different arguments collide.
-    double exps = a.exps + b.exps;
+    double exps = std::min(a.exps, ref.totalExps) +
+                  std::min(b.exps, cand.totalExps);
     double degree = std::max(a.numerator + b.denominator,
                              b.numerator + a.denominator) +
                     a.denominator + b.denominator;
-    double keyed = a.keyed + b.keyed;
+    double keyed = std::min(a.keyed, ref.totalKeyed) +
+                   std::min(b.keyed, cand.totalKeyed);
     double eps = exps * exps * expDegree / q +
                  (degree + keyed * keyed * keyedDegree) / p;
     worst = std::max(worst, eps);
@@ -285,58 +330,77 @@ FailureOr<EquivalenceChecker>
 EquivalenceChecker::create(const Program &reference,
                            const EquivalenceOptions &options,
                            std::string &error) {
-  if (options.trials == 0) {
-    error = "at least one trial is needed";
+  if (options.maxTrials == 0 || options.trials > options.maxTrials) {
+    error = "the number of trials must be between 1 and maxTrials";
     return failure();
   }
   EquivalenceChecker checker(reference, options);
-  for (unsigned trial = 0; trial < options.trials; ++trial) {
+  // The first trial shows whether the reference can be checked at all.
+  if (failed(checker.getTrial(0, error)))
+    return failure();
+  return checker;
+}
+
+FailureOr<const EquivalenceChecker::Trial *>
+EquivalenceChecker::getTrial(unsigned index, std::string &error) const {
+  std::lock_guard<std::mutex> lock(*trialsMutex);
+  while (trials.size() <= index) {
+    unsigned trial = trials.size();
     uint64_t state = mixSeed(options.seed, 2 * trial);
-    std::vector<Tensor<FieldValue>> inputs;
+    Trial t;
     for (const ValueType &type : reference.getInputTypes()) {
-      Tensor<FieldValue> t(type.shape);
-      for (FieldValue &v : t.data)
+      Tensor<FieldValue> input(type.shape);
+      for (FieldValue &v : input.data)
         v = FieldDomain::random(state);
-      inputs.push_back(std::move(t));
+      t.inputs.push_back(std::move(input));
     }
     FieldDomain domain(mixSeed(options.seed, 2 * trial + 1));
-    std::vector<Tensor<FieldValue>> outputs;
-    if (failed(Interpreter<FieldDomain>(domain).run(reference, inputs, outputs,
-                                                     error))) {
+    if (failed(Interpreter<FieldDomain>(domain).run(reference, t.inputs,
+                                                     t.outputs, error))) {
       error = "reference: " + error;
       return failure();
     }
-    checker.inputs.push_back(std::move(inputs));
-    checker.outputs.push_back(std::move(outputs));
+    trials.push_back(std::move(t));
   }
-  return checker;
+  return &trials[index];
 }
 
 FailureOr<EquivalenceVerdict>
 EquivalenceChecker::check(const Program &candidate, std::string &error) const {
   if (failed(checkSignatures(reference, candidate, error)))
     return failure();
+  double perTrial = log2TrialErrorBound(reference, candidate);
+  unsigned numTrials = options.trials;
+  if (numTrials == 0) {
+    double needed = perTrial < 0 ? std::ceil(options.targetLog2Bound / perTrial)
+                                 : options.maxTrials;
+    numTrials = static_cast<unsigned>(
+        std::clamp(needed, 2.0, static_cast<double>(options.maxTrials)));
+  }
   EquivalenceVerdict verdict;
-  verdict.trials = options.trials;
-  for (unsigned trial = 0; trial < options.trials; ++trial) {
-    FieldDomain domain(mixSeed(options.seed, 2 * trial + 1));
+  verdict.trials = numTrials;
+  for (unsigned index = 0; index < numTrials; ++index) {
+    FailureOr<const Trial *> trial = getTrial(index, error);
+    if (failed(trial))
+      return failure();
+    FieldDomain domain(mixSeed(options.seed, 2 * index + 1));
     std::vector<Tensor<FieldValue>> results;
-    if (failed(Interpreter<FieldDomain>(domain).run(candidate, inputs[trial],
+    if (failed(Interpreter<FieldDomain>(domain).run(candidate, (*trial)->inputs,
                                                      results, error)))
       return failure();
     for (auto [o, expected, actual] :
-         llvm::enumerate(outputs[trial], results)) {
+         llvm::enumerate((*trial)->outputs, results)) {
       for (int64_t i = 0, e = expected.size(); i < e; ++i) {
         if (FieldDomain::equal(expected.data[i], actual.data[i]))
           continue;
-        verdict.mismatch = Mismatch{trial, static_cast<unsigned>(o),
+        verdict.mismatch = Mismatch{index, static_cast<unsigned>(o),
                                     delinearize(i, expected.shape)};
         return verdict;
       }
     }
   }
   verdict.equivalent = true;
-  verdict.log2Bound = options.trials * log2TrialErrorBound(reference, candidate);
+  verdict.log2Bound = numTrials * perTrial;
   return verdict;
 }
 

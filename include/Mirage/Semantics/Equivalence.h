@@ -20,6 +20,9 @@
 #include "Mirage/Semantics/Tensor.h"
 #include "mlir/Support/LLVM.h"
 
+#include <deque>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,8 +32,12 @@ namespace mlir::mirage::sem {
 struct EquivalenceOptions {
   /// Seeds the inputs and the keyed random functions of every trial.
   uint64_t seed = 1;
-  /// Independent trials; each multiplies the error bound by its own.
-  unsigned trials = 2;
+  /// Independent trials per check; each multiplies the error bound by its
+  /// own. 0 picks, per candidate, enough to reach `targetLog2Bound` (at
+  /// least 2, at most `maxTrials`).
+  unsigned trials = 0;
+  double targetLog2Bound = -40.0;
+  unsigned maxTrials = 8;
 };
 
 /// The first output element where a candidate differs from the reference.
@@ -50,8 +57,9 @@ struct EquivalenceVerdict {
 };
 
 /// Checks candidates against one reference. Inputs and the reference's
-/// outputs are computed once per trial, so each candidate costs one
-/// evaluation per trial.
+/// outputs are computed once per trial (the first eagerly, the others when a
+/// check first needs them), so each candidate costs one evaluation per
+/// trial. `check` may be called from several threads at once.
 class EquivalenceChecker {
 public:
   /// Prepares the trials. Fails when the reference leaves the verifiable
@@ -66,13 +74,23 @@ public:
                                       std::string &error) const;
 
 private:
+  /// The random inputs of one trial and the reference's outputs on them.
+  struct Trial {
+    std::vector<Tensor<FieldValue>> inputs, outputs;
+  };
+
   EquivalenceChecker(const Program &reference, EquivalenceOptions options)
-      : reference(reference), options(options) {}
+      : reference(reference), options(options),
+        trialsMutex(std::make_unique<std::mutex>()) {}
+
+  /// Trial `index`, computed on first use.
+  FailureOr<const Trial *> getTrial(unsigned index, std::string &error) const;
 
   Program reference;
   EquivalenceOptions options;
-  /// Per trial: the random inputs and the reference's outputs.
-  std::vector<std::vector<Tensor<FieldValue>>> inputs, outputs;
+  std::unique_ptr<std::mutex> trialsMutex;
+  /// A deque: references to computed trials stay valid as it grows.
+  mutable std::deque<Trial> trials;
 };
 
 /// The probability that one trial calls two different programs equivalent,

@@ -17,7 +17,8 @@ def CheckEquivalencePass : Pass<"mirage-check-equivalence", "::mlir::ModuleOp"> 
     the one marked `mirage.reference`, else the first) and candidates (every
     other function with a body). Each candidate is evaluated against the
     reference in the finite field Z_p x Z_q on shared random inputs, over
-    `trials` independent trials (docs/Verification.md).
+    `trials` independent trials, by default as many as needed to bound the
+    probability of a wrong "equivalent" by 2^-40 (docs/Verification.md).
 
     An equivalent candidate gets a remark with the number of trials and the
     bound on the probability that the verdict is wrong, and the relative error
@@ -27,14 +28,15 @@ def CheckEquivalencePass : Pass<"mirage-check-equivalence", "::mlir::ModuleOp"> 
     Example:
 
     ```
-    mirage-opt --mirage-check-equivalence='trials=3 seed=7' candidates.mlir
+    mirage-opt --mirage-check-equivalence='seed=7' candidates.mlir
     ```
   }];
   let options = [
     Option<"reference", "reference", "std::string", "\"\"",
            "Name of the reference function">,
-    Option<"trials", "trials", "unsigned", "2",
-           "Independent random trials per candidate">,
+    Option<"trials", "trials", "unsigned", "0",
+           "Independent random trials per candidate (0: enough for a "
+           "false-positive bound of 2^-40, at least 2, at most 8)">,
     Option<"seed", "seed", "uint64_t", "1",
            "Seed of the random inputs and keyed functions">,
   ];

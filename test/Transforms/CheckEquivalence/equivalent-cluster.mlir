@@ -1,0 +1,77 @@
+// RUN: mirage-opt %s --mirage-check-equivalence -verify-diagnostics -o /dev/null
+
+// Reductions across the blocks of a thread-block cluster (DESIGN.md §3.2):
+// cluster_reduce sums a tile over the blocks of the cluster, cluster_gather
+// concatenates the tiles in rank order. Every block then holds the full
+// result and writes its own copy, so the output holds it twice:
+//   R = reduction(X, dim 1, size 4)   (X 8x64, strided)
+//   O = concat(R, R, dim 0)           (16x4)
+
+func.func @ref(%x: tensor<8x64xf32>) -> tensor<16x4xf32> attributes {mirage.reference} {
+  %r = mirage_kernel.reduction %x dim 1 size 4 : tensor<8x64xf32> -> tensor<8x4xf32>
+  %o = mirage_kernel.concat %r, %r dim 0 : tensor<8x4xf32>, tensor<8x4xf32> -> tensor<16x4xf32>
+  return %o : tensor<16x4xf32>
+}
+
+// Block x loads columns [32x, 32x+32); cluster_reduce adds the two halves
+// (X[:, c] + X[:, c+32]), then the strided reduction to 4 finishes the sum.
+// expected-remark @below {{is equivalent to @ref}}
+func.func @cluster_reduce(%x: tensor<8x64xf32>) -> tensor<16x4xf32> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<8x64xf32>) -> tensor<16x4xf32>
+      grid [2, 1, 1] block [64, 1, 1] forloop 1 cluster [2, 1, 1] {
+    %xt = input_loader %X imap <x = 1> : tensor<8x64xf32> -> !mirage_block.stensor<8x32xf32>
+    %s = cluster_reduce %xt : !mirage_block.stensor<8x32xf32>
+    %r = reduction %s dim 1 size 4 : !mirage_block.stensor<8x32xf32> -> !mirage_block.stensor<8x4xf32>
+    %out = output_saver %r omap <x = 0> : !mirage_block.stensor<8x4xf32> -> tensor<16x4xf32>
+    yield %out : tensor<16x4xf32>
+  }
+  return %o : tensor<16x4xf32>
+}
+
+// Reduce first (each block its half, to 4), then cluster_reduce the partials.
+// expected-remark @below {{is equivalent to @ref}}
+func.func @reduce_then_cluster_reduce(%x: tensor<8x64xf32>) -> tensor<16x4xf32> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<8x64xf32>) -> tensor<16x4xf32>
+      grid [2, 1, 1] block [64, 1, 1] forloop 1 cluster [2, 1, 1] {
+    %xt = input_loader %X imap <x = 1> : tensor<8x64xf32> -> !mirage_block.stensor<8x32xf32>
+    %r = reduction %xt dim 1 size 4 : !mirage_block.stensor<8x32xf32> -> !mirage_block.stensor<8x4xf32>
+    %s = cluster_reduce %r : !mirage_block.stensor<8x4xf32>
+    %out = output_saver %s omap <x = 0> : !mirage_block.stensor<8x4xf32> -> tensor<16x4xf32>
+    yield %out : tensor<16x4xf32>
+  }
+  return %o : tensor<16x4xf32>
+}
+
+// cluster_gather rebuilds the whole 8x64 X in every block.
+// expected-remark @below {{is equivalent to @ref}}
+func.func @cluster_gather(%x: tensor<8x64xf32>) -> tensor<16x4xf32> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<8x64xf32>) -> tensor<16x4xf32>
+      grid [2, 1, 1] block [64, 1, 1] forloop 1 cluster [2, 1, 1] {
+    %xt = input_loader %X imap <x = 1> : tensor<8x64xf32> -> !mirage_block.stensor<8x32xf32>
+    %g = cluster_gather %xt dim 1 : !mirage_block.stensor<8x32xf32> -> !mirage_block.stensor<8x64xf32>
+    %r = reduction %g dim 1 size 4 : !mirage_block.stensor<8x64xf32> -> !mirage_block.stensor<8x4xf32>
+    %out = output_saver %r omap <x = 0> : !mirage_block.stensor<8x4xf32> -> tensor<16x4xf32>
+    yield %out : tensor<16x4xf32>
+  }
+  return %o : tensor<16x4xf32>
+}
+
+// A cluster of 4 along x with a for-loop: block x loads columns
+// [16x, 16x+16) in 2 chunks of 8 and accumulates sum_last_to 4; after
+// cluster_reduce every block holds R and writes it at columns [4x, 4x+4) of
+// P (8x16 = [R R R R]). Two of the copies (blocks 3 and 1) make the output.
+// expected-remark @below {{is equivalent to @ref}}
+func.func @cluster_of_4_with_loop(%x: tensor<8x64xf32>) -> tensor<16x4xf32> {
+  %p = mirage_kernel.graph_def(%X = %x : tensor<8x64xf32>) -> tensor<8x16xf32>
+      grid [4, 1, 1] block [64, 1, 1] forloop 2 cluster [4, 1, 1] {
+    %xt = input_loader %X imap <x = 1> fmap 1 : tensor<8x64xf32> -> !mirage_block.stensor<8x8xf32>
+    %acc = forloop_accum %xt sum_last_to 4 : !mirage_block.stensor<8x8xf32> -> !mirage_block.stensor<8x4xf32>
+    %s = cluster_reduce %acc : !mirage_block.stensor<8x4xf32>
+    %out = output_saver %s omap <x = 1> : !mirage_block.stensor<8x4xf32> -> tensor<8x16xf32>
+    yield %out : tensor<8x16xf32>
+  }
+  // Each 8x4 column block of %p is R; take the first two via chunk.
+  %c:4 = mirage_kernel.chunk %p dim 1 parts 4 : tensor<8x16xf32> -> tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>
+  %o = mirage_kernel.concat %c#3, %c#1 dim 0 : tensor<8x4xf32>, tensor<8x4xf32> -> tensor<16x4xf32>
+  return %o : tensor<16x4xf32>
+}
