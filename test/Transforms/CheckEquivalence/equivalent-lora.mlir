@@ -84,3 +84,25 @@ func.func @fused_concat_in_loop(%x: tensor<8x32xf32>, %w: tensor<32x16xf32>, %a:
   }
   return %o : tensor<8x16xf32>
 }
+
+// The LoRA product (X_i A_i) B computed inside the loop and accumulated
+// together with X_i W_i (linearity: sum_i (X_i A_i) B = (X A) B).
+// expected-remark @below {{is equivalent to @ref}}
+func.func @fused_b_in_loop(%x: tensor<8x32xf32>, %w: tensor<32x16xf32>, %a: tensor<32x4xf32>, %b: tensor<4x16xf32>) -> tensor<8x16xf32> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<8x32xf32>, %W = %w : tensor<32x16xf32>,
+                               %A = %a : tensor<32x4xf32>, %B = %b : tensor<4x16xf32>)
+      -> tensor<8x16xf32> grid [2, 1, 1] block [128, 1, 1] forloop 2 {
+    %xt = input_loader %X imap <> fmap 1 : tensor<8x32xf32> -> !mirage_block.stensor<8x16xf32>
+    %wt = input_loader %W imap <x = 1> fmap 0 : tensor<32x16xf32> -> !mirage_block.stensor<16x8xf32>
+    %at = input_loader %A imap <> fmap 0 : tensor<32x4xf32> -> !mirage_block.stensor<16x4xf32>
+    %bt = input_loader %B imap <x = 1> : tensor<4x16xf32> -> !mirage_block.stensor<4x8xf32>
+    %xw = matmul %xt, %wt : !mirage_block.stensor<8x16xf32>, !mirage_block.stensor<16x8xf32> -> !mirage_block.stensor<8x8xf32>
+    %xa = matmul %xt, %at : !mirage_block.stensor<8x16xf32>, !mirage_block.stensor<16x4xf32> -> !mirage_block.stensor<8x4xf32>
+    %xab = matmul %xa, %bt : !mirage_block.stensor<8x4xf32>, !mirage_block.stensor<4x8xf32> -> !mirage_block.stensor<8x8xf32>
+    %t = add %xw, %xab : !mirage_block.stensor<8x8xf32>, !mirage_block.stensor<8x8xf32> -> !mirage_block.stensor<8x8xf32>
+    %acc = forloop_accum %t sum : !mirage_block.stensor<8x8xf32> -> !mirage_block.stensor<8x8xf32>
+    %out = output_saver %acc omap <x = 1> : !mirage_block.stensor<8x8xf32> -> tensor<8x16xf32>
+    yield %out : tensor<8x16xf32>
+  }
+  return %o : tensor<8x16xf32>
+}

@@ -141,3 +141,18 @@ func.func @split_both(%x: tensor<8x64xf32>, %w: tensor<64x8xf32>) -> (tensor<8x4
   %o1 = mirage_kernel.reduction %p#1 dim 1 size 8 : tensor<8x32xf32> -> tensor<8x8xf32>
   return %o0, %o1 : tensor<8x4xf32>, tensor<8x8xf32>
 }
+
+// o0: forloop_accum sum over the loop, then the strided reduction to 4 after
+// the loop: the same as sum_last_to 4.
+// expected-remark @below {{is equivalent to @ref}}
+func.func @sum_then_post_loop_reduction(%x: tensor<8x64xf32>, %w: tensor<64x8xf32>) -> (tensor<8x4xf32>, tensor<8x8xf32>) {
+  %o0 = mirage_kernel.graph_def(%X = %x : tensor<8x64xf32>) -> tensor<8x4xf32> grid [1, 1, 1] block [32, 1, 1] forloop 4 {
+    %xt = input_loader %X imap <> fmap 1 : tensor<8x64xf32> -> !mirage_block.stensor<8x16xf32>
+    %acc = forloop_accum %xt sum : !mirage_block.stensor<8x16xf32> -> !mirage_block.stensor<8x16xf32>
+    %r = reduction %acc dim 1 size 4 : !mirage_block.stensor<8x16xf32> -> !mirage_block.stensor<8x4xf32>
+    %out = output_saver %r omap <> : !mirage_block.stensor<8x4xf32> -> tensor<8x4xf32>
+    yield %out : tensor<8x4xf32>
+  }
+  %o1 = mirage_kernel.matmul %x, %w : tensor<8x64xf32>, tensor<64x8xf32> -> tensor<8x8xf32>
+  return %o0, %o1 : tensor<8x4xf32>, tensor<8x8xf32>
+}

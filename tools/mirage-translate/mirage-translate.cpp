@@ -1,0 +1,20 @@
+//===- mirage-translate.cpp - Mirage import/export driver -----------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// mlir-translate with the Mirage translations: the public implementation's
+// µGraph JSON (import and export).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Target/MirageJSON.h"
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+
+int main(int argc, char **argv) {
+  mlir::mirage::registerMirageJSONTranslations();
+  return mlir::failed(
+      mlir::mlirTranslateMain(argc, argv, "Mirage translation driver\n"));
+}
