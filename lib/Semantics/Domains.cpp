@@ -44,6 +44,18 @@ float mlir::mirage::sem::roundToBF16(float value) {
   return rounded;
 }
 
+void FloatDomain::matmul(const Value *a, const Value *b, Value *c, int64_t m,
+                         int64_t k, int64_t n) const {
+  for (int64_t i = 0; i < m * n; ++i)
+    c[i] = 0.0;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t kk = 0; kk < k; ++kk) {
+      Value x = a[i * k + kk];
+      for (int64_t j = 0; j < n; ++j)
+        c[i * n + j] = add(c[i * n + j], mul(x, b[kk * n + j]));
+    }
+}
+
 FloatDomain::Value FloatDomain::store(Value v, ElementType type) const {
   if (precision == FloatPrecision::F64)
     return v;
@@ -104,6 +116,12 @@ struct Montgomery {
       base = mul(base, base);
     }
     return result;
+  }
+  /// t * 2^-64 mod Modulus for any 128-bit t: the high word is t's multiple
+  /// of 2^64 = R, which R^-1 cancels; the low word is reduced as usual.
+  static uint64_t reduceWide(u128 t) {
+    uint64_t high = static_cast<uint64_t>(t >> 64) % Modulus;
+    return add(high, mul(static_cast<uint64_t>(t), 1));
   }
   /// The inverse (Fermat); zero maps to zero.
   static uint64_t inverse(uint64_t a) { return pow(a, Modulus - 2); }
@@ -231,6 +249,8 @@ FieldValue FieldDomain::exp(Value a) {
 }
 
 FieldValue FieldDomain::max(Value a, Value b) const {
+  if (a.p == b.p)
+    return a; // max(x, x) = x, exactly
   if (b.p < a.p)
     std::swap(a, b);
   return keyed(6, a, b);
@@ -246,3 +266,50 @@ FieldValue FieldDomain::keyed(uint64_t fn, Value a, Value b) const {
 }
 
 uint64_t FieldDomain::toInteger(Value v) { return ModP::leave(v.p); }
+
+void FieldDomain::matmul(const Value *a, const Value *b, Value *c, int64_t m,
+                         int64_t k, int64_t n) const {
+  // Each product of two residues is below 2^124 (p < 2^62), so 16 of them
+  // fit a 128-bit accumulator before one wide reduction. Columns go in
+  // blocks whose accumulators stay in the L1 cache.
+  constexpr int64_t kBatch = 16, kColumns = 128;
+  u128 accP[kColumns], accQ[kColumns];
+  uint64_t sumP[kColumns], sumQ[kColumns];
+  bool unknownQ[kColumns];
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j0 = 0; j0 < n; j0 += kColumns) {
+      int64_t width = std::min(kColumns, n - j0);
+      std::fill_n(accP, width, 0);
+      std::fill_n(accQ, width, 0);
+      std::fill_n(sumP, width, 0);
+      std::fill_n(sumQ, width, 0);
+      std::fill_n(unknownQ, width, false);
+      bool rowUnknownQ = false;
+      for (int64_t kk = 0; kk < k; ++kk) {
+        Value x = a[i * k + kk];
+        const Value *row = b + kk * n + j0;
+        for (int64_t j = 0; j < width; ++j)
+          accP[j] += static_cast<u128>(x.p) * row[j].p;
+        if (x.q == kNoExponent) {
+          rowUnknownQ = true;
+        } else if (!rowUnknownQ) {
+          for (int64_t j = 0; j < width; ++j) {
+            unknownQ[j] |= row[j].q == kNoExponent;
+            accQ[j] += static_cast<u128>(x.q) * row[j].q;
+          }
+        }
+        if (kk % kBatch == kBatch - 1 || kk == k - 1) {
+          for (int64_t j = 0; j < width; ++j) {
+            sumP[j] = ModP::add(sumP[j], ModP::reduceWide(accP[j]));
+            sumQ[j] = ModQ::add(sumQ[j], ModQ::reduceWide(accQ[j]));
+            accP[j] = accQ[j] = 0;
+          }
+        }
+      }
+      for (int64_t j = 0; j < width; ++j)
+        c[i * n + j0 + j] = {sumP[j], rowUnknownQ || unknownQ[j]
+                                          ? kNoExponent
+                                          : sumQ[j]};
+    }
+  }
+}

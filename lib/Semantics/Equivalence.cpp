@@ -430,13 +430,16 @@ double mlir::mirage::sem::maxRelativeError(ArrayRef<Tensor<double>> expected,
   for (auto [e, a] : llvm::zip(expected, actual)) {
     double diff = 0, norm = 0;
     for (auto [x, y] : llvm::zip(e.data, a.data)) {
+      // Non-finite values must match exactly (NaN where NaN, same infinity).
+      if (!std::isfinite(x) || !std::isfinite(y)) {
+        if (!(std::isnan(x) && std::isnan(y)) && x != y)
+          return INFINITY;
+        continue;
+      }
       diff += (x - y) * (x - y);
       norm += x * x;
     }
-    double rel = norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
-    if (std::isnan(rel))
-      return INFINITY;
-    worst = std::max(worst, rel);
+    worst = std::max(worst, norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff));
   }
   return worst;
 }

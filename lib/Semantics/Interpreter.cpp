@@ -228,19 +228,10 @@ typename Evaluator<D>::T Evaluator<D>::matmul(const T &a, const T &b,
   size_t rank = a.shape.size();
   int64_t m = a.shape[rank - 2], k = a.shape[rank - 1], n = b.shape[rank - 1];
   int64_t batches = a.size() / (m * k);
-  V zero = d.constant(0.0);
-  T out(shape, zero);
-  for (int64_t batch = 0; batch < batches; ++batch) {
-    const V *pa = a.data.data() + batch * m * k;
-    const V *pb = b.data.data() + batch * k * n;
-    V *pc = out.data.data() + batch * m * n;
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t kk = 0; kk < k; ++kk) {
-        V x = pa[i * k + kk];
-        for (int64_t j = 0; j < n; ++j)
-          pc[i * n + j] = d.add(pc[i * n + j], d.mul(x, pb[kk * n + j]));
-      }
-  }
+  T out(shape);
+  for (int64_t batch = 0; batch < batches; ++batch)
+    d.matmul(a.data.data() + batch * m * k, b.data.data() + batch * k * n,
+             out.data.data() + batch * m * n, m, k, n);
   return out;
 }
 

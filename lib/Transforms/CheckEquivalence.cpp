@@ -124,30 +124,33 @@ struct CheckEquivalencePass
     if (failed(verdict))
       return emitError(candidate.getLoc(), "cannot be checked against @")
              << ref.getSymName() << ": " << error;
-    if (!verdict->equivalent) {
+    InFlightDiagnostic diag =
+        verdict->equivalent
+            ? emitRemark(candidate.getLoc(), "is equivalent to @")
+            : emitError(candidate.getLoc(), "is not equivalent to @");
+    diag << ref.getSymName() << ": ";
+    if (verdict->equivalent) {
+      diag << verdict->trials << " trials, false-positive probability <= 2^"
+           << llvm::formatv("{0:F1}", verdict->log2Bound).str();
+    } else {
       const sem::Mismatch &m = *verdict->mismatch;
-      return emitError(candidate.getLoc(), "is not equivalent to @")
-             << ref.getSymName() << ": output " << m.output
-             << " differs at ["
-             << llvm::join(llvm::map_range(m.index,
-                                           [](int64_t i) {
-                                             return std::to_string(i);
-                                           }),
-                           ", ")
-             << "] (trial " << m.trial << ")";
+      diag << "output " << m.output << " differs at ["
+           << llvm::join(llvm::map_range(m.index,
+                                         [](int64_t i) {
+                                           return std::to_string(i);
+                                         }),
+                         ", ")
+           << "] (trial " << m.trial << ")";
     }
-    InFlightDiagnostic remark = emitRemark(candidate.getLoc(), "is equivalent to @")
-                                << ref.getSymName() << ": " << verdict->trials
-                                << " trials, false-positive probability <= 2^"
-                                << llvm::formatv("{0:F1}", verdict->log2Bound).str();
+    // The float64 comparison is evidence for either verdict.
     FailureOr<std::vector<sem::Tensor<double>>> floatOut =
         evaluateFloat(*program, floatInputs, error);
     if (succeeded(refFloat) && succeeded(floatOut))
-      remark << "; float64 relative error "
-             << llvm::formatv("{0:e1}",
-                              sem::maxRelativeError(*refFloat, *floatOut))
-                    .str();
-    return success();
+      diag << "; float64 relative error "
+           << llvm::formatv("{0:e1}",
+                            sem::maxRelativeError(*refFloat, *floatOut))
+                  .str();
+    return success(verdict->equivalent);
   }
 };
 

@@ -13,6 +13,8 @@
 //   Value exp/sqrt/silu/gelu/relu(Value); Value pow/max(Value, Value);
 //   Value store(Value, ElementType)   -- rounding to the storage type
 //   bool roundsStorage()              -- whether store() is not the identity
+//   void matmul(a, b, c, m, k, n)     -- c = a * b for row-major m x k and
+//                                        k x n blocks, the hot loop
 //   const char *getError()            -- non-null once a value left the
 //                                        domain's fragment
 //
@@ -76,6 +78,8 @@ public:
   Value max(Value a, Value b) const { return a > b ? a : b; }
   Value store(Value v, ElementType type) const;
   bool roundsStorage() const { return precision == FloatPrecision::Storage; }
+  void matmul(const Value *a, const Value *b, Value *c, int64_t m, int64_t k,
+              int64_t n) const;
   const char *getError() const { return nullptr; }
 
 private:
@@ -140,6 +144,9 @@ public:
   Value max(Value a, Value b) const;
   Value store(Value v, ElementType) const { return v; }
   bool roundsStorage() const { return false; }
+  /// Sums 128-bit products and reduces once per 16 of them.
+  void matmul(const Value *a, const Value *b, Value *c, int64_t m, int64_t k,
+              int64_t n) const;
   const char *getError() const { return error; }
 
   /// Whether two values are equal (both residues, where both are known).

@@ -7,8 +7,11 @@
 //
 // Decides whether two programs compute the same function by evaluating them
 // in the finite field of FieldDomain on shared uniformly random inputs, over
-// several independent trials. "Not equivalent" is always right; "equivalent"
-// is wrong with probability at most 2^log2Bound (docs/Verification.md).
+// several independent trials. "Equivalent" is wrong with probability at most
+// 2^log2Bound. "Not equivalent" is right for programs of the LAX fragment;
+// with non-LAX functions (keyed random functions) it means "not provably
+// equivalent": identities of those functions, such as silu's expansion, are
+// not known (docs/Verification.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,7 +105,8 @@ std::vector<Tensor<double>> makeRandomFloatInputs(const Program &program,
                                                   uint64_t seed);
 
 /// The largest relative error ||a - b|| / ||a|| over the outputs of two
-/// float evaluations.
+/// float evaluations, over the finite elements; non-finite elements must
+/// match (NaN for NaN, equal infinities), or the error is infinite.
 double maxRelativeError(ArrayRef<Tensor<double>> expected,
                         ArrayRef<Tensor<double>> actual);
 

@@ -1,4 +1,5 @@
 // RUN: mirage-opt %s --mirage-check-equivalence -verify-diagnostics -o /dev/null
+// RUN: mirage-opt %s --mirage-check-equivalence='seed=987654321 trials=3' -verify-diagnostics -o /dev/null
 
 // Reductions across the blocks of a thread-block cluster (DESIGN.md §3.2):
 // cluster_reduce sums a tile over the blocks of the cluster, cluster_gather
@@ -73,5 +74,40 @@ func.func @cluster_of_4_with_loop(%x: tensor<8x64xf32>) -> tensor<16x4xf32> {
   // Each 8x4 column block of %p is R; take the first two via chunk.
   %c:4 = mirage_kernel.chunk %p dim 1 parts 4 : tensor<8x16xf32> -> tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>
   %o = mirage_kernel.concat %c#3, %c#1 dim 0 : tensor<8x4xf32>, tensor<8x4xf32> -> tensor<16x4xf32>
+  return %o : tensor<16x4xf32>
+}
+
+// A cluster along y (grid [1, 2, 1], cluster [1, 2, 1]): rank order follows
+// y, so cluster_gather along dim 1 rebuilds X; the copies go to rows by y.
+// expected-remark @below {{is equivalent to @ref}}
+func.func @cluster_gather_along_y(%x: tensor<8x64xf32>) -> tensor<16x4xf32> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<8x64xf32>) -> tensor<16x4xf32>
+      grid [1, 2, 1] block [64, 1, 1] forloop 1 cluster [1, 2, 1] {
+    %xt = input_loader %X imap <y = 1> : tensor<8x64xf32> -> !mirage_block.stensor<8x32xf32>
+    %g = cluster_gather %xt dim 1 : !mirage_block.stensor<8x32xf32> -> !mirage_block.stensor<8x64xf32>
+    %r = reduction %g dim 1 size 4 : !mirage_block.stensor<8x64xf32> -> !mirage_block.stensor<8x4xf32>
+    %out = output_saver %r omap <y = 0> : !mirage_block.stensor<8x4xf32> -> tensor<16x4xf32>
+    yield %out : tensor<16x4xf32>
+  }
+  return %o : tensor<16x4xf32>
+}
+
+// Two clusters of 2 (grid [4, 1, 1], cluster [2, 1, 1]) over a for-loop:
+// block x reads columns [16x, 16x+16) of X in 2 chunks of 8, and each
+// cluster reduces its own pair, so P = [A A B B] with A + B = R; the output
+// adds one copy of each cluster's sum (columns 0-3 and 8-11 of P).
+// expected-remark @below {{is equivalent to @ref}}
+func.func @two_clusters(%x: tensor<8x64xf32>) -> tensor<16x4xf32> {
+  %p = mirage_kernel.graph_def(%X = %x : tensor<8x64xf32>) -> tensor<8x16xf32>
+      grid [4, 1, 1] block [64, 1, 1] forloop 2 cluster [2, 1, 1] {
+    %xt = input_loader %X imap <x = 1> fmap 1 : tensor<8x64xf32> -> !mirage_block.stensor<8x8xf32>
+    %acc = forloop_accum %xt sum_last_to 4 : !mirage_block.stensor<8x8xf32> -> !mirage_block.stensor<8x4xf32>
+    %s = cluster_reduce %acc : !mirage_block.stensor<8x4xf32>
+    %out = output_saver %s omap <x = 1> : !mirage_block.stensor<8x4xf32> -> tensor<8x16xf32>
+    yield %out : tensor<8x16xf32>
+  }
+  %c:4 = mirage_kernel.chunk %p dim 1 parts 4 : tensor<8x16xf32> -> tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>
+  %r = mirage_kernel.add %c#1, %c#2 : tensor<8x4xf32>, tensor<8x4xf32> -> tensor<8x4xf32>
+  %o = mirage_kernel.concat %r, %r dim 0 : tensor<8x4xf32>, tensor<8x4xf32> -> tensor<16x4xf32>
   return %o : tensor<16x4xf32>
 }

@@ -1,4 +1,5 @@
 // RUN: mirage-opt %s --mirage-check-equivalence -verify-diagnostics -o /dev/null
+// RUN: mirage-opt %s --mirage-check-equivalence='seed=987654321 trials=3' -verify-diagnostics -o /dev/null
 
 // One matmul C = A B (16x16 each) tiled in different but correct ways: the
 // imap/fmap/omap of each graph_def must describe the same function.

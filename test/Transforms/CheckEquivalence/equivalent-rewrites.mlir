@@ -1,4 +1,5 @@
 // RUN: mirage-opt %s --mirage-check-equivalence -verify-diagnostics -o /dev/null
+// RUN: mirage-opt %s --mirage-check-equivalence='seed=987654321 trials=3' -verify-diagnostics -o /dev/null
 
 // Algebraic rewrites that hold in exact real arithmetic and that the
 // finite-field verifier must prove: distributivity, exp(a+b) = exp(a)exp(b),

@@ -1,4 +1,5 @@
 // RUN: mirage-opt %s --mirage-check-equivalence -verify-diagnostics -o /dev/null
+// RUN: mirage-opt %s --mirage-check-equivalence='seed=987654321 trials=3' -verify-diagnostics -o /dev/null
 
 // RMSNorm + Linear (examples/mugraphs/rmsnorm_linear_fused.mlir, small):
 //   O = matmul(rms_norm(X, 64), W),   X 4x64, W 64x32.

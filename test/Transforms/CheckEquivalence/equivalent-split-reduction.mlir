@@ -1,4 +1,5 @@
 // RUN: mirage-opt %s --mirage-check-equivalence -verify-diagnostics -o /dev/null
+// RUN: mirage-opt %s --mirage-check-equivalence='seed=987654321 trials=3' -verify-diagnostics -o /dev/null
 
 // Reductions and contractions split across blocks and for-loop iterations.
 // Partial results written side by side (omap) are combined by a kernel

@@ -1,4 +1,5 @@
 // RUN: mirage-opt %s --mirage-check-equivalence -verify-diagnostics -o /dev/null
+// RUN: mirage-opt %s --mirage-check-equivalence='seed=987654321 trials=3' -verify-diagnostics -o /dev/null
 
 // A thread_graph is an elementwise map over tiles (DESIGN.md §3.3): fusing a
 // chain of block elementwise ops into one thread_graph must not change the

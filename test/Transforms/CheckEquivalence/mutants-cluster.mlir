@@ -1,4 +1,5 @@
 // RUN: mirage-opt %s --mirage-check-equivalence -verify-diagnostics -o /dev/null
+// RUN: mirage-opt %s --mirage-check-equivalence='seed=987654321 trials=3' -verify-diagnostics -o /dev/null
 // RUN: not mirage-opt %s --mirage-check-equivalence -o /dev/null 2>/dev/null
 
 // Single-mistake mutants of the cluster graphs of equivalent-cluster.mlir:
@@ -72,5 +73,23 @@ func.func @cluster_of_4_sum_last(%x: tensor<8x64xf32>) -> tensor<16x4xf32> {
   // Each 8x4 column block of %p is R; take the first two via chunk.
   %c:4 = mirage_kernel.chunk %p dim 1 parts 4 : tensor<8x16xf32> -> tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>
   %o = mirage_kernel.concat %c#3, %c#1 dim 0 : tensor<8x4xf32>, tensor<8x4xf32> -> tensor<16x4xf32>
+  return %o : tensor<16x4xf32>
+}
+
+// Two clusters of 2: the copies of the SAME cluster (blocks 0 and 1) are
+// added, instead of one copy of each cluster.
+// expected-error @below {{is not equivalent to @ref: output 0 differs}}
+func.func @two_clusters_same_cluster_twice(%x: tensor<8x64xf32>) -> tensor<16x4xf32> {
+  %p = mirage_kernel.graph_def(%X = %x : tensor<8x64xf32>) -> tensor<8x16xf32>
+      grid [4, 1, 1] block [64, 1, 1] forloop 2 cluster [2, 1, 1] {
+    %xt = input_loader %X imap <x = 1> fmap 1 : tensor<8x64xf32> -> !mirage_block.stensor<8x8xf32>
+    %acc = forloop_accum %xt sum_last_to 4 : !mirage_block.stensor<8x8xf32> -> !mirage_block.stensor<8x4xf32>
+    %s = cluster_reduce %acc : !mirage_block.stensor<8x4xf32>
+    %out = output_saver %s omap <x = 1> : !mirage_block.stensor<8x4xf32> -> tensor<8x16xf32>
+    yield %out : tensor<8x16xf32>
+  }
+  %c:4 = mirage_kernel.chunk %p dim 1 parts 4 : tensor<8x16xf32> -> tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>
+  %r = mirage_kernel.add %c#0, %c#1 : tensor<8x4xf32>, tensor<8x4xf32> -> tensor<8x4xf32>
+  %o = mirage_kernel.concat %r, %r dim 0 : tensor<8x4xf32>, tensor<8x4xf32> -> tensor<16x4xf32>
   return %o : tensor<16x4xf32>
 }

@@ -1,7 +1,8 @@
 // RUN: mirage-opt %s --mirage-check-equivalence -verify-diagnostics -o /dev/null
+// RUN: mirage-opt %s --mirage-check-equivalence='seed=987654321 trials=3' -verify-diagnostics -o /dev/null
 // RUN: not mirage-opt %s --mirage-check-equivalence -o /dev/null 2>/dev/null
 // (With -verify-diagnostics mirage-opt exits 0 once every expected error is
-// seen; the second line checks that the pass itself fails.)
+// seen; the "not" line checks that the pass itself fails.)
 
 // Single-mistake mutants of elementwise kernel graphs. The reference has
 // seven outputs; each mutant changes the computation of exactly one, and

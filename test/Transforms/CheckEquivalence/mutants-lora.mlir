@@ -1,4 +1,5 @@
 // RUN: mirage-opt %s --mirage-check-equivalence -verify-diagnostics -o /dev/null
+// RUN: mirage-opt %s --mirage-check-equivalence='seed=987654321 trials=3' -verify-diagnostics -o /dev/null
 // RUN: not mirage-opt %s --mirage-check-equivalence -o /dev/null 2>/dev/null
 
 // Single-mistake mutants of LoRA, O = X W + (X A) B (X 8x32, W 32x16, A 32x4,

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Checks every saved µGraph of the public implementation against the
+benchmark reference program, and writes the table of docs/Mugraphs.md.
+
+For each file of shared/mugraphs/upstream-2024 it imports the graphs with
+mirage-translate, puts the matching examples/benchmarks reference first, and
+runs `mirage-opt --mirage-check-equivalence` once (so the reference is
+evaluated once per file). Every graph is reported as equivalent (with the
+bound and the float64 error) or rejected (with the first differing element
+and the float64 error as evidence).
+
+    mugraph-equivalence.py --build build [--jobs 2] [--only a,b] [--output F]
+
+Exits 1 when a file fails to import or a check cannot run; rejections are
+results, not failures (--expect-table F compares against a committed table).
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_MUGRAPHS = os.path.join(os.path.dirname(ROOT), "shared", "mugraphs",
+                                "upstream-2024")
+
+# File stem -> reference program in examples/benchmarks (same name otherwise).
+REFERENCES = {
+    "rmsnorm_bs1": "rmsnorm_linear_bs1",
+    "rmsnorm_bs8": "rmsnorm_linear_bs8",
+    "single_gated_mlp": "gated_mlp",
+    "single_lora": "lora",
+    "single_mqa_bs1": "mqa_bs1",
+}
+
+VERDICT = re.compile(
+    r"^(?P<file>[^:]+):(?P<line>\d+):\d+: (?P<kind>remark|error): (?P<text>.*)$")
+EQUIVALENT = re.compile(
+    r"is equivalent to @\S+: (?P<trials>\d+) trials, false-positive "
+    r"probability <= 2\^(?P<bound>-?[0-9.]+)(; float64 relative error "
+    r"(?P<err>\S+))?")
+DIFFERENT = re.compile(
+    r"is not equivalent to @\S+: (?P<where>.*?)(; float64 relative error "
+    r"(?P<err>\S+))?$")
+
+
+def check_file(path, build):
+    """Returns a dict with the per-graph results of one µGraph file."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    reference = os.path.join(ROOT, "examples", "benchmarks",
+                             REFERENCES.get(stem, stem) + ".mlir")
+    start = time.time()
+    imported = subprocess.run(
+        [os.path.join(build, "bin", "mirage-translate"),
+         "--import-mirage-json", path],
+        capture_output=True, text=True)
+    if imported.returncode != 0:
+        return {"file": stem, "error": "import failed: " + imported.stderr}
+    with open(reference) as f:
+        reference_text = f.read()
+    # The reference function first, then the imported module's functions.
+    body = imported.stdout.strip()
+    assert body.startswith("module {") and body.endswith("}")
+    module = reference_text + "\n" + body[len("module {"):-1] + "\n"
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as tmp:
+        tmp.write(module)
+    try:
+        lines = module.split("\n")
+        names = {}
+        for number, line in enumerate(lines, 1):
+            m = re.match(r"\s*func\.func @([\w.$-]+)", line)
+            if m:
+                names[number] = m.group(1)
+        checked = subprocess.run(
+            [os.path.join(build, "bin", "mirage-opt"),
+             "--mirage-check-equivalence", tmp.name, "-o", os.devnull],
+            capture_output=True, text=True)
+    finally:
+        os.unlink(tmp.name)
+    graphs = {}
+    for line in checked.stderr.splitlines():
+        m = VERDICT.match(line)
+        if not m or int(m.group("line")) not in names:
+            continue
+        name = names[int(m.group("line"))]
+        text = m.group("text")
+        eq = EQUIVALENT.match(text)
+        if m.group("kind") == "remark" and eq:
+            graphs[name] = {"equivalent": True, "trials": int(eq["trials"]),
+                            "bound": float(eq["bound"]), "err": eq["err"]}
+            continue
+        diff = DIFFERENT.match(text)
+        if diff:
+            graphs[name] = {"equivalent": False, "where": diff["where"],
+                            "err": diff["err"]}
+        else:
+            graphs[name] = {"equivalent": False, "where": text, "err": None,
+                            "unchecked": True}
+    expected = [n for n in names.values() if n.startswith(stem + "_")]
+    missing = [n for n in expected if n not in graphs]
+    result = {"file": stem, "reference": os.path.basename(reference),
+              "graphs": graphs, "count": len(expected),
+              "seconds": time.time() - start}
+    if missing:
+        result["error"] = ("no verdict for " + ", ".join(missing) + "\n" +
+                           checked.stderr[-2000:])
+    return result
+
+
+def render(results):
+    out = ["| file | reference | graphs | equivalent | rejected | "
+           "weakest bound | max float64 error (equivalent) | seconds |",
+           "|---|---|---|---|---|---|---|---|"]
+    details = []
+    for r in results:
+        graphs = r["graphs"]
+        eq = [g for g in graphs.values() if g["equivalent"]]
+        rejected = sorted(n for n, g in graphs.items() if not g["equivalent"])
+        bound = max((g["bound"] for g in eq), default=None)
+        err = max((float(g["err"]) for g in eq if g["err"]), default=None)
+        out.append("| {} | {} | {} | {} | {} | {} | {} | {:.0f} |".format(
+            r["file"], r["reference"], r["count"], len(eq), len(rejected),
+            "2^{:.0f}".format(bound) if bound is not None else "-",
+            "{:.1e}".format(err) if err is not None else "-", r["seconds"]))
+        for name in rejected:
+            g = graphs[name]
+            details.append("| {} | {} | {} |".format(
+                name, g["where"], g["err"] or "-"))
+    text = "\n".join(out) + "\n"
+    if details:
+        text += ("\n### Rejected graphs\n\n| graph | first difference "
+                 "(finite field) | float64 relative error |\n|---|---|---|\n" +
+                 "\n".join(details) + "\n")
+    return text
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--mugraphs", default=DEFAULT_MUGRAPHS)
+    parser.add_argument("--only", default="",
+                        help="comma-separated file stems to check")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--output", help="write the table here")
+    args = parser.parse_args()
+
+    files = sorted(f for f in os.listdir(args.mugraphs) if f.endswith(".json"))
+    if args.only:
+        wanted = set(args.only.split(","))
+        files = [f for f in files if os.path.splitext(f)[0] in wanted]
+    paths = [os.path.join(args.mugraphs, f) for f in files]
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(lambda p: check_file(p, args.build), paths))
+    failed = [r for r in results if "error" in r]
+    for r in failed:
+        print("{}: {}".format(r["file"], r["error"]), file=sys.stderr)
+    table = render([r for r in results if "graphs" in r])
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(table)
+    print(table, end="")
+    total = sum(r.get("count", 0) for r in results)
+    eq = sum(sum(g["equivalent"] for g in r["graphs"].values())
+             for r in results if "graphs" in r)
+    print("checked {} graphs in {} files: {} equivalent, {} rejected, {} "
+          "files failed".format(total, len(results), eq, total - eq,
+                                len(failed)))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
