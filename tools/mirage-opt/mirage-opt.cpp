@@ -12,17 +12,12 @@
 
 #include "Mirage/InitAllDialects.h"
 #include "Mirage/InitAllPasses.h"
+#include "Mirage/Support/LargeStack.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
-#include "llvm/Support/thread.h"
-
-/// MLIR's parser recurses once per nesting level of the input. The driver
-/// runs on a thread with this much stack so that inputs nested hundreds of
-/// thousands of levels deep get a diagnostic instead of a stack overflow.
-static constexpr unsigned kStackSize = 512u << 20;
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
@@ -34,11 +29,8 @@ int main(int argc, char **argv) {
   mlir::registerAllToLLVMIRTranslations(registry);
   mlir::mirage::registerAllDialects(registry);
 
-  int status = 0;
-  llvm::thread driver(std::optional<unsigned>(kStackSize), [&] {
-    status = mlir::asMainReturnCode(mlir::MlirOptMain(
+  return mlir::mirage::runWithLargeStack([&] {
+    return mlir::asMainReturnCode(mlir::MlirOptMain(
         argc, argv, "Mirage multi-level superoptimizer driver\n", registry));
   });
-  driver.join();
-  return status;
 }

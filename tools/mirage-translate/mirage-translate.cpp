@@ -10,11 +10,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Mirage/Support/LargeStack.h"
 #include "Mirage/Target/MirageJSON.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 
 int main(int argc, char **argv) {
   mlir::mirage::registerMirageJSONTranslations();
-  return mlir::failed(
-      mlir::mlirTranslateMain(argc, argv, "Mirage translation driver\n"));
+  return mlir::mirage::runWithLargeStack([&] {
+    return mlir::failed(
+        mlir::mlirTranslateMain(argc, argv, "Mirage translation driver\n"));
+  });
 }

@@ -509,12 +509,45 @@ OwningOpRef<ModuleOp> Importer::run(const json::Value &root) {
 
 } // namespace
 
+/// The deepest nesting of arrays and objects in `text` (outside strings), or
+/// stops counting past `limit`. llvm::json::parse recurses once per level,
+/// so depth is checked before parsing.
+static int64_t getNestingDepth(StringRef text, int64_t limit) {
+  int64_t depth = 0, deepest = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size() && deepest <= limit; ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 OwningOpRef<ModuleOp> mlir::mirage::importMirageJSON(llvm::SourceMgr &sourceMgr,
                                                      MLIRContext *context,
                                                      StringRef prefix) {
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
   StringRef file = buffer->getBufferIdentifier();
+  // The format nests about 8 levels; 64 leaves room and keeps the parser's
+  // recursion shallow.
+  constexpr int64_t kMaxDepth = 64;
+  if (getNestingDepth(buffer->getBuffer(), kMaxDepth) > kMaxDepth) {
+    emitError(UnknownLoc::get(context))
+        << file << ": arrays and objects nest deeper than " << kMaxDepth
+        << " levels, which no µGraph file does";
+    return nullptr;
+  }
   llvm::Expected<json::Value> root = json::parse(buffer->getBuffer());
   if (!root) {
     emitError(UnknownLoc::get(context))
