@@ -19,6 +19,12 @@ config.substitutions.append(("%mirage_src_root", config.mirage_src_root))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%mlir_include_dir", config.mlir_include_dir))
 
+# The public implementation's saved µGraphs live beside the checkout
+# (shared/mugraphs); tests that read them declare `REQUIRES: mugraphs`.
+if os.path.isdir(config.mugraphs_dir):
+    config.available_features.add("mugraphs")
+    config.substitutions.append(("%mugraphs", config.mugraphs_dir))
+
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
