@@ -10,9 +10,11 @@ bound and the float64 error) or rejected (with the first differing element
 and the float64 error as evidence).
 
     mugraph-equivalence.py --build build [--jobs 2] [--only a,b] [--output F]
+                           [--expect docs/Mugraphs.md]
 
 Exits 1 when a file fails to import or a check cannot run; rejections are
-results, not failures (--expect-table F compares against a committed table).
+results, not failures. With --expect, the rows computed (all columns but the
+time) must equal those of the committed table, or it exits 1.
 """
 
 import argparse
@@ -146,6 +148,8 @@ def main():
                         help="comma-separated file stems to check")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--output", help="write the table here")
+    parser.add_argument("--expect",
+                        help="a committed table whose rows must be reproduced")
     args = parser.parse_args()
 
     files = sorted(f for f in os.listdir(args.mugraphs) if f.endswith(".json"))
@@ -163,13 +167,43 @@ def main():
         with open(args.output, "w") as f:
             f.write(table)
     print(table, end="")
+    mismatches = expect_rows(table, args.expect) if args.expect else 0
     total = sum(r.get("count", 0) for r in results)
     eq = sum(sum(g["equivalent"] for g in r["graphs"].values())
              for r in results if "graphs" in r)
     print("checked {} graphs in {} files: {} equivalent, {} rejected, {} "
           "files failed".format(total, len(results), eq, total - eq,
                                 len(failed)))
-    return 1 if failed else 0
+    return 1 if failed or mismatches else 0
+
+
+def comparable(row):
+    """A table row without its time column (the last one)."""
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    return cells[:-1] if len(cells) == 8 else cells
+
+
+def expect_rows(table, path):
+    """Compares the rows of `table` with those of the committed `path`."""
+    with open(path) as f:
+        committed = {}
+        for line in f:
+            if line.startswith("| ") and not line.startswith("| file"):
+                cells = comparable(line)
+                committed[cells[0]] = cells
+    mismatches = 0
+    for line in table.splitlines():
+        if not line.startswith("| ") or line.startswith("| file") or \
+                line.startswith("| graph"):
+            continue
+        cells = comparable(line)
+        if committed.get(cells[0]) != cells:
+            print("differs from {}: {} (committed: {})".format(
+                path, cells, committed.get(cells[0])))
+            mismatches += 1
+    print("{} rows reproduce the committed table".format(
+        "all" if not mismatches else "not all"))
+    return mismatches
 
 
 if __name__ == "__main__":

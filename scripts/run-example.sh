@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The main job on a built-in example. Today the end-to-end path is: parse and
-# verify a benchmark program (the reference) and the paper's fused µGraph for
-# it, and print both in canonical form. Later stages (superoptimize, emit PTX
+# The main job on a built-in example. Today's end-to-end path: parse and
+# verify a benchmark program (the reference) and the Mirage paper's fused
+# µGraph for it, print both, and prove the µGraph equivalent to the reference
+# with the finite-field verifier. Later stages (superoptimize, emit PTX
 # bundles) extend this script.
 #   scripts/run-example.sh [REFERENCE.mlir [MUGRAPH.mlir]]
 set -euo pipefail
@@ -17,3 +18,7 @@ for file in "$reference" "$mugraph"; do
   echo "// ===== $(basename "$file"): parsed and verified ====="
   "$build/bin/mirage-opt" "$file"
 done
+echo "// ===== equivalence of $(basename "$mugraph") to $(basename "$reference") ====="
+cat "$reference" "$mugraph" |
+  "$build/bin/mirage-opt" --mirage-check-equivalence -o /dev/null 2>&1 |
+  grep -E "remark|error"
