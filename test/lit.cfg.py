@@ -16,6 +16,7 @@ config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%mirage_src_root", config.mirage_src_root))
+config.substitutions.append(("%mirage_obj_root", config.mirage_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%mlir_include_dir", config.mlir_include_dir))
 

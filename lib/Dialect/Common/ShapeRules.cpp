@@ -31,6 +31,18 @@ LogicalResult mlir::mirage::verifyDimInRange(EmitErrorFn emitError,
                      << rank;
 }
 
+/// Checks that two operands and a result share their element type.
+static LogicalResult verifySameElementType(EmitErrorFn emitError,
+                                           ShapedType lhs, ShapedType rhs,
+                                           ShapedType result) {
+  if (lhs.getElementType() == rhs.getElementType() &&
+      lhs.getElementType() == result.getElementType())
+    return success();
+  return emitError() << "element types differ: " << lhs.getElementType()
+                     << ", " << rhs.getElementType() << " -> "
+                     << result.getElementType();
+}
+
 FailureOr<SmallVector<int64_t>>
 mlir::mirage::inferBroadcastShape(EmitErrorFn emitError, TypeRange operands) {
   auto first = cast<ShapedType>(operands.front());
@@ -55,11 +67,8 @@ mlir::mirage::inferBroadcastShape(EmitErrorFn emitError, TypeRange operands) {
 LogicalResult mlir::mirage::verifyBroadcast(EmitErrorFn emitError,
                                             ShapedType lhs, ShapedType rhs,
                                             ShapedType result) {
-  if (lhs.getElementType() != rhs.getElementType() ||
-      lhs.getElementType() != result.getElementType())
-    return emitError() << "element types differ: " << lhs.getElementType()
-                       << ", " << rhs.getElementType() << " -> "
-                       << result.getElementType();
+  if (failed(verifySameElementType(emitError, lhs, rhs, result)))
+    return failure();
   FailureOr<SmallVector<int64_t>> shape =
       inferBroadcastShape(emitError, TypeRange{lhs, rhs});
   if (failed(shape))
@@ -160,11 +169,8 @@ LogicalResult mlir::mirage::verifyRmsNorm(EmitErrorFn emitError,
 LogicalResult mlir::mirage::verifyConcat(EmitErrorFn emitError, ShapedType lhs,
                                          ShapedType rhs, int64_t dim,
                                          ShapedType result) {
-  if (lhs.getElementType() != rhs.getElementType() ||
-      lhs.getElementType() != result.getElementType())
-    return emitError() << "element types differ: " << lhs.getElementType()
-                       << ", " << rhs.getElementType() << " -> "
-                       << result.getElementType();
+  if (failed(verifySameElementType(emitError, lhs, rhs, result)))
+    return failure();
   if (lhs.getRank() != rhs.getRank())
     return emitError() << "operand ranks differ: " << lhs.getRank() << " vs "
                        << rhs.getRank();

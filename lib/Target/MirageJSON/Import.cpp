@@ -32,6 +32,20 @@ struct TensorDecl {
   SmallVector<int64_t, 4> shape;
 };
 
+/// The guids of every output tensor of `ops`, well formed or not: lets a
+/// read before the producing op be told from a read of a guid nobody makes.
+llvm::DenseSet<int64_t> collectOutputGuids(const json::Array &ops) {
+  llvm::DenseSet<int64_t> guids;
+  for (const json::Value &value : ops)
+    if (const json::Object *op = value.getAsObject())
+      if (const json::Array *outs = op->getArray("output_tensors"))
+        for (const json::Value &t : *outs)
+          if (const json::Object *tensor = t.getAsObject())
+            if (std::optional<int64_t> guid = tensor->getInteger("guid"))
+              guids.insert(*guid);
+  return guids;
+}
+
 class Importer {
 public:
   Importer(MLIRContext *context, StringRef file, StringRef prefix)
@@ -253,15 +267,8 @@ LogicalResult Importer::importCustomized(const json::Object &op,
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(body);
   llvm::DenseMap<int64_t, Value> tiles;
-  llvm::DenseSet<int64_t> producedSomewhere;
+  llvm::DenseSet<int64_t> producedSomewhere = collectOutputGuids(**operators);
   SmallVector<Value> saved(outputs.size());
-  for (const json::Value &value : **operators)
-    if (const json::Object *o = value.getAsObject())
-      if (const json::Array *outs = o->getArray("output_tensors"))
-        for (const json::Value &t : *outs)
-          if (const json::Object *to = t.getAsObject())
-            if (std::optional<int64_t> guid = to->getInteger("guid"))
-              producedSomewhere.insert(*guid);
 
   auto findTensor = [](ArrayRef<TensorDecl> tensors, int64_t guid) {
     auto it = llvm::find_if(
@@ -379,14 +386,7 @@ LogicalResult Importer::importGraph(const json::Array &ops) {
   builder.setInsertionPointToStart(entry);
 
   llvm::DenseMap<int64_t, Value> tensors;
-  llvm::DenseSet<int64_t> producedSomewhere;
-  for (const json::Value &value : ops)
-    if (const json::Object *o = value.getAsObject())
-      if (const json::Array *outs = o->getArray("output_tensors"))
-        for (const json::Value &t : *outs)
-          if (const json::Object *to = t.getAsObject())
-            if (std::optional<int64_t> guid = to->getInteger("guid"))
-              producedSomewhere.insert(*guid);
+  llvm::DenseSet<int64_t> producedSomewhere = collectOutputGuids(ops);
 
   SmallVector<Value> results;
   for (auto [index, value] : llvm::enumerate(ops)) {

@@ -1,20 +1,25 @@
 #!/usr/bin/env python3
-"""Checks that mirage-opt diagnoses broken inputs instead of crashing.
+"""Checks that a tool diagnoses every broken input of a corpus instead of
+crashing.
 
-Usage: check-no-crash.py MIRAGE_OPT DIR
+Usage: check-diagnoses.py [--suffix .mlir] [--place WORD]... DIR -- TOOL ARG...
 
-Runs `MIRAGE_OPT FILE` on every `*.mlir` file of DIR (sorted, not recursive)
-and requires, for each one:
+Runs `TOOL ARG...` on every `*SUFFIX` file of DIR (sorted, not recursive),
+with `{}` in the arguments replaced by the file (appended when absent), and
+requires, for each one:
   - the process exits on its own within the timeout with exit code exactly 1
     (a signal, a timeout, exit 0 or any other code is a failure);
   - stderr contains "error:";
+  - with --place, stderr names the problem's place: the file name or one of
+    the given words;
   - stderr contains none of the crash markers below.
 Prints one line per failing file with the reason, then a summary line
 `checked N inputs: D diagnosed, C crashed`, where C counts every input that
-was not properly diagnosed (crashed, hung, accepted, or exited oddly), and
-exits 1 if any file failed.
+was not properly diagnosed (crashed, hung, accepted, or reported badly), and
+exits 1 if any input failed. Standard library only.
 """
 
+import argparse
 import os
 import signal
 import subprocess
@@ -23,19 +28,14 @@ import sys
 TIMEOUT_S = 20
 
 CRASH_MARKERS = (
-    "PLEASE submit a bug report",
+    "PLEASE submit",
     "Stack dump",
     "Assertion",
     "LLVM ERROR",
     "UNREACHABLE",
+    "AddressSanitizer",
+    "runtime error:",
 )
-
-
-def first_error_line(text):
-    for line in text.splitlines():
-        if "error:" in line:
-            return line.strip()
-    return ""
 
 
 def excerpt(text, limit=300):
@@ -51,11 +51,14 @@ def describe_signal(returncode):
         return "killed by signal %d" % signum
 
 
-def check(tool, path):
+def check(command, path, places):
     """Returns None when `path` is diagnosed properly, else the reason."""
+    args = [arg.replace("{}", path) for arg in command]
+    if not any("{}" in arg for arg in command):
+        args.append(path)
     try:
         proc = subprocess.run(
-            [tool, path],
+            args,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -64,7 +67,7 @@ def check(tool, path):
     except subprocess.TimeoutExpired:
         return "timed out after %d s" % TIMEOUT_S
     except OSError as e:
-        return "could not run %s: %s" % (tool, e)
+        return "could not run %s: %s" % (args[0], e)
     stderr = proc.stderr.decode("utf-8", errors="replace")
     markers = [m for m in CRASH_MARKERS if m in stderr]
     if proc.returncode < 0:
@@ -78,24 +81,32 @@ def check(tool, path):
         return "exit code %d, expected 1; stderr: %s" % (proc.returncode, excerpt(stderr))
     if "error:" not in stderr:
         return "exit code 1 but no 'error:' in stderr: %s" % (excerpt(stderr) or "<empty>")
+    if places and not any(s in stderr for s in [os.path.basename(path)] + places):
+        return "diagnostic names neither the file nor any of %s: %s" % (
+            places, excerpt(stderr))
     return None
 
 
 def main(argv):
-    if len(argv) != 3:
-        sys.stderr.write("usage: %s MIRAGE_OPT DIR\n" % os.path.basename(argv[0]))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--suffix", default=".mlir")
+    parser.add_argument("--place", action="append", default=[],
+                        help="a word that locates the problem (repeatable)")
+    parser.add_argument("directory")
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    args = parser.parse_args(argv[1:])
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command or not os.path.isdir(args.directory):
+        parser.print_usage(sys.stderr)
         return 2
-    tool, directory = argv[1], argv[2]
-    if not os.path.isdir(directory):
-        sys.stderr.write("error: %s is not a directory\n" % directory)
-        return 2
-    inputs = sorted(f for f in os.listdir(directory) if f.endswith(".mlir"))
+    inputs = sorted(f for f in os.listdir(args.directory)
+                    if f.endswith(args.suffix))
     if not inputs:
-        sys.stderr.write("error: no *.mlir files in %s\n" % directory)
+        sys.stderr.write("error: no *%s files in %s\n" % (args.suffix, args.directory))
         return 2
     failed = 0
     for name in inputs:
-        reason = check(tool, os.path.join(directory, name))
+        reason = check(command, os.path.join(args.directory, name), args.place)
         if reason is not None:
             failed += 1
             print("FAIL %s: %s" % (name, reason))
