@@ -8,12 +8,16 @@
 #ifndef MIRAGE_INITALLPASSES_H
 #define MIRAGE_INITALLPASSES_H
 
+#include "Mirage/Dialect/Kernel/Transforms/Passes.h"
 #include "Mirage/Transforms/Passes.h"
 
 namespace mlir::mirage {
 
 /// Registers every Mirage pass with the global registry.
-inline void registerAllPasses() { registerMirageTransformsPasses(); }
+inline void registerAllPasses() {
+  kernel::registerMirageKernelPasses();
+  registerMirageTransformsPasses();
+}
 
 } // namespace mlir::mirage
 
