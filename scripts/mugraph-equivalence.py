@@ -19,6 +19,7 @@ time) must equal those of the committed table, or it exits 1.
 
 import argparse
 import concurrent.futures
+import json
 import os
 import re
 import subprocess
@@ -50,8 +51,23 @@ DIFFERENT = re.compile(
     r"(?P<err>\S+))?$")
 
 
-def check_file(path, build):
-    """Returns a dict with the per-graph results of one µGraph file."""
+def keep_slice(module_text, stem, index, count):
+    """Drops the imported functions `stem_i` with i % count != index."""
+    out, keep = [], True
+    for line in module_text.split("\n"):
+        m = re.match(r"\s*func\.func @" + re.escape(stem) + r"_(\d+)\(", line)
+        if m:
+            keep = int(m.group(1)) % count == index
+        elif re.match(r"\s*func\.func ", line):
+            keep = True
+        if keep:
+            out.append(line)
+    return "\n".join(out)
+
+
+def check_file(path, build, part=(0, 1)):
+    """Returns a dict with the per-graph results of one µGraph file; with
+    `part` = (i, n), only of its graphs whose index is i modulo n."""
     stem = os.path.splitext(os.path.basename(path))[0]
     reference = os.path.join(ROOT, "examples", "benchmarks",
                              REFERENCES.get(stem, stem) + ".mlir")
@@ -67,7 +83,8 @@ def check_file(path, build):
     # The reference function first, then the imported module's functions.
     body = imported.stdout.strip()
     assert body.startswith("module {") and body.endswith("}")
-    module = reference_text + "\n" + body[len("module {"):-1] + "\n"
+    body = keep_slice(body[len("module {"):-1], stem, *part)
+    module = reference_text + "\n" + body + "\n"
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as tmp:
         tmp.write(module)
     try:
@@ -150,6 +167,12 @@ def main():
     parser.add_argument("--output", help="write the table here")
     parser.add_argument("--expect",
                         help="a committed table whose rows must be reproduced")
+    parser.add_argument("--part", default="0/1",
+                        help="I/N: check only the graphs whose index is I mod N")
+    parser.add_argument("--save", help="also write the results as JSON here")
+    parser.add_argument("--merge", nargs="*", default=[],
+                        help="render from saved JSON results instead of "
+                             "checking (parts of one file are combined)")
     args = parser.parse_args()
 
     files = sorted(f for f in os.listdir(args.mugraphs) if f.endswith(".json"))
@@ -157,8 +180,16 @@ def main():
         wanted = set(args.only.split(","))
         files = [f for f in files if os.path.splitext(f)[0] in wanted]
     paths = [os.path.join(args.mugraphs, f) for f in files]
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda p: check_file(p, args.build), paths))
+    part = tuple(int(x) for x in args.part.split("/"))
+    if args.merge:
+        results = merge_saved(args.merge)
+    else:
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            results = list(pool.map(lambda p: check_file(p, args.build, part),
+                                    paths))
+    if args.save:
+        with open(args.save, "w") as f:
+            json.dump(results, f)
     failed = [r for r in results if "error" in r]
     for r in failed:
         print("{}: {}".format(r["file"], r["error"]), file=sys.stderr)
@@ -175,6 +206,22 @@ def main():
           "files failed".format(total, len(results), eq, total - eq,
                                 len(failed)))
     return 1 if failed or mismatches else 0
+
+
+def merge_saved(paths):
+    """Combines saved results; parts of the same file add up."""
+    merged = {}
+    for path in paths:
+        with open(path) as f:
+            for r in json.load(f):
+                if r["file"] not in merged:
+                    merged[r["file"]] = r
+                    continue
+                m = merged[r["file"]]
+                m["graphs"].update(r["graphs"])
+                m["count"] += r["count"]
+                m["seconds"] += r["seconds"]
+    return [merged[k] for k in sorted(merged)]
 
 
 def comparable(row):
