@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command: installs dependencies, builds, runs every suite
-# (lit, gtest, pytest) and ends with one `N passed, M failed` line. Exits
+# (lit and gtest; pytest joins with the Python package) and ends with one
+# `N passed, M failed` line. Exits
 # non-zero on any failure.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

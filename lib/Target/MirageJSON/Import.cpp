@@ -102,6 +102,20 @@ private:
   FailureOr<Value> lookup(const llvm::DenseMap<int64_t, Value> &values,
                           const llvm::DenseSet<int64_t> &producedSomewhere,
                           const TensorDecl &tensor);
+  /// The values of `tensors`, in order.
+  FailureOr<SmallVector<Value>>
+  lookupAll(const llvm::DenseMap<int64_t, Value> &values,
+            const llvm::DenseSet<int64_t> &producedSomewhere,
+            ArrayRef<TensorDecl> tensors) {
+    SmallVector<Value> result;
+    for (const TensorDecl &t : tensors) {
+      FailureOr<Value> v = lookup(values, producedSomewhere, t);
+      if (failed(v))
+        return failure();
+      result.push_back(*v);
+    }
+    return result;
+  }
   FailureOr<Operation *> createComputeOp(StringRef dialect, StringRef opType,
                                          ValueRange operands, Type resultType);
   LogicalResult importCustomized(const json::Object &op,
@@ -293,13 +307,11 @@ LogicalResult Importer::importCustomized(const json::Object &op,
         parseTensors(*bop, "output_tensors", isOutput ? 0 : 1);
     if (failed(ins) || failed(outs))
       return failure();
-    SmallVector<Value> args;
-    for (const TensorDecl &t : *ins) {
-      FailureOr<Value> v = lookup(tiles, producedSomewhere, t);
-      if (failed(v))
-        return failure();
-      args.push_back(*v);
-    }
+    FailureOr<SmallVector<Value>> lookedUp =
+        lookupAll(tiles, producedSomewhere, *ins);
+    if (failed(lookedUp))
+      return failure();
+    SmallVector<Value> &args = *lookedUp;
     Type tileType;
     if (!isOutput) {
       tileType = block::STensorType::get((*outs)[0].shape, builder.getF16Type());
@@ -407,13 +419,11 @@ LogicalResult Importer::importGraph(const json::Array &ops) {
         isOutput ? 0 : (*type == "kn_customized_op" ? ~size_t(0) : 1));
     if (failed(ins) || failed(outs))
       return failure();
-    SmallVector<Value> operands;
-    for (const TensorDecl &t : *ins) {
-      FailureOr<Value> v = lookup(tensors, producedSomewhere, t);
-      if (failed(v))
-        return failure();
-      operands.push_back(*v);
-    }
+    FailureOr<SmallVector<Value>> lookedUp =
+        lookupAll(tensors, producedSomewhere, *ins);
+    if (failed(lookedUp))
+      return failure();
+    SmallVector<Value> &operands = *lookedUp;
     for (const TensorDecl &t : *outs)
       if (tensors.count(t.guid))
         return error() << "produces tensor guid " << t.guid
