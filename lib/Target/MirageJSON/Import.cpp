@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -58,10 +59,14 @@ private:
   /// The place being imported, e.g. "graph 3, op 4 (kn_customized_op)".
   std::string where() const {
     std::string s = llvm::formatv("graph {0}", graphIndex);
+    auto describe = [](StringRef what, int index, StringRef type) {
+      std::string d = llvm::formatv(", {0} {1}", what, index);
+      return type.empty() ? d : d + " (" + type.str() + ")";
+    };
     if (opIndex >= 0)
-      s += llvm::formatv(", op {0} ({1})", opIndex, opType);
+      s += describe("op", opIndex, opType);
     if (blockOpIndex >= 0)
-      s += llvm::formatv(", block op {0} ({1})", blockOpIndex, blockOpType);
+      s += describe("block op", blockOpIndex, blockOpType);
     return s;
   }
   Location loc() const {
@@ -167,11 +172,15 @@ FailureOr<TensorDecl> Importer::parseTensor(const json::Object *t,
   if (*numDims < 1 || *numDims > static_cast<int64_t>((*dims)->size()))
     return error() << what << " (guid " << *guid << ") has num_dims "
                    << *numDims << " but " << (*dims)->size() << " dims";
+  int64_t elements = 1;
   for (int64_t i = 0; i < *numDims; ++i) {
     std::optional<int64_t> d = (**dims)[i].getAsInteger();
     if (!d || *d <= 0)
       return error() << what << " (guid " << *guid << ") dim " << i
                      << " must be a positive integer";
+    if (llvm::MulOverflow(elements, *d, elements))
+      return error() << what << " (guid " << *guid
+                     << ") has more elements than a 64-bit count holds";
     decl.shape.push_back(*d);
   }
   if (!json_format::isF16Code(*dataType))
@@ -401,6 +410,7 @@ LogicalResult Importer::importGraph(const json::Array &ops) {
   llvm::DenseSet<int64_t> producedSomewhere = collectOutputGuids(ops);
 
   SmallVector<Value> results;
+  SmallVector<std::pair<unsigned, DenseI64ArrayAttr>> argStrides;
   for (auto [index, value] : llvm::enumerate(ops)) {
     opIndex = index;
     opType.clear();
@@ -458,10 +468,11 @@ LogicalResult Importer::importGraph(const json::Array &ops) {
       }
       BlockArgument arg = entry->addArgument(
           RankedTensorType::get(t.shape, builder.getF16Type()), loc());
-      // Row-major strides are the default; any other layout is kept.
+      // Row-major strides are the default; any other layout is kept (set
+      // once the function type has its arguments).
       if (stride != json_format::rowMajorStrides(t.shape))
-        func.setArgAttr(arg.getArgNumber(), "mirage.strides",
-                        builder.getDenseI64ArrayAttr(stride));
+        argStrides.emplace_back(arg.getArgNumber(),
+                                builder.getDenseI64ArrayAttr(stride));
       tensors[t.guid] = arg;
       continue;
     }
@@ -487,6 +498,8 @@ LogicalResult Importer::importGraph(const json::Array &ops) {
   func::ReturnOp::create(builder, loc(), results);
   func.setType(builder.getFunctionType(entry->getArgumentTypes(),
                                        ValueRange(results).getTypes()));
+  for (auto [arg, strides] : argStrides)
+    func.setArgAttr(arg, "mirage.strides", strides);
   return success();
 }
 
