@@ -107,6 +107,20 @@ private:
   FailureOr<Value> lookup(const llvm::DenseMap<int64_t, Value> &values,
                           const llvm::DenseSet<int64_t> &producedSomewhere,
                           const TensorDecl &tensor);
+  /// The op object `value`; stores its op_type in `typeSlot` (which the
+  /// locations of diagnostics name).
+  FailureOr<const json::Object *> beginOp(const json::Value &value,
+                                          std::string &typeSlot) {
+    typeSlot.clear();
+    const json::Object *op = value.getAsObject();
+    if (!op)
+      return error() << "is not an object";
+    std::optional<StringRef> type = op->getString("op_type");
+    if (!type)
+      return error() << "expected a string 'op_type'";
+    typeSlot = type->str();
+    return op;
+  }
   /// The values of `tensors`, in order.
   FailureOr<SmallVector<Value>>
   lookupAll(const llvm::DenseMap<int64_t, Value> &values,
@@ -301,15 +315,12 @@ LogicalResult Importer::importCustomized(const json::Object &op,
 
   for (auto [index, value] : llvm::enumerate(**operators)) {
     blockOpIndex = index;
-    blockOpType.clear();
-    const json::Object *bop = value.getAsObject();
-    if (!bop)
-      return error() << "is not an object";
-    std::optional<StringRef> type = bop->getString("op_type");
-    if (!type)
-      return error() << "expected a string 'op_type'";
-    blockOpType = type->str();
-    bool isInput = *type == "tb_input_op", isOutput = *type == "tb_output_op";
+    FailureOr<const json::Object *> bopOrFailure = beginOp(value, blockOpType);
+    if (failed(bopOrFailure))
+      return failure();
+    const json::Object *bop = *bopOrFailure;
+    StringRef type = blockOpType;
+    bool isInput = type == "tb_input_op", isOutput = type == "tb_output_op";
     FailureOr<SmallVector<TensorDecl>> ins =
         parseTensors(*bop, "input_tensors", isInput ? 0 : ~size_t(0));
     FailureOr<SmallVector<TensorDecl>> outs =
@@ -371,7 +382,7 @@ LogicalResult Importer::importCustomized(const json::Object &op,
         continue;
       }
     } else if (std::optional<block::AccumKind> kind =
-                   json_format::lookupAccumKind(*type)) {
+                   json_format::lookupAccumKind(type)) {
       if (args.size() != 1)
         return error() << "takes 1 input tensor, got " << args.size();
       IntegerAttr size;
@@ -382,7 +393,7 @@ LogicalResult Importer::importCustomized(const json::Object &op,
           block::AccumKindAttr::get(context, *kind), size);
     } else {
       FailureOr<Operation *> op =
-          createComputeOp("mirage_block", *type, args, tileType);
+          createComputeOp("mirage_block", type, args, tileType);
       if (failed(op))
         return failure();
       created = *op;
@@ -413,20 +424,17 @@ LogicalResult Importer::importGraph(const json::Array &ops) {
   SmallVector<std::pair<unsigned, DenseI64ArrayAttr>> argStrides;
   for (auto [index, value] : llvm::enumerate(ops)) {
     opIndex = index;
-    opType.clear();
-    const json::Object *op = value.getAsObject();
-    if (!op)
-      return error() << "is not an object";
-    std::optional<StringRef> type = op->getString("op_type");
-    if (!type)
-      return error() << "expected a string 'op_type'";
-    opType = type->str();
-    bool isInput = *type == "kn_input_op", isOutput = *type == "kn_output_op";
+    FailureOr<const json::Object *> opOrFailure = beginOp(value, opType);
+    if (failed(opOrFailure))
+      return failure();
+    const json::Object *op = *opOrFailure;
+    StringRef type = opType;
+    bool isInput = type == "kn_input_op", isOutput = type == "kn_output_op";
     FailureOr<SmallVector<TensorDecl>> ins = parseTensors(
         *op, "input_tensors", isInput ? 0 : (isOutput ? 1 : ~size_t(0)));
     FailureOr<SmallVector<TensorDecl>> outs = parseTensors(
         *op, "output_tensors",
-        isOutput ? 0 : (*type == "kn_customized_op" ? ~size_t(0) : 1));
+        isOutput ? 0 : (type == "kn_customized_op" ? ~size_t(0) : 1));
     if (failed(ins) || failed(outs))
       return failure();
     FailureOr<SmallVector<Value>> lookedUp =
@@ -478,12 +486,12 @@ LogicalResult Importer::importGraph(const json::Array &ops) {
     }
 
     SmallVector<Value> produced;
-    if (*type == "kn_customized_op") {
+    if (type == "kn_customized_op") {
       if (failed(importCustomized(*op, *ins, *outs, operands, produced)))
         return failure();
     } else {
       FailureOr<Operation *> created = createComputeOp(
-          "mirage_kernel", *type, operands,
+          "mirage_kernel", type, operands,
           RankedTensorType::get((*outs)[0].shape, builder.getF16Type()));
       if (failed(created))
         return failure();
