@@ -28,8 +28,11 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_MUGRAPHS = os.path.join(os.path.dirname(ROOT), "shared", "mugraphs",
-                                "upstream-2024")
+DEFAULT_MUGRAPHS = next(
+    (d for d in (os.path.join(os.path.dirname(ROOT), "shared", "mugraphs",
+                              "upstream-2024"),
+                 "/work/shared/mugraphs/upstream-2024") if os.path.isdir(d)),
+    "")
 
 # File stem -> reference program in examples/benchmarks (same name otherwise).
 REFERENCES = {
