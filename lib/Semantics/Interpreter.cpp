@@ -7,9 +7,9 @@
 
 #include "Mirage/Semantics/Interpreter.h"
 
+#include "Mirage/Dialect/Common/ShapeRules.h"
 #include "Mirage/Semantics/LoopPhases.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -91,12 +91,6 @@ void insertBox(Tensor<V> &whole, const Tensor<V> &box,
   forEachBoxRow(box.shape, whole.shape, offsets, [&](int64_t b, int64_t w, int64_t n) {
     std::copy_n(box.data.begin() + b, n, whole.data.begin() + w);
   });
-}
-
-/// `2x4096`, for messages.
-std::string formatShape(ArrayRef<int64_t> shape) {
-  return llvm::join(
-      llvm::map_range(shape, [](int64_t d) { return std::to_string(d); }), "x");
 }
 
 /// Evaluates one program in domain D.
@@ -611,8 +605,8 @@ LogicalResult Interpreter<Domain>::run(const Program &program,
     if (ArrayRef<int64_t>(inputs[i].shape) != ArrayRef<int64_t>(type.shape) ||
         inputs[i].size() != type.getNumElements()) {
       error = llvm::formatv("input {0} has shape {1}, expected {2}", i,
-                            formatShape(inputs[i].shape),
-                            formatShape(type.shape));
+                            mirage::formatShape(inputs[i].shape),
+                            mirage::formatShape(type.shape));
       return failure();
     }
     values[value] = &inputs[i];
