@@ -418,3 +418,27 @@ func.func @rms_norm_size_overflow(%a: tensor<6148914691236517207x3xf32>) {
   %0 = mirage_kernel.rms_norm %a size 5 : tensor<6148914691236517207x3xf32>
   return
 }
+
+// -----
+
+func.func @grid_y_limit(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  // expected-error @below {{grid y is 70000, expected a value in [1, 65535]}}
+  %o = mirage_kernel.graph_def(%X = %x : tensor<8x64xf16>) -> tensor<8x64xf16> grid [1, 70000, 1] block [128, 1, 1] forloop 1 {
+    %t = input_loader %X imap <> : tensor<8x64xf16> -> !mirage_block.stensor<8x64xf16>
+    %s = output_saver %t omap <> : !mirage_block.stensor<8x64xf16> -> tensor<8x64xf16>
+    yield %s : tensor<8x64xf16>
+  }
+  return %o : tensor<8x64xf16>
+}
+
+// -----
+
+func.func @block_z_limit(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  // expected-error @below {{block z is 65, expected a value in [1, 64]}}
+  %o = mirage_kernel.graph_def(%X = %x : tensor<8x64xf16>) -> tensor<8x64xf16> grid [1, 1, 1] block [1, 1, 65] forloop 1 {
+    %t = input_loader %X imap <> : tensor<8x64xf16> -> !mirage_block.stensor<8x64xf16>
+    %s = output_saver %t omap <> : !mirage_block.stensor<8x64xf16> -> tensor<8x64xf16>
+    yield %s : tensor<8x64xf16>
+  }
+  return %o : tensor<8x64xf16>
+}
