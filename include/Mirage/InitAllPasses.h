@@ -8,6 +8,7 @@
 #ifndef MIRAGE_INITALLPASSES_H
 #define MIRAGE_INITALLPASSES_H
 
+#include "Mirage/Conversion/Passes.h"
 #include "Mirage/Dialect/Kernel/Transforms/Passes.h"
 #include "Mirage/Transforms/Passes.h"
 
@@ -17,6 +18,8 @@ namespace mlir::mirage {
 inline void registerAllPasses() {
   kernel::registerMirageKernelPasses();
   registerMirageTransformsPasses();
+  registerMirageConversionPasses();
+  registerMirageToPTXPipeline();
 }
 
 } // namespace mlir::mirage

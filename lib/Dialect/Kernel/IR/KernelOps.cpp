@@ -10,6 +10,8 @@
 #include "Mirage/Dialect/Common/ShapeRules.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -101,6 +103,10 @@ static void printDims(OpAsmPrinter &p, ArrayRef<int32_t> dims) {
   p << ']';
 }
 
+static void printDims(OpAsmPrinter &p, Operation *, DenseI32ArrayAttr dims) {
+  printDims(p, dims.asArrayRef());
+}
+
 ParseResult GraphDefOp::parse(OpAsmParser &parser, OperationState &result) {
   // (%arg = %operand : type, ...)
   SmallVector<OpAsmParser::Argument> bodyArgs;
@@ -189,28 +195,37 @@ void GraphDefOp::print(OpAsmPrinter &p) {
 
 /// Checks a `[x, y, z]` launch dimension: three entries, each in
 /// `[1, limits[i]]`.
-static LogicalResult verifyLaunchDims(GraphDefOp op, StringRef name,
+static LogicalResult verifyLaunchDims(Operation *op, StringRef name,
                                       ArrayRef<int32_t> dims,
                                       ArrayRef<int64_t> limits) {
   if (dims.size() != 3)
-    return op.emitOpError() << name << " must have 3 entries (x, y, z), got "
-                            << dims.size();
+    return op->emitOpError() << name << " must have 3 entries (x, y, z), got "
+                             << dims.size();
   static constexpr char axes[] = {'x', 'y', 'z'};
   for (auto [axis, d, limit] : llvm::zip(axes, dims, limits))
     if (d < 1 || d > limit)
-      return op.emitOpError() << name << " " << axis << " is " << d
-                              << ", expected a value in [1, " << limit << "]";
+      return op->emitOpError() << name << " " << axis << " is " << d
+                               << ", expected a value in [1, " << limit << "]";
+  return success();
+}
+
+/// Checks the grid and block of a launch: CUDA's per-axis limits and at most
+/// 1024 threads per block.
+static LogicalResult verifyGridAndBlock(Operation *op, ArrayRef<int32_t> grid,
+                                        ArrayRef<int32_t> block) {
+  if (failed(verifyLaunchDims(op, "grid", grid, {INT32_MAX, 65535, 65535})) ||
+      failed(verifyLaunchDims(op, "block", block, {1024, 1024, 64})))
+    return failure();
+  int64_t threads = int64_t(block[0]) * block[1] * block[2];
+  if (threads > 1024)
+    return op->emitOpError() << "block has " << threads
+                             << " threads, at most 1024 are allowed";
   return success();
 }
 
 LogicalResult GraphDefOp::verify() {
-  if (failed(verifyLaunchDims(*this, "grid", getGrid(),
-                              {INT32_MAX, 65535, 65535})) ||
-      failed(verifyLaunchDims(*this, "block", getBlock(), {1024, 1024, 64})))
+  if (failed(verifyGridAndBlock(*this, getGrid(), getBlock())))
     return failure();
-  if (getNumThreads() > 1024)
-    return emitOpError() << "block has " << getNumThreads()
-                         << " threads, at most 1024 are allowed";
   if (getNumResults() == 0)
     return emitOpError() << "must produce at least one result";
 
@@ -267,6 +282,37 @@ LogicalResult GraphDefOp::verifyRegions() {
            << "yields (" << yield->getOperandTypes()
            << ") but the enclosing graph_def returns (" << getResultTypes()
            << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LaunchOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LaunchOp::verify() {
+  if (failed(verifyGridAndBlock(*this, getGrid(), getBlock())) ||
+      failed(verifyLaunchDims(*this, "cluster", getCluster(), {16, 16, 16})))
+    return failure();
+  for (auto [axis, c, g] : llvm::zip(StringRef("xyz"), getCluster(), getGrid()))
+    if (g % c != 0)
+      return emitOpError() << "cluster " << axis << " (" << c
+                           << ") does not divide grid " << axis << " (" << g
+                           << ")";
+  return success();
+}
+
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  Operation *kernel = symbolTable.lookupNearestSymbolFrom(*this, getKernel());
+  auto function = dyn_cast_if_present<FunctionOpInterface>(kernel);
+  if (!function)
+    return emitOpError() << "kernel " << getKernel()
+                         << " does not name a function";
+  size_t expected = getInputs().size() + getNumResults();
+  if (function.getNumArguments() != expected)
+    return emitOpError() << "kernel " << getKernel() << " takes "
+                         << function.getNumArguments()
+                         << " buffers, expected " << expected
+                         << " (one per input, then one per result)";
   return success();
 }
 

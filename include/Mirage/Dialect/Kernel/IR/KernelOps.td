@@ -12,6 +12,7 @@ include "Mirage/Dialect/Kernel/IR/KernelDialect.td"
 include "Mirage/Dialect/Common/ElementwiseOps.td"
 include "Mirage/Dialect/Common/Common.td"
 include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/IR/RegionKindInterface.td"
@@ -307,6 +308,42 @@ def MK_GraphDefOp : MK_Op<"graph_def", [
     /// Largest number of blocks a cluster may hold for this op.
     int64_t getMaxClusterSize() { return getNonPortableCluster() ? 16 : 8; }
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// LaunchOp
+//===----------------------------------------------------------------------===//
+
+def MK_LaunchOp : MK_Op<"launch", [
+    Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Launch a compiled GPU kernel on kernel tensors";
+  let description = [{
+    What `convert-mirage-block-to-gpu` leaves of a `graph_def` once its body
+    has become the `gpu.func` named by `kernel`: the launch configuration and
+    the dataflow of kernel tensors. The kernel takes one flat buffer per
+    input, then one per result, in order; `shared_memory` is the dynamic
+    shared memory it needs, in bytes. `convert-mirage-kernel-to-gpu` turns it
+    into a `gpu.launch_func` on buffers.
+
+    Example:
+
+    ```mlir
+    %o = mirage_kernel.launch @mirage_kernels::@f_kernel0(%x, %w)
+        grid [256, 1, 1] block [128, 1, 1] cluster [1, 1, 1] shared_memory 4224
+        : (tensor<2x4096xf16>, tensor<4096x6144xf16>) -> tensor<2x6144xf16>
+    ```
+  }];
+  let arguments = (ins SymbolRefAttr:$kernel, Variadic<MK_Tensor>:$inputs,
+                   DenseI32ArrayAttr:$grid, DenseI32ArrayAttr:$block,
+                   DenseI32ArrayAttr:$cluster, UnitAttr:$non_portable_cluster,
+                   ConfinedAttr<MirageI64Attr, [IntNonNegative]>:$shared_memory);
+  let results = (outs Variadic<MK_Tensor>:$results);
+  let assemblyFormat = [{
+    $kernel `(` $inputs `)` `grid` custom<Dims>($grid) `block` custom<Dims>($block)
+    `cluster` custom<Dims>($cluster) (`non_portable` $non_portable_cluster^)?
+    `shared_memory` $shared_memory attr-dict `:` functional-type($inputs, $results)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // MIRAGE_DIALECT_KERNEL_IR_KERNELOPS_TD

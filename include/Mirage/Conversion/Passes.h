@@ -1,0 +1,55 @@
+//===- Passes.h - Mirage conversion passes ----------------------*- C++ -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_CONVERSION_PASSES_H
+#define MIRAGE_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::mirage {
+
+#define GEN_PASS_DECL
+#include "Mirage/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Mirage/Conversion/Passes.h.inc"
+
+/// Options of `mirage-to-ptx-pipeline`.
+struct MirageToPTXPipelineOptions
+    : public PassPipelineOptions<MirageToPTXPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target chip: sm_80 or sm_90a"),
+                           llvm::cl::init("sm_90a")};
+};
+
+/// Adds the passes that take a module of kernel graphs down to host functions
+/// on buffers plus a `gpu.binary` holding the PTX of every kernel for
+/// `options.chip`.
+void buildMirageToPTXPipeline(OpPassManager &pm,
+                              const MirageToPTXPipelineOptions &options);
+
+/// Registers `mirage-to-ptx-pipeline`.
+void registerMirageToPTXPipeline();
+
+/// The PTX feature string LLVM needs for `chip` (e.g. "+ptx80"), or failure
+/// for a chip the code generator does not target.
+FailureOr<StringRef> getPTXFeatures(StringRef chip);
+
+/// The largest dynamic shared memory one block may use on `chip`, in bytes.
+int64_t getSharedMemoryLimit(StringRef chip);
+
+} // namespace mlir::mirage
+
+#endif // MIRAGE_CONVERSION_PASSES_H

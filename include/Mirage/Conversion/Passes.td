@@ -1,0 +1,87 @@
+//===- Passes.td - Mirage conversion passes ----------------*- tablegen -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_CONVERSION_PASSES_TD
+#define MIRAGE_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertMirageBlockToGPUPass
+    : Pass<"convert-mirage-block-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Compile every graph_def into a gpu.func";
+  let description = [{
+    Outlines the body of each `mirage_kernel.graph_def` into a `gpu.func`
+    kernel of the module's `gpu.module @mirage_kernels` and replaces the
+    `graph_def` by a `mirage_kernel.launch` of that kernel. The kernel takes
+    one flat buffer per input, then one per result.
+
+    Code generation is the portable SIMT form (docs/CodeGeneration.md): tiles
+    loaded by `input_loader` are read in place from global memory; every
+    other tile lives in dynamic shared memory at its element type, and
+    `forloop_accum` accumulators in f32; each block op is a loop of the
+    block's threads over the elements of its result, followed by a barrier;
+    loop-invariant ops run before the `scf.for` over the for-loop, ops on
+    accumulated values after it. Cluster collectives read the peers' shared
+    memory through `nvvm.mapa` between cluster barriers, and the kernel
+    carries `nvvm.cluster_dim`.
+
+    A graph_def whose tiles do not fit in the shared memory of `chip`, or
+    that uses a cluster on a chip without clusters, gets an error.
+
+    Example:
+
+    ```
+    mirage-opt --convert-mirage-block-to-gpu=chip=sm_80 fused.mlir
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90a\"",
+           "Target chip (sm_80 or sm_90a): sets the shared-memory limit and "
+           "whether clusters exist">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def ConvertMirageKernelToGPUPass
+    : Pass<"convert-mirage-kernel-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Turn kernel graphs of launches into host functions on buffers";
+  let description = [{
+    Rewrites each function whose body is a sequence of
+    `mirage_kernel.launch` ops (what `mirage-kernel-expand-to-blocks` and
+    `convert-mirage-block-to-gpu` leave) into a host function on memrefs:
+    the tensor arguments become memrefs, each result becomes one more memref
+    argument marked `mirage.result = i` (destination-passing style), every
+    intermediate tensor becomes a `memref.alloc`, and each launch becomes a
+    `gpu.launch_func` on flattened buffers, with its cluster shape and
+    dynamic shared memory. `mirage-translate --mirage-to-bundle` reads the
+    launch plan of the bundle off these functions.
+
+    A function that returns one of its arguments, or the same value twice,
+    gets an error: every result must be written by a kernel.
+
+    Example:
+
+    ```
+    mirage-opt --convert-mirage-block-to-gpu --convert-mirage-kernel-to-gpu f.mlir
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
+#endif // MIRAGE_CONVERSION_PASSES_TD

@@ -1,0 +1,662 @@
+//===- BlockToGPU.cpp - convert-mirage-block-to-gpu -----------------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Compiles each graph_def into a gpu.func. The body runs in three phases
+// (DESIGN.md §3.2, LoopPhase.h): loop-invariant ops, then an scf.for over the
+// for-loop holding the per-iteration ops and the accumulation steps, then the
+// ops on accumulated values. Every op is a loop of the block's threads over
+// the elements of its result followed by a barrier (docs/CodeGeneration.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Conversion/Passes.h"
+
+#include "KernelEmitter.h"
+#include "Mirage/Dialect/Block/IR/BlockOps.h"
+#include "Mirage/Dialect/Kernel/IR/KernelOps.h"
+#include "Mirage/Dialect/Thread/IR/ThreadOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <limits>
+
+namespace mlir::mirage {
+#define GEN_PASS_DEF_CONVERTMIRAGEBLOCKTOGPUPASS
+#include "Mirage/Conversion/Passes.h.inc"
+} // namespace mlir::mirage
+
+using namespace mlir;
+using namespace mlir::mirage;
+using block::LoopPhase;
+
+namespace {
+
+/// The flat buffer type of a kernel tensor.
+MemRefType getFlatBufferType(Type tensor) {
+  auto shaped = cast<ShapedType>(tensor);
+  return MemRefType::get({shaped.getNumElements()}, shaped.getElementType());
+}
+
+ArrayRef<int64_t> getShape(Value tile) {
+  return cast<ShapedType>(tile.getType()).getShape();
+}
+
+Type getElementType(Value tile) {
+  return cast<ShapedType>(tile.getType()).getElementType();
+}
+
+/// Emits the body of the kernel of one graph_def.
+class GraphDefLowering {
+public:
+  GraphDefLowering(kernel::GraphDefOp graph, gpu::GPUFuncOp kernel)
+      : graph(graph), kernel(kernel), emitter(kernel, graph.getBlock()) {}
+
+  LogicalResult run();
+  int64_t getSharedMemoryBytes() const {
+    return emitter.getSharedMemoryBytes();
+  }
+
+private:
+  LogicalResult lower(Operation *op);
+  void lowerInputLoader(block::InputLoaderOp op);
+  void lowerOutputSaver(block::OutputSaverOp op);
+  void lowerElementwise(Operation *op, double scalar);
+  void lowerMatmul(block::MatmulOp op);
+  void lowerReduction(block::ReductionOp op);
+  void lowerRmsNorm(block::RmsNormOp op);
+  void lowerConcat(block::ConcatOp op);
+  LogicalResult lowerThreadGraph(block::ThreadGraphOp op);
+  void lowerClusterCollective(Operation *op, Value input, int64_t gatherDim);
+  void initAccumulator(block::ForloopAccumOp op);
+  void accumulate(block::ForloopAccumOp op);
+  void finishAccumulator(block::ForloopAccumOp op);
+
+  /// A new shared-memory tile for `result`.
+  Tile &allocateResult(Value result) {
+    return tiles[result] =
+               emitter.allocateShared(getShape(result), getElementType(result));
+  }
+  /// The global tensor of graph_def body argument or kernel argument `index`.
+  Tile globalTensor(unsigned argument, ArrayRef<int64_t> shape) {
+    return Tile{SmallVector<int64_t, 4>(shape), kernel.getArgument(argument),
+                Value(), getContiguousStrides(shape)};
+  }
+  /// Adds `term * factor` to `offset` (null means 0).
+  Value addScaled(Value offset, Value term, int64_t factor);
+
+  kernel::GraphDefOp graph;
+  gpu::GPUFuncOp kernel;
+  KernelEmitter emitter;
+  block::LoopPhaseMap phases;
+  DenseMap<Value, Tile> tiles;
+  /// Accumulator state (f32) of each forloop_accum.
+  DenseMap<Operation *, Tile> accumulators;
+  /// The for-loop induction variable while emitting the loop body.
+  Value iteration;
+};
+
+Value GraphDefLowering::addScaled(Value offset, Value term, int64_t factor) {
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  if (factor != 1)
+    term = arith::MulIOp::create(b, loc, term, emitter.index(factor));
+  return offset ? arith::AddIOp::create(b, loc, offset, term) : term;
+}
+
+LogicalResult GraphDefLowering::run() {
+  Block &body = graph.getBodyBlock();
+  FailureOr<block::LoopPhaseMap> analysis =
+      block::analyzeLoopPhases(body, graph.getForloop());
+  if (failed(analysis))
+    return failure();
+  phases = std::move(*analysis);
+  auto phaseOf = [&](Operation &op) { return phases.lookup(&op); };
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+
+  // Loop-invariant ops, once.
+  for (Operation &op : body.without_terminator())
+    if (!isa<block::ForloopAccumOp>(op) && phaseOf(op) == LoopPhase::Invariant &&
+        failed(lower(&op)))
+      return failure();
+
+  // The for-loop: per-iteration ops and accumulation steps.
+  auto accums = llvm::to_vector(body.getOps<block::ForloopAccumOp>());
+  for (block::ForloopAccumOp accum : accums)
+    initAccumulator(accum);
+  bool hasLoopBody = !accums.empty() ||
+                     llvm::any_of(body.without_terminator(), [&](Operation &op) {
+                       return phaseOf(op) == LoopPhase::InLoop;
+                     });
+  if (hasLoopBody) {
+    auto loop = scf::ForOp::create(b, loc, emitter.index(0),
+                                   emitter.index(graph.getForloop()),
+                                   emitter.index(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    iteration = loop.getInductionVar();
+    for (Operation &op : body.without_terminator()) {
+      if (auto accum = dyn_cast<block::ForloopAccumOp>(op))
+        accumulate(accum);
+      else if (phaseOf(op) == LoopPhase::InLoop && failed(lower(&op)))
+        return failure();
+    }
+  }
+  iteration = Value();
+
+  // After the loop: results of the accumulators, then the ops that use them.
+  for (block::ForloopAccumOp accum : accums)
+    finishAccumulator(accum);
+  for (Operation &op : body.without_terminator())
+    if (!isa<block::ForloopAccumOp>(op) && phaseOf(op) == LoopPhase::PostLoop &&
+        failed(lower(&op)))
+      return failure();
+  gpu::ReturnOp::create(b, loc);
+  return success();
+}
+
+LogicalResult GraphDefLowering::lower(Operation *op) {
+  return TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](block::InputLoaderOp loader) {
+        lowerInputLoader(loader);
+        return success();
+      })
+      .Case([&](block::OutputSaverOp saver) {
+        lowerOutputSaver(saver);
+        return success();
+      })
+      .Case([&](block::MatmulOp matmul) {
+        lowerMatmul(matmul);
+        return success();
+      })
+      .Case([&](block::ReductionOp reduction) {
+        lowerReduction(reduction);
+        return success();
+      })
+      .Case([&](block::RmsNormOp norm) {
+        lowerRmsNorm(norm);
+        return success();
+      })
+      .Case([&](block::ConcatOp concat) {
+        lowerConcat(concat);
+        return success();
+      })
+      .Case([&](block::MulScalarOp mulScalar) {
+        lowerElementwise(mulScalar, mulScalar.getValue().convertToDouble());
+        return success();
+      })
+      .Case([&](block::ThreadGraphOp threadGraph) {
+        return lowerThreadGraph(threadGraph);
+      })
+      .Case([&](block::ClusterReduceOp reduce) {
+        lowerClusterCollective(reduce, reduce.getInput(), -1);
+        return success();
+      })
+      .Case([&](block::ClusterGatherOp gather) {
+        lowerClusterCollective(gather, gather.getInput(), gather.getDim());
+        return success();
+      })
+      .Default([&](Operation *other) -> LogicalResult {
+        if (!isElementwise(other->getName().stripDialect()))
+          return other->emitOpError("has no GPU lowering");
+        lowerElementwise(other, 0.0);
+        return success();
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Loads and stores of kernel tensors
+//===----------------------------------------------------------------------===//
+
+void GraphDefLowering::lowerInputLoader(block::InputLoaderOp op) {
+  auto source = cast<BlockArgument>(op.getSource());
+  ArrayRef<int64_t> whole = getShape(op.getSource());
+  ArrayRef<int64_t> shape = getShape(op.getResult());
+  Tile tile = globalTensor(source.getArgNumber(), whole);
+  tile.shape.assign(shape.begin(), shape.end());
+  // This block's chunk along each mapped grid axis, then this iteration's.
+  for (unsigned axis = 0; axis < 3; ++axis) {
+    int32_t dim = op.getImap().getDim(axis);
+    if (dim < 0 || graph.getGrid()[axis] == 1)
+      continue;
+    int64_t chunk = whole[dim] / graph.getGrid()[axis];
+    tile.offset = addScaled(tile.offset, emitter.blockId(axis),
+                            chunk * tile.strides[dim]);
+  }
+  if (op.isLoopVarying())
+    tile.offset = addScaled(tile.offset, iteration,
+                            shape[op.getFmap()] * tile.strides[op.getFmap()]);
+  tiles[op.getResult()] = tile;
+}
+
+void GraphDefLowering::lowerOutputSaver(block::OutputSaverOp op) {
+  auto position = llvm::find(graph.getBodyBlock().getTerminator()->getOperands(),
+                             op.getResult()) -
+                  graph.getBodyBlock().getTerminator()->operand_begin();
+  ArrayRef<int64_t> shape = getShape(op.getInput());
+  Tile out = globalTensor(graph.getInputs().size() + position,
+                          getShape(op.getResult()));
+  for (unsigned axis = 0; axis < 3; ++axis) {
+    int32_t dim = op.getOmap().getDim(axis);
+    if (dim < 0 || graph.getGrid()[axis] == 1)
+      continue;
+    out.offset = addScaled(out.offset, emitter.blockId(axis),
+                           shape[dim] * out.strides[dim]);
+  }
+  const Tile &in = tiles[op.getInput()];
+  emitter.forEachElement(shape, [&](ValueRange c) {
+    emitter.store(out, c, emitter.load(in, c));
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Compute ops
+//===----------------------------------------------------------------------===//
+
+void GraphDefLowering::lowerElementwise(Operation *op, double scalar) {
+  SmallVector<Tile> operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(tiles[operand]);
+  Value result = op->getResult(0);
+  ArrayRef<int64_t> shape = getShape(result);
+  Tile out = allocateResult(result);
+  StringRef mnemonic = op->getName().stripDialect();
+  emitter.forEachElement(shape, [&](ValueRange c) {
+    SmallVector<Value, 2> values;
+    for (const Tile &operand : operands)
+      values.push_back(emitter.loadBroadcast(operand, shape, c));
+    emitter.store(out, c,
+                  emitElementwise(emitter.getBuilder(), emitter.getLoc(),
+                                  mnemonic, values, scalar));
+  });
+}
+
+void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
+  Tile a = tiles[op.getLhs()], b = tiles[op.getRhs()];
+  ArrayRef<int64_t> shape = getShape(op.getResult());
+  int64_t k = a.shape.back();
+  Tile out = allocateResult(op.getResult());
+  emitter.forEachElement(shape, [&](ValueRange c) {
+    size_t rank = c.size();
+    Value sum = emitter.sequentialSum(k, emitter.f32(0.0), [&](Value i, Value acc) {
+      SmallVector<Value, 4> ac(c), bc(c);
+      ac[rank - 1] = i;
+      bc[rank - 2] = i;
+      Value product = arith::MulFOp::create(emitter.getBuilder(), emitter.getLoc(),
+                                            emitter.load(a, ac), emitter.load(b, bc));
+      return arith::AddFOp::create(emitter.getBuilder(), emitter.getLoc(), acc,
+                                   product);
+    });
+    emitter.store(out, c, sum);
+  });
+}
+
+void GraphDefLowering::lowerReduction(block::ReductionOp op) {
+  // out[.., j, ..] = sum_k in[.., j + k * size, ..]: the strided rule.
+  Tile in = tiles[op.getInput()];
+  int64_t dim = op.getDim(), size = op.getSize();
+  int64_t terms = in.shape[dim] / size;
+  Tile out = allocateResult(op.getResult());
+  emitter.forEachElement(out.shape, [&](ValueRange c) {
+    Value sum = emitter.sequentialSum(terms, emitter.f32(0.0), [&](Value k, Value acc) {
+      SmallVector<Value, 4> ic(c);
+      ic[dim] = addScaled(c[dim], k, size);
+      return arith::AddFOp::create(emitter.getBuilder(), emitter.getLoc(), acc,
+                                   emitter.load(in, ic));
+    });
+    emitter.store(out, c, sum);
+  });
+}
+
+void GraphDefLowering::lowerRmsNorm(block::RmsNormOp op) {
+  // Each group of `size` trailing elements: x / sqrt(sum(x^2) / size + eps).
+  Tile in = tiles[op.getInput()];
+  int64_t size = op.getSize();
+  int64_t count = 1;
+  for (int64_t d : in.shape)
+    count *= d;
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  Tile rms = emitter.allocateShared({count / size}, b.getF32Type());
+  double eps = op.getEps().convertToDouble();
+  emitter.forEachElement(rms.shape, [&](ValueRange group) {
+    Value first = arith::MulIOp::create(b, loc, group[0], emitter.index(size));
+    Value sum = emitter.sequentialSum(size, emitter.f32(0.0), [&](Value i, Value acc) {
+      Value linear = arith::AddIOp::create(b, loc, first, i);
+      Value x = emitter.load(in, emitter.delinearize(linear, in.shape));
+      return arith::AddFOp::create(b, loc, acc, arith::MulFOp::create(b, loc, x, x));
+    });
+    Value mean = arith::DivFOp::create(b, loc, sum, emitter.f32(double(size)));
+    if (eps != 0.0)
+      mean = arith::AddFOp::create(b, loc, mean, emitter.f32(eps));
+    emitter.store(rms, group, math::SqrtOp::create(b, loc, mean));
+  });
+  Tile out = allocateResult(op.getResult());
+  SmallVector<int64_t, 4> strides = getContiguousStrides(in.shape);
+  Tile contiguous{in.shape, Value(), Value(), strides};
+  emitter.forEachElement(out.shape, [&](ValueRange c) {
+    Value linear = emitter.linearize(contiguous, c);
+    Value group = arith::DivUIOp::create(b, loc, linear, emitter.index(size));
+    Value divisor = emitter.load(rms, ValueRange{group});
+    emitter.store(out, c,
+                  arith::DivFOp::create(b, loc, emitter.load(in, c), divisor));
+  });
+}
+
+void GraphDefLowering::lowerConcat(block::ConcatOp op) {
+  Tile lhs = tiles[op.getLhs()], rhs = tiles[op.getRhs()];
+  int64_t dim = op.getDim(), split = lhs.shape[dim];
+  Tile out = allocateResult(op.getResult());
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  emitter.forEachElement(out.shape, [&](ValueRange c) {
+    Value inLhs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c[dim],
+                                        emitter.index(split));
+    auto select = scf::IfOp::create(b, loc, b.getF32Type(), inLhs,
+                                    /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(select.thenBlock());
+      scf::YieldOp::create(b, loc, emitter.load(lhs, c));
+      b.setInsertionPointToStart(select.elseBlock());
+      SmallVector<Value, 4> rc(c);
+      rc[dim] = arith::SubIOp::create(b, loc, c[dim], emitter.index(split));
+      scf::YieldOp::create(b, loc, emitter.load(rhs, rc));
+    }
+    emitter.store(out, c, select.getResult(0));
+  });
+}
+
+LogicalResult GraphDefLowering::lowerThreadGraph(block::ThreadGraphOp op) {
+  SmallVector<Tile> operands;
+  for (Value operand : op.getInputs())
+    operands.push_back(tiles[operand]);
+  ArrayRef<int64_t> shape = getShape(op.getResult(0));
+  SmallVector<Tile> outs;
+  for (Value result : op.getResults())
+    outs.push_back(allocateResult(result));
+  Block &body = op.getBody().front();
+  for (Operation &inner : body.without_terminator())
+    if (!isElementwise(inner.getName().stripDialect()))
+      return inner.emitOpError("has no GPU lowering");
+  emitter.forEachElement(shape, [&](ValueRange c) {
+    // Scalars of the body, in f32, rounded to their type after every op.
+    DenseMap<Value, Value> scalars;
+    for (auto [arg, operand] : llvm::zip(body.getArguments(), operands))
+      scalars[arg] = emitter.loadBroadcast(operand, shape, c);
+    for (Operation &inner : body.without_terminator()) {
+      SmallVector<Value, 2> values;
+      for (Value v : inner.getOperands())
+        values.push_back(scalars.lookup(v));
+      auto factor = inner.getAttrOfType<FloatAttr>("value");
+      Value result = emitElementwise(
+          emitter.getBuilder(), emitter.getLoc(), inner.getName().stripDialect(),
+          values, factor ? factor.getValueAsDouble() : 0.0);
+      scalars[inner.getResult(0)] =
+          emitter.roundTo(result, inner.getResult(0).getType());
+    }
+    for (auto [out, yielded] :
+         llvm::zip(outs, body.getTerminator()->getOperands()))
+      emitter.store(out, c, scalars.lookup(yielded));
+  });
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Cluster collectives
+//===----------------------------------------------------------------------===//
+
+void GraphDefLowering::lowerClusterCollective(Operation *op, Value input,
+                                              int64_t gatherDim) {
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  MLIRContext *ctx = b.getContext();
+  // Peers read this block's tile from shared memory: copy a tile that is
+  // still in global memory.
+  Tile in = tiles[input];
+  if (!in.isShared()) {
+    Tile copy = emitter.allocateShared(in.shape, getElementType(input));
+    emitter.forEachElement(in.shape, [&](ValueRange c) {
+      emitter.store(copy, c, emitter.load(in, c));
+    }, /*synchronize=*/false);
+    in = copy;
+  }
+  ArrayRef<int32_t> cluster = *graph.getCluster();
+  int64_t size = int64_t(cluster[0]) * cluster[1] * cluster[2];
+  // Every block's tile is complete before any block reads it.
+  auto clusterBarrier = [&] {
+    NVVM::ClusterArriveOp::create(b, loc, /*aligned=*/UnitAttr());
+    NVVM::ClusterWaitOp::create(b, loc, /*aligned=*/UnitAttr());
+  };
+  clusterBarrier();
+  Type elementType = in.getStorageType();
+  auto sharedPtr = LLVM::LLVMPointerType::get(ctx, 3);
+  auto clusterPtr = LLVM::LLVMPointerType::get(ctx, 7);
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, in.buffer);
+  Value local = LLVM::IntToPtrOp::create(
+      b, loc, sharedPtr,
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), address).getResult());
+  SmallVector<Value> peers;
+  for (int64_t rank = 0; rank < size; ++rank)
+    peers.push_back(NVVM::MapaOp::create(
+        b, loc, clusterPtr, local,
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(rank))));
+  auto loadPeer = [&](Value peer, ValueRange c) -> Value {
+    Value position = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                                emitter.linearize(in, c));
+    Value element = LLVM::GEPOp::create(b, loc, clusterPtr, elementType, peer,
+                                        ValueRange{position});
+    Value value = LLVM::LoadOp::create(b, loc, elementType, element);
+    return elementType.isF32()
+               ? value
+               : arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+  };
+  Tile out = allocateResult(op->getResult(0));
+  emitter.forEachElement(out.shape, [&](ValueRange c) {
+    if (gatherDim < 0) {
+      // Sum in rank order, the same in every block.
+      Value sum = loadPeer(peers[0], c);
+      for (Value peer : ArrayRef(peers).drop_front())
+        sum = arith::AddFOp::create(b, loc, sum, loadPeer(peer, c));
+      emitter.store(out, c, sum);
+      return;
+    }
+    // Element c comes from rank c[dim] / extent, at c[dim] % extent.
+    int64_t extent = in.shape[gatherDim];
+    SmallVector<Value, 4> ic(c);
+    Value rank = arith::DivUIOp::create(b, loc, c[gatherDim], emitter.index(extent));
+    ic[gatherDim] = arith::RemUIOp::create(b, loc, c[gatherDim], emitter.index(extent));
+    Value value = loadPeer(peers[0], ic);
+    for (int64_t r = 1; r < size; ++r) {
+      Value isRank = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rank,
+                                           emitter.index(r));
+      // Read only the owning peer: the others' addresses are not loaded.
+      auto branch = scf::IfOp::create(b, loc, b.getF32Type(), isRank, true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(branch.thenBlock());
+      scf::YieldOp::create(b, loc, loadPeer(peers[r], ic));
+      b.setInsertionPointToStart(branch.elseBlock());
+      scf::YieldOp::create(b, loc, value);
+      value = branch.getResult(0);
+    }
+    emitter.store(out, c, value);
+  }, /*synchronize=*/false);
+  // No block leaves or overwrites its tile while a peer may still read it.
+  clusterBarrier();
+}
+
+//===----------------------------------------------------------------------===//
+// Accumulators
+//===----------------------------------------------------------------------===//
+
+void GraphDefLowering::initAccumulator(block::ForloopAccumOp op) {
+  Tile acc = emitter.allocateShared(getShape(op.getResult()),
+                                    emitter.getBuilder().getF32Type());
+  accumulators[op] = acc;
+  double init = op.getKind() == block::AccumKind::Max
+                    ? -std::numeric_limits<double>::infinity()
+                    : 0.0;
+  emitter.forEachElement(acc.shape, [&](ValueRange c) {
+    emitter.store(acc, c, emitter.f32(init));
+  });
+}
+
+void GraphDefLowering::accumulate(block::ForloopAccumOp op) {
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  Tile in = tiles[op.getInput()];
+  Tile acc = accumulators[op];
+  size_t last = in.shape.size() - 1;
+  block::AccumKind kind = op.getKind();
+  // The strided reduction of the last dimension down to `size` (1 for the
+  // sum_last kinds); squares first for rms_last.
+  int64_t size = kind == block::AccumKind::SumLastTo ? *op.getSize() : 1;
+  emitter.forEachElement(acc.shape, [&](ValueRange c) {
+    Value step;
+    if (kind == block::AccumKind::Sum || kind == block::AccumKind::Max) {
+      step = emitter.load(in, c);
+    } else {
+      int64_t terms = in.shape[last] / size;
+      step = emitter.sequentialSum(terms, emitter.f32(0.0), [&](Value k, Value sum) {
+        SmallVector<Value, 4> ic(c);
+        ic[last] = addScaled(c[last], k, size);
+        Value x = emitter.load(in, ic);
+        if (kind == block::AccumKind::RmsLast)
+          x = arith::MulFOp::create(b, loc, x, x);
+        return arith::AddFOp::create(b, loc, sum, x);
+      });
+    }
+    Value previous = emitter.load(acc, c);
+    Value next = kind == block::AccumKind::Max
+                     ? arith::MaximumFOp::create(b, loc, previous, step).getResult()
+                     : arith::AddFOp::create(b, loc, previous, step).getResult();
+    emitter.store(acc, c, next);
+  });
+}
+
+void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  Tile acc = accumulators[op];
+  Type type = getElementType(op.getResult());
+  // rms_last: sqrt(sum / (forloop * n)); every kind: rounded to the result's
+  // element type, in place.
+  double count = double(graph.getForloop()) * double(getShape(op.getInput()).back());
+  bool isRms = op.getKind() == block::AccumKind::RmsLast;
+  emitter.forEachElement(acc.shape, [&](ValueRange c) {
+    Value value = emitter.load(acc, c);
+    if (isRms)
+      value = math::SqrtOp::create(
+          b, loc, arith::DivFOp::create(b, loc, value, emitter.f32(count)));
+    emitter.store(acc, c, emitter.roundTo(value, type));
+  });
+  tiles[op.getResult()] = acc;
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct ConvertMirageBlockToGPUPass
+    : mirage::impl::ConvertMirageBlockToGPUPassBase<ConvertMirageBlockToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  /// The module's `gpu.module @mirage_kernels`, created on first use.
+  gpu::GPUModuleOp getKernelModule();
+  LogicalResult convert(kernel::GraphDefOp graph, StringRef name,
+                        gpu::GPUModuleOp kernels);
+};
+
+gpu::GPUModuleOp ConvertMirageBlockToGPUPass::getKernelModule() {
+  ModuleOp module = getOperation();
+  if (auto existing = module.lookupSymbol<gpu::GPUModuleOp>("mirage_kernels"))
+    return existing;
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(module.getContext()));
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  return gpu::GPUModuleOp::create(builder, module.getLoc(), "mirage_kernels");
+}
+
+LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
+                                                   StringRef name,
+                                                   gpu::GPUModuleOp kernels) {
+  if (graph.getCluster() && chip != "sm_90a")
+    return graph.emitOpError()
+           << "uses a thread-block cluster, which " << chip
+           << " does not have (clusters need sm_90a)";
+  SmallVector<Type> argumentTypes;
+  for (Type type : graph.getInputs().getTypes())
+    argumentTypes.push_back(getFlatBufferType(type));
+  for (Type type : graph.getResultTypes())
+    argumentTypes.push_back(getFlatBufferType(type));
+
+  OpBuilder builder = OpBuilder::atBlockEnd(kernels.getBody());
+  auto kernel = gpu::GPUFuncOp::create(
+      builder, graph.getLoc(), name,
+      builder.getFunctionType(argumentTypes, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), builder.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(graph.getBlock()));
+  if (std::optional<ArrayRef<int32_t>> cluster = graph.getCluster())
+    kernel->setAttr("nvvm.cluster_dim", builder.getDenseI32ArrayAttr(*cluster));
+  SymbolTable(kernels).insert(kernel);
+
+  GraphDefLowering lowering(graph, kernel);
+  if (failed(lowering.run())) {
+    kernel.erase();
+    return failure();
+  }
+  int64_t sharedBytes = lowering.getSharedMemoryBytes();
+  int64_t limit = getSharedMemoryLimit(chip);
+  if (sharedBytes > limit) {
+    kernel.erase();
+    return graph.emitOpError()
+           << "needs " << sharedBytes << " bytes of shared memory per block, "
+           << "more than the " << limit << " of " << chip
+           << "; use smaller tiles (a larger grid or for-loop)";
+  }
+
+  builder.setInsertionPoint(graph);
+  auto symbol = SymbolRefAttr::get(kernels.getNameAttr(),
+                                   {FlatSymbolRefAttr::get(kernel.getNameAttr())});
+  auto launch = kernel::LaunchOp::create(
+      builder, graph.getLoc(), graph.getResultTypes(), symbol, graph.getInputs(),
+      graph.getGridAttr(), graph.getBlockAttr(),
+      graph.getClusterAttr() ? graph.getClusterAttr()
+                             : builder.getDenseI32ArrayAttr({1, 1, 1}),
+      graph.getNonPortableClusterAttr(), builder.getI64IntegerAttr(sharedBytes));
+  graph.replaceAllUsesWith(launch.getResults());
+  graph.erase();
+  return success();
+}
+
+void ConvertMirageBlockToGPUPass::runOnOperation() {
+  if (failed(getPTXFeatures(chip))) {
+    getOperation().emitError() << "unknown chip '" << chip
+                               << "', expected sm_80 or sm_90a";
+    return signalPassFailure();
+  }
+  SmallVector<std::pair<kernel::GraphDefOp, std::string>> graphs;
+  for (auto function : getOperation().getOps<func::FuncOp>()) {
+    unsigned count = 0;
+    function.walk([&](kernel::GraphDefOp graph) {
+      graphs.emplace_back(graph, (function.getSymName() + "_kernel" +
+                                  Twine(count++)).str());
+    });
+  }
+  if (graphs.empty())
+    return;
+  gpu::GPUModuleOp kernels = getKernelModule();
+  for (auto &[graph, name] : graphs)
+    if (failed(convert(graph, name, kernels)))
+      return signalPassFailure();
+}
+
+} // namespace

@@ -1,0 +1,170 @@
+//===- KernelToGPU.cpp - convert-mirage-kernel-to-gpu ---------------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// The host side of a compiled kernel graph: tensors become buffers, results
+// become destination arguments, intermediates become allocations and each
+// mirage_kernel.launch a gpu.launch_func on flattened buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Conversion/Passes.h"
+
+#include "Mirage/Dialect/Kernel/IR/KernelOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace mlir::mirage {
+#define GEN_PASS_DEF_CONVERTMIRAGEKERNELTOGPUPASS
+#include "Mirage/Conversion/Passes.h.inc"
+} // namespace mlir::mirage
+
+using namespace mlir;
+using namespace mlir::mirage;
+
+namespace {
+
+MemRefType getBufferType(Type tensor) {
+  auto shaped = cast<ShapedType>(tensor);
+  return MemRefType::get(shaped.getShape(), shaped.getElementType());
+}
+
+/// `buffer` as the flat memref a kernel takes.
+Value flatten(OpBuilder &builder, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getRank() == 1)
+    return buffer;
+  ReassociationIndices all(type.getRank());
+  std::iota(all.begin(), all.end(), 0);
+  return memref::CollapseShapeOp::create(builder, loc, buffer,
+                                         ArrayRef<ReassociationIndices>{all});
+}
+
+/// Checks that `function` is a kernel graph of launches whose results are
+/// written by kernels, each by its own.
+LogicalResult checkConvertible(func::FuncOp function) {
+  for (Operation &op : function.getBody().front().without_terminator())
+    if (!isa<kernel::LaunchOp>(op))
+      return op.emitOpError()
+             << "has no GPU lowering here: expected only mirage_kernel.launch "
+                "ops (run mirage-kernel-expand-to-blocks and "
+                "convert-mirage-block-to-gpu first)";
+  auto ret = cast<func::ReturnOp>(function.getBody().front().getTerminator());
+  DenseSet<Value> seen;
+  for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
+    if (isa<BlockArgument>(value))
+      return ret.emitOpError()
+             << "returns argument " << cast<BlockArgument>(value).getArgNumber()
+             << " as result " << i
+             << "; the code generator needs every result written by a kernel";
+    if (!seen.insert(value).second)
+      return ret.emitOpError()
+             << "returns the same value twice (result " << i
+             << "); the code generator needs one kernel output per result";
+  }
+  return success();
+}
+
+void convertFunction(func::FuncOp function) {
+  MLIRContext *ctx = function.getContext();
+  Block &entry = function.getBody().front();
+  auto ret = cast<func::ReturnOp>(entry.getTerminator());
+  Location loc = function.getLoc();
+
+  // Arguments: inputs as buffers, then one destination buffer per result.
+  DenseMap<Value, Value> buffers;
+  for (BlockArgument arg : entry.getArguments()) {
+    arg.setType(getBufferType(arg.getType()));
+    buffers[arg] = arg;
+  }
+  unsigned numInputs = entry.getNumArguments();
+  DenseMap<Value, unsigned> resultIndex;
+  for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
+    resultIndex[value] = i;
+    entry.addArgument(getBufferType(value.getType()), value.getLoc());
+  }
+
+  OpBuilder builder(ctx);
+  SmallVector<Value> intermediates;
+  SmallVector<kernel::LaunchOp> launches(entry.getOps<kernel::LaunchOp>());
+  for (kernel::LaunchOp launch : launches) {
+    builder.setInsertionPoint(launch);
+    Location at = launch.getLoc();
+    SmallVector<Value> operands;
+    for (Value input : launch.getInputs())
+      operands.push_back(flatten(builder, at, buffers.lookup(input)));
+    for (Value result : launch.getResults()) {
+      Value buffer;
+      if (auto it = resultIndex.find(result); it != resultIndex.end()) {
+        buffer = entry.getArgument(numInputs + it->second);
+      } else {
+        buffer = memref::AllocOp::create(builder, at,
+                                         getBufferType(result.getType()));
+        intermediates.push_back(buffer);
+      }
+      buffers[result] = buffer;
+      operands.push_back(flatten(builder, at, buffer));
+    }
+    auto dim3 = [&](ArrayRef<int32_t> dims) {
+      return gpu::KernelDim3{
+          arith::ConstantIndexOp::create(builder, at, dims[0]),
+          arith::ConstantIndexOp::create(builder, at, dims[1]),
+          arith::ConstantIndexOp::create(builder, at, dims[2])};
+    };
+    std::optional<gpu::KernelDim3> cluster;
+    if (llvm::any_of(launch.getCluster(), [](int32_t c) { return c != 1; }))
+      cluster = dim3(launch.getCluster());
+    Value sharedBytes = arith::ConstantOp::create(
+        builder, at,
+        builder.getI32IntegerAttr(static_cast<int32_t>(launch.getSharedMemory())));
+    auto launchFunc = gpu::LaunchFuncOp::create(
+        builder, at, launch.getKernel(), dim3(launch.getGrid()),
+        dim3(launch.getBlock()), sharedBytes, operands, /*asyncTokenType=*/nullptr,
+        /*asyncDependencies=*/{}, cluster);
+    if (launch.getNonPortableCluster())
+      launchFunc->setAttr("mirage.non_portable_cluster", builder.getUnitAttr());
+  }
+
+  builder.setInsertionPoint(ret);
+  for (Value buffer : intermediates)
+    memref::DeallocOp::create(builder, loc, buffer);
+  func::ReturnOp::create(builder, ret.getLoc());
+  ret.erase();
+  for (kernel::LaunchOp launch : llvm::reverse(launches)) {
+    launch->dropAllUses();
+    launch.erase();
+  }
+
+  function.setFunctionType(
+      FunctionType::get(ctx, entry.getArgumentTypes(), {}));
+  for (unsigned i = numInputs; i < entry.getNumArguments(); ++i)
+    function.setArgAttr(i, "mirage.result",
+                        IntegerAttr::get(IntegerType::get(ctx, 64), i - numInputs));
+}
+
+struct ConvertMirageKernelToGPUPass
+    : mirage::impl::ConvertMirageKernelToGPUPassBase<
+          ConvertMirageKernelToGPUPass> {
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> functions;
+    for (auto function : getOperation().getOps<func::FuncOp>()) {
+      if (function.isExternal())
+        continue;
+      bool hasMirageOps = false;
+      function.walk([&](Operation *op) {
+        hasMirageOps |= isa<kernel::MirageKernelDialect>(op->getDialect());
+      });
+      if (!hasMirageOps)
+        continue;
+      if (failed(checkConvertible(function)))
+        return signalPassFailure();
+      functions.push_back(function);
+    }
+    for (func::FuncOp function : functions)
+      convertFunction(function);
+  }
+};
+
+} // namespace

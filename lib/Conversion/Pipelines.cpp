@@ -1,0 +1,83 @@
+//===- Pipelines.cpp - mirage-to-ptx-pipeline -----------------------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Conversion/Passes.h"
+
+#include "Mirage/Dialect/Kernel/Transforms/Passes.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+
+FailureOr<StringRef> mirage::getPTXFeatures(StringRef chip) {
+  // PTX ISA 8.0 (CUDA 12.0) has every instruction either chip needs,
+  // including bf16 conversions and the cluster instructions of sm_90a.
+  if (chip == "sm_80" || chip == "sm_90a")
+    return StringRef("+ptx80");
+  return failure();
+}
+
+int64_t mirage::getSharedMemoryLimit(StringRef chip) {
+  // The opt-in maximum of dynamic shared memory per block.
+  return chip == "sm_80" ? 163 * 1024 : 227 * 1024;
+}
+
+/// The CUDA toolkit, for libdevice: $CUDA_ROOT, else /usr/local/cuda.
+static std::string getCudaToolkitPath() {
+  if (const char *root = std::getenv("CUDA_ROOT"))
+    return root;
+  return "/usr/local/cuda";
+}
+
+void mirage::buildMirageToPTXPipeline(
+    OpPassManager &pm, const MirageToPTXPipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(kernel::createExpandToBlocksPass());
+  pm.addPass(createConvertMirageBlockToGPUPass(
+      ConvertMirageBlockToGPUPassOptions{options.chip}));
+  pm.addPass(createConvertMirageKernelToGPUPass());
+
+  GpuNVVMAttachTargetOptions target;
+  target.moduleMatcher = "mirage_kernels";
+  target.chip = options.chip;
+  target.features = succeeded(getPTXFeatures(options.chip))
+                        ? getPTXFeatures(options.chip)->str()
+                        : "";
+  target.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(createSCFToControlFlowPass());
+  device.addPass(memref::createExpandStridedMetadataPass());
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.useBarePtrCallConv = true;
+  device.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = getCudaToolkitPath();
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+void mirage::registerMirageToPTXPipeline() {
+  PassPipelineRegistration<MirageToPTXPipelineOptions>(
+      "mirage-to-ptx-pipeline",
+      "Compile kernel graphs to host functions on buffers and PTX kernels for "
+      "one chip (sm_80 or sm_90a)",
+      buildMirageToPTXPipeline);
+}
