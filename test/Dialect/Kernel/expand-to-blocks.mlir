@@ -1,26 +1,44 @@
-// RUN: mirage-opt %s --mirage-kernel-expand-to-blocks | FileCheck %s
-// The expansion computes the same function as its input:
+// RUN: mirage-opt %s --mirage-kernel-expand-to-blocks=tile-elements=8 | FileCheck %s
+// RUN: mirage-opt %s --mirage-kernel-expand-to-blocks | FileCheck %s --check-prefix=WHOLE
+// The expansion computes the same function as its input, tiled or not:
+// RUN: mirage-opt %s --mirage-kernel-expand-to-blocks=tile-elements=8 | sed -e '/^module {$/d' -e '/^}$/d' -e 's/@all_ops/@all_ops_tiled/' > %t.tiled.mlir
+// RUN: cat %s %t.tiled.mlir | mirage-opt --mirage-check-equivalence -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
 // RUN: mirage-opt %s --mirage-kernel-expand-to-blocks | sed -e '/^module {$/d' -e '/^}$/d' -e 's/@all_ops/@all_ops_expanded/' > %t.expanded.mlir
 // RUN: cat %s %t.expanded.mlir | mirage-opt --mirage-check-equivalence -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
 // RUN: not mirage-opt %s -split-input-file --mirage-kernel-expand-to-blocks='threads=2048' 2>&1 | FileCheck %s --check-prefix=THREADS
+// RUN: not mirage-opt %s --mirage-kernel-expand-to-blocks='tile-elements=0' 2>&1 | FileCheck %s --check-prefix=TILE
 
 // EQUIV: remark: is equivalent to @all_ops
 
+// Grid axis x splits the outermost dimension that may be split.
 // CHECK-LABEL: func.func @all_ops
 // CHECK-NOT: mirage_kernel.{{(exp|matmul|reduction|rms_norm|concat|add|mul_scalar|silu)}}
-// CHECK: mirage_kernel.graph_def(%[[A:.*]] = %{{.*}} : tensor<4x8xf32>) -> tensor<4x8xf32> grid [1, 1, 1] block [128, 1, 1] forloop 1 {
-// CHECK-NEXT: %[[T:.*]] = input_loader %[[A]] imap <> : tensor<4x8xf32> -> !mirage_block.stensor<4x8xf32>
-// CHECK-NEXT: %[[E:.*]] = exp %[[T]] : !mirage_block.stensor<4x8xf32>
-// CHECK-NEXT: %[[S:.*]] = output_saver %[[E]] omap <> : !mirage_block.stensor<4x8xf32> -> tensor<4x8xf32>
+// CHECK: mirage_kernel.graph_def(%[[A:.*]] = %{{.*}} : tensor<4x8xf32>) -> tensor<4x8xf32> grid [4, 1, 1] block [128, 1, 1] forloop 1 {
+// CHECK-NEXT: %[[T:.*]] = input_loader %[[A]] imap <x = 0> : tensor<4x8xf32> -> !mirage_block.stensor<1x8xf32>
+// CHECK-NEXT: %[[E:.*]] = exp %[[T]] : !mirage_block.stensor<1x8xf32>
+// CHECK-NEXT: %[[S:.*]] = output_saver %[[E]] omap <x = 0> : !mirage_block.stensor<1x8xf32> -> tensor<4x8xf32>
 // CHECK-NEXT: yield %[[S]] : tensor<4x8xf32>
-// CHECK: matmul
-// CHECK: reduction %{{.*}} dim 1 size 2
-// CHECK: rms_norm %{{.*}} size 8 eps 9.99999997E-7
-// CHECK: concat %{{.*}}, %{{.*}} dim 0
+// A matmul's lhs follows the rows of the result; its rhs is replicated.
+// CHECK: grid [4, 1, 1]
+// CHECK: input_loader %{{.*}} imap <x = 0> : tensor<4x8xf32> -> !mirage_block.stensor<1x8xf32>
+// CHECK-NEXT: input_loader %{{.*}} imap <> : tensor<8x8xf32> -> !mirage_block.stensor<8x8xf32>
+// CHECK-NEXT: matmul
+// The reduced dimension is never split.
+// CHECK: grid [1, 1, 1]
+// CHECK: reduction %{{.*}} dim 1 size 2 : !mirage_block.stensor<4x8xf32> -> !mirage_block.stensor<4x2xf32>
+// CHECK: rms_norm %{{.*}} size 8 eps 9.99999997E-7 : !mirage_block.stensor<1x8xf32>
+// The concatenated dimension is never split.
+// CHECK: grid [8, 1, 1]
+// CHECK: concat %{{.*}}, %{{.*}} dim 0 : !mirage_block.stensor<4x1xf32>, !mirage_block.stensor<4x1xf32> -> !mirage_block.stensor<8x1xf32>
 // CHECK: mul_scalar %{{.*}} by 5.000000e-01
 // CHECK: silu
 // CHECK: add
+
+// With the default tile size these shapes fit one block.
+// WHOLE: mirage_kernel.graph_def(%{{.*}} = %{{.*}} : tensor<4x8xf32>) -> tensor<4x8xf32> grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+// WHOLE-NEXT: input_loader %{{.*}} imap <> : tensor<4x8xf32> -> !mirage_block.stensor<4x8xf32>
 // THREADS: error: threads must be in [1, 1024], got 2048
+// TILE: error: tile-elements must be positive, got 0
 func.func @all_ops(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<8x8xf32>, tensor<4x2xf32>) {
   %e = mirage_kernel.exp %x : tensor<4x8xf32>
   %m = mirage_kernel.matmul %e, %w : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<4x8xf32>

@@ -10,6 +10,7 @@
 #include "Mirage/Dialect/Block/IR/BlockOps.h"
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::mirage::kernel {
 #define GEN_PASS_DEF_EXPANDTOBLOCKSPASS
@@ -21,14 +22,117 @@ using namespace mlir::mirage;
 
 namespace {
 
-/// Replaces the predefined kernel op `op` by a one-block graph_def that runs
-/// the block op of the same mnemonic on whole tiles.
-void expand(Operation *op, int32_t threads) {
+/// How the result of a kernel op may be cut across a grid: whether each
+/// result dimension may be split, and for each operand the operand dimension
+/// that follows result dimension `k` (-1: the operand is replicated along it).
+struct Tiling {
+  SmallVector<bool, 4> splittable;
+  SmallVector<SmallVector<int64_t, 4>, 2> operandDims;
+};
+
+ArrayRef<int64_t> getShape(Value value) {
+  return cast<ShapedType>(value.getType()).getShape();
+}
+
+Tiling analyzeTiling(Operation *op) {
+  ArrayRef<int64_t> shape = getShape(op->getResult(0));
+  int64_t rank = shape.size();
+  Tiling tiling;
+  tiling.splittable.assign(rank, true);
+  // By default result dimension k follows operand dimension k where their
+  // extents agree (broadcast dimensions replicate).
+  for (Value operand : op->getOperands()) {
+    SmallVector<int64_t, 4> dims;
+    for (int64_t k = 0; k < rank; ++k)
+      dims.push_back(getShape(operand)[k] == shape[k] ? k : -1);
+    tiling.operandDims.push_back(dims);
+  }
+  TypeSwitch<Operation *>(op)
+      .Case([&](kernel::MatmulOp) {
+        // [.., m, k] x [.., k, n]: m follows the lhs only, n the rhs only.
+        tiling.operandDims[0][rank - 1] = -1;
+        tiling.operandDims[0][rank - 2] = rank - 2;
+        tiling.operandDims[1][rank - 2] = -1;
+        tiling.operandDims[1][rank - 1] = rank - 1;
+      })
+      .Case([&](kernel::ReductionOp reduction) {
+        tiling.splittable[reduction.getDim()] = false;
+      })
+      .Case([&](kernel::ConcatOp concat) {
+        tiling.splittable[concat.getDim()] = false;
+      })
+      .Case([&](kernel::RmsNormOp norm) {
+        // A split must not cut a group of `size` trailing elements.
+        int64_t trailing = 1;
+        for (int64_t k = rank - 1; k >= 0; --k) {
+          tiling.splittable[k] = trailing % norm.getSize() == 0;
+          trailing *= shape[k];
+        }
+      });
+  return tiling;
+}
+
+/// The smallest divisor of `extent` that is at least `wanted`, else `extent`.
+int64_t chooseSplit(int64_t extent, int64_t wanted, int64_t limit) {
+  for (int64_t d = std::min(wanted, extent); d <= extent && d <= limit; ++d)
+    if (extent % d == 0)
+      return d;
+  for (int64_t d = std::min(extent, limit); d > 1; --d)
+    if (extent % d == 0)
+      return d;
+  return 1;
+}
+
+/// Replaces the predefined kernel op `op` by a graph_def that runs the block
+/// op of the same mnemonic on tiles of at most about `tileElements` result
+/// elements, one per block.
+void expand(Operation *op, int32_t threads, int64_t tileElements) {
   OpBuilder builder(op);
   Location loc = op->getLoc();
+  MLIRContext *ctx = op->getContext();
+  ArrayRef<int64_t> shape = getShape(op->getResult(0));
+  Tiling tiling = analyzeTiling(op);
+
+  // Grid axes x, y, z take the outermost splittable dimensions until the
+  // result tile is small enough.
+  int64_t count = 1;
+  for (int64_t d : shape)
+    count *= d;
+  int64_t wanted = llvm::divideCeil(count, tileElements);
+  SmallVector<int32_t, 3> grid{1, 1, 1}, resultDims{-1, -1, -1};
+  unsigned axis = 0;
+  for (auto [k, extent] : llvm::enumerate(shape)) {
+    if (wanted <= 1 || axis == 3)
+      break;
+    if (!tiling.splittable[k] || extent == 1)
+      continue;
+    int64_t split = chooseSplit(extent, wanted, axis == 0 ? INT32_MAX : 65535);
+    if (split == 1)
+      continue;
+    grid[axis] = split;
+    resultDims[axis] = k;
+    wanted = llvm::divideCeil(wanted, split);
+    ++axis;
+  }
+  auto mapOf = [&](ArrayRef<int64_t> dims) {
+    SmallVector<int32_t, 3> map{-1, -1, -1};
+    for (unsigned a = 0; a < 3; ++a)
+      if (resultDims[a] >= 0)
+        map[a] = dims[resultDims[a]];
+    return block::GridMapAttr::get(ctx, map[0], map[1], map[2]);
+  };
+  auto tileOf = [&](Type tensor, block::GridMapAttr map) {
+    auto shaped = cast<ShapedType>(tensor);
+    SmallVector<int64_t, 4> tile(shaped.getShape());
+    for (unsigned a = 0; a < 3; ++a)
+      if (map.getDim(a) >= 0)
+        tile[map.getDim(a)] /= grid[a];
+    return block::STensorType::get(tile, shaped.getElementType());
+  };
+
   auto graph = kernel::GraphDefOp::create(
       builder, loc, op->getResultTypes(), op->getOperands(),
-      builder.getDenseI32ArrayAttr({1, 1, 1}),
+      builder.getDenseI32ArrayAttr(grid),
       builder.getDenseI32ArrayAttr({threads, 1, 1}),
       builder.getI64IntegerAttr(1), /*cluster=*/nullptr,
       /*non_portable_cluster=*/nullptr);
@@ -36,30 +140,29 @@ void expand(Operation *op, int32_t threads) {
   graph.getBody().push_back(body);
   builder.setInsertionPointToStart(body);
 
-  auto whole = block::GridMapAttr::get(builder.getContext(), -1, -1, -1);
-  auto tileOf = [](Type tensor) {
-    auto shaped = cast<ShapedType>(tensor);
-    return block::STensorType::get(shaped.getShape(), shaped.getElementType());
-  };
   SmallVector<Value> tiles;
-  for (Value operand : op->getOperands()) {
+  for (auto [operand, dims] : llvm::zip(op->getOperands(), tiling.operandDims)) {
     Value arg = body->addArgument(operand.getType(), loc);
+    block::GridMapAttr imap = mapOf(dims);
     tiles.push_back(block::InputLoaderOp::create(
-        builder, loc, tileOf(operand.getType()), arg, whole,
+        builder, loc, tileOf(operand.getType(), imap), arg, imap,
         builder.getI64IntegerAttr(-1)));
   }
   // Kernel and block ops share mnemonics and attribute names.
+  SmallVector<int64_t, 4> identity =
+      llvm::to_vector<4>(llvm::seq<int64_t>(0, shape.size()));
+  block::GridMapAttr omap = mapOf(identity);
   OperationState state(loc, ("mirage_block." + op->getName().stripDialect()).str());
   state.addOperands(tiles);
   for (Type type : op->getResultTypes())
-    state.addTypes(tileOf(type));
+    state.addTypes(tileOf(type, omap));
   state.addAttributes(op->getAttrs());
   Operation *compute = builder.create(state);
   SmallVector<Value> saved;
   for (auto [tile, type] :
        llvm::zip(compute->getResults(), op->getResultTypes()))
     saved.push_back(
-        block::OutputSaverOp::create(builder, loc, type, tile, whole));
+        block::OutputSaverOp::create(builder, loc, type, tile, omap));
   block::YieldOp::create(builder, loc, saved);
   op->replaceAllUsesWith(graph.getResults());
   op->erase();
@@ -70,6 +173,11 @@ struct ExpandToBlocksPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (tileElements < 1) {
+      getOperation().emitError("tile-elements must be positive, got ")
+          << static_cast<int64_t>(tileElements);
+      return signalPassFailure();
+    }
     if (threads < 1 || threads > 1024) {
       getOperation().emitError("threads must be in [1, 1024], got ")
           << static_cast<int64_t>(threads);
@@ -85,7 +193,7 @@ struct ExpandToBlocksPass
         op->emitOpError("has no block-level form to expand into yet");
         return signalPassFailure();
       }
-      expand(op, threads);
+      expand(op, threads, tileElements);
     }
   }
 };

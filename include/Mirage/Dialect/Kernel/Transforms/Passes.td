@@ -16,11 +16,14 @@ def ExpandToBlocksPass
   let description = [{
     Rewrites each kernel op other than `graph_def` into a `graph_def` that
     computes the same function, so that one code generator handles every
-    kernel. The default block graph is one block with a single loop
-    iteration: it loads every operand whole (`imap <>`), applies the
-    block-level op of the same name and attributes, and saves every result
-    whole (`omap <>`). Tiling (grids, for-loops) is the search's and the
-    block-level passes' job.
+    kernel. The block graph applies the block-level op of the same name and
+    attributes to one tile per block, in a single loop iteration: grid axes
+    x, y and z split the outermost result dimensions that may be split (not
+    a reduced or concatenated dimension, not inside an `rms_norm` group)
+    until a block's result tile has at most about `tile-elements` elements;
+    each operand is cut along the dimensions that follow the split ones (a
+    matmul's lhs along m, its rhs along n; a broadcast operand is
+    replicated). Finer tilings (for-loops, fusion) are the search's job.
 
     `chunk` and `all_reduce` have no block-level form yet and get an error.
 
@@ -28,12 +31,12 @@ def ExpandToBlocksPass
 
     ```mlir
     %e = mirage_kernel.exp %x : tensor<8x64xf16>
-    // becomes
+    // becomes, with tile-elements=128,
     %e = mirage_kernel.graph_def(%X = %x : tensor<8x64xf16>) -> tensor<8x64xf16>
-        grid [1, 1, 1] block [128, 1, 1] forloop 1 {
-      %t = input_loader %X imap <> : tensor<8x64xf16> -> !mirage_block.stensor<8x64xf16>
-      %r = exp %t : !mirage_block.stensor<8x64xf16>
-      %s = output_saver %r omap <> : !mirage_block.stensor<8x64xf16> -> tensor<8x64xf16>
+        grid [4, 1, 1] block [128, 1, 1] forloop 1 {
+      %t = input_loader %X imap <x = 0> : tensor<8x64xf16> -> !mirage_block.stensor<2x64xf16>
+      %r = exp %t : !mirage_block.stensor<2x64xf16>
+      %s = output_saver %r omap <x = 0> : !mirage_block.stensor<2x64xf16> -> tensor<8x64xf16>
       yield %s : tensor<8x64xf16>
     }
     ```
@@ -42,6 +45,8 @@ def ExpandToBlocksPass
   let options = [
     Option<"threads", "threads", "int32_t", "128",
            "Threads per block of the default graph_defs">,
+    Option<"tileElements", "tile-elements", "int64_t", "2048",
+           "Largest result tile (in elements) one block should compute">,
   ];
 }
 

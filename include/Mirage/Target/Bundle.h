@@ -1,0 +1,45 @@
+//===- Bundle.h - PTX + launch-plan bundles ---------------------*- C++ -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// A bundle is what the runtime loads (DESIGN.md §7, docs/Runtime.md): one PTX
+// file per target chip and a plan.json with each function's arguments,
+// intermediate buffers and launch list, plus the kernel-graph program it
+// computes, for testing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_TARGET_BUNDLE_H
+#define MIRAGE_TARGET_BUNDLE_H
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::mirage {
+
+/// How `writeBundle` compiles.
+struct BundleOptions {
+  /// Target chips; empty means every chip the program can run on (sm_80 and
+  /// sm_90a, or only sm_90a for programs with thread-block clusters).
+  std::vector<std::string> chips;
+  /// Kernel-graph references for functions made of graph_defs: the function
+  /// of the same name, or the only function. May be null.
+  ModuleOp reference;
+};
+
+/// Compiles every function of `module` that holds Mirage kernel ops and
+/// writes the bundle into `directory` (created if needed).
+LogicalResult writeBundle(ModuleOp module, StringRef directory,
+                          const BundleOptions &options);
+
+/// The `mirage-translate --mirage-to-bundle INPUT -o DIR` driver.
+int runBundleMain(int argc, char **argv);
+
+} // namespace mlir::mirage
+
+#endif // MIRAGE_TARGET_BUNDLE_H

@@ -1,0 +1,181 @@
+//===- Bundle.cpp - PTX + launch-plan bundles -----------------------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Target/Bundle.h"
+
+#include "Plan.h"
+#include "Mirage/Conversion/Passes.h"
+#include "Mirage/Dialect/Kernel/IR/KernelOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::mirage;
+namespace json = llvm::json;
+
+namespace {
+
+bool hasKernelOps(func::FuncOp function) {
+  if (function.isExternal())
+    return false;
+  bool found = false;
+  function.walk([&](Operation *op) {
+    found |= isa<kernel::MirageKernelDialect>(op->getDialect());
+  });
+  return found;
+}
+
+/// True for a function made only of predefined kernel ops.
+bool isReferenceForm(func::FuncOp function) {
+  return llvm::none_of(function.getBody().front().without_terminator(),
+                       [](Operation &op) {
+                         return isa<kernel::GraphDefOp, kernel::LaunchOp>(op) ||
+                                !isa<kernel::MirageKernelDialect>(op.getDialect());
+                       });
+}
+
+/// The reference program of `function`: itself when it is in reference form,
+/// else the function of the same name in `references` (or its only one).
+/// Null when there is none.
+FailureOr<std::optional<json::Object>>
+findReference(func::FuncOp function, ModuleOp references) {
+  func::FuncOp reference;
+  if (isReferenceForm(function)) {
+    reference = function;
+  } else if (references) {
+    auto candidates = llvm::to_vector(references.getOps<func::FuncOp>());
+    reference = references.lookupSymbol<func::FuncOp>(function.getSymName());
+    if (!reference && candidates.size() == 1)
+      reference = candidates.front();
+    if (!reference)
+      return function.emitError()
+             << "no reference function for @" << function.getSymName()
+             << ": the reference file has no function of that name and more "
+                "than one function";
+    if (reference.getFunctionType() != function.getFunctionType())
+      return function.emitError()
+             << "reference @" << reference.getSymName() << " has type "
+             << reference.getFunctionType() << ", but @"
+             << function.getSymName() << " has type "
+             << function.getFunctionType();
+  }
+  if (!reference)
+    return std::optional<json::Object>();
+  FailureOr<json::Object> program = getReferenceProgram(reference);
+  if (failed(program))
+    return failure();
+  return std::optional<json::Object>(std::move(*program));
+}
+
+/// The PTX of `module`'s kernels after the pipeline.
+FailureOr<std::string> getPTX(ModuleOp module) {
+  auto binary = module.lookupSymbol<gpu::BinaryOp>("mirage_kernels");
+  if (!binary || binary.getObjects().size() != 1)
+    return module.emitError("the pipeline produced no gpu.binary @mirage_kernels");
+  auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+  return object.getObject().str();
+}
+
+LogicalResult writeFile(Location loc, StringRef path,
+                        function_ref<void(raw_ostream &)> write) {
+  std::error_code error;
+  llvm::raw_fd_ostream stream(path, error);
+  if (error)
+    return emitError(loc) << "cannot write " << path << ": " << error.message();
+  write(stream);
+  return success();
+}
+
+} // namespace
+
+LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
+                                  const BundleOptions &options) {
+  Location loc = module.getLoc();
+  SmallVector<func::FuncOp> functions;
+  for (auto function : module.getOps<func::FuncOp>())
+    if (hasKernelOps(function))
+      functions.push_back(function);
+  if (functions.empty())
+    return emitError(loc, "the module has no function of mirage_kernel ops to "
+                          "compile");
+
+  json::Array plans;
+  std::vector<json::Object> references;
+  for (func::FuncOp function : functions) {
+    FailureOr<std::optional<json::Object>> reference =
+        findReference(function, options.reference);
+    if (failed(reference))
+      return failure();
+    references.push_back(reference->value_or(json::Object()));
+  }
+
+  std::vector<std::string> chips = options.chips;
+  if (chips.empty()) {
+    bool usesClusters = false;
+    module.walk([&](kernel::GraphDefOp graph) {
+      usesClusters |= graph.getCluster().has_value();
+    });
+    if (!usesClusters)
+      chips.push_back("sm_80");
+    chips.push_back("sm_90a");
+  }
+
+  json::Object ptxFiles;
+  std::vector<std::pair<std::string, std::string>> ptx;
+  for (const std::string &chip : chips) {
+    if (failed(getPTXFeatures(chip)))
+      return emitError(loc) << "unknown chip '" << chip
+                            << "', expected sm_80 or sm_90a";
+    OwningOpRef<ModuleOp> lowered(module.clone());
+    PassManager pm(module.getContext());
+    MirageToPTXPipelineOptions pipeline;
+    pipeline.chip = chip;
+    buildMirageToPTXPipeline(pm, pipeline);
+    if (failed(pm.run(*lowered)))
+      return emitError(loc) << "compiling for " << chip << " failed";
+    FailureOr<std::string> assembly = getPTX(*lowered);
+    if (failed(assembly))
+      return failure();
+    ptx.emplace_back(chip, std::move(*assembly));
+    ptxFiles[chip] = chip + ".ptx";
+    if (!plans.empty())
+      continue;
+    for (auto [function, reference] : llvm::zip(functions, references)) {
+      auto host = lowered->lookupSymbol<func::FuncOp>(function.getSymName());
+      FailureOr<json::Object> plan = getFunctionPlan(host);
+      if (failed(plan))
+        return failure();
+      if (!reference.empty())
+        (*plan)["reference"] = json::Object(reference);
+      plans.push_back(std::move(*plan));
+    }
+  }
+
+  if (std::error_code error = llvm::sys::fs::create_directories(directory))
+    return emitError(loc) << "cannot create " << directory << ": "
+                          << error.message();
+  for (const auto &chipAndPTX : ptx) {
+    SmallString<128> path(directory);
+    llvm::sys::path::append(path, chipAndPTX.first + ".ptx");
+    if (failed(writeFile(loc, path,
+                         [&](raw_ostream &os) { os << chipAndPTX.second; })))
+      return failure();
+  }
+  json::Object bundle{{"format", "mirage-bundle"},
+                      {"version", 1},
+                      {"ptx", std::move(ptxFiles)},
+                      {"functions", std::move(plans)}};
+  SmallString<128> planPath(directory);
+  llvm::sys::path::append(planPath, "plan.json");
+  return writeFile(loc, planPath, [&](raw_ostream &os) {
+    os << llvm::formatv("{0:2}", json::Value(std::move(bundle))) << "\n";
+  });
+}

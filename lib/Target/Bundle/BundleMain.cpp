@@ -1,0 +1,77 @@
+//===- BundleMain.cpp - mirage-translate --mirage-to-bundle ---------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// A bundle is a directory, which the translation registry's one-stream
+// interface cannot write; mirage-translate hands `--mirage-to-bundle` runs to
+// this driver instead.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Target/Bundle.h"
+
+#include "Mirage/InitAllDialects.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+
+int mirage::runBundleMain(int argc, char **argv) {
+  namespace cl = llvm::cl;
+  static cl::opt<std::string> input(cl::Positional, cl::desc("<input file>"),
+                                    cl::init("-"));
+  static cl::opt<std::string> output(
+      "o", cl::desc("Directory to write the bundle into"), cl::Required,
+      cl::value_desc("directory"));
+  static cl::opt<bool> toBundle(
+      "mirage-to-bundle",
+      cl::desc("Compile kernel graphs into a bundle: PTX per chip + plan.json"));
+  static cl::list<std::string> chips(
+      "mirage-chips", cl::CommaSeparated,
+      cl::desc("Target chips (default: sm_80 and sm_90a; sm_90a only for "
+               "programs with thread-block clusters)"));
+  static cl::opt<std::string> referencePath(
+      "mirage-bundle-reference",
+      cl::desc("File with the kernel-graph programs the functions compute "
+               "(recorded in plan.json for testing)"),
+      cl::value_desc("file"));
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Mirage bundle writer (mirage-translate "
+                              "--mirage-to-bundle INPUT -o DIR)\n");
+
+  DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  mirage::registerAllDialects(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+
+  ParserConfig config(&context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(input, sourceMgr, config);
+  if (!module)
+    return 1;
+  OwningOpRef<ModuleOp> reference;
+  llvm::SourceMgr referenceSourceMgr;
+  if (!referencePath.empty()) {
+    reference =
+        parseSourceFile<ModuleOp>(referencePath, referenceSourceMgr, config);
+    if (!reference)
+      return 1;
+  }
+  BundleOptions options;
+  options.chips.assign(chips.begin(), chips.end());
+  options.reference = reference ? *reference : ModuleOp();
+  return failed(writeBundle(*module, output, options)) ? 1 : 0;
+}

@@ -1,0 +1,190 @@
+//===- Plan.cpp - The plan.json of a bundle -------------------------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Plan.h"
+
+#include "Mirage/Dialect/Kernel/IR/KernelOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::mirage;
+namespace json = llvm::json;
+
+/// "f16", "bf16" or "f32".
+static StringRef getDTypeName(Type type) {
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  return "f32";
+}
+
+static json::Array toJSON(ArrayRef<int64_t> values) {
+  json::Array array;
+  for (int64_t v : values)
+    array.push_back(v);
+  return array;
+}
+
+/// Shape, dtype and (contiguous) strides of a tensor or buffer type.
+static json::Object describe(Type type, bool withStrides) {
+  auto shaped = cast<ShapedType>(type);
+  json::Object object{{"shape", toJSON(shaped.getShape())},
+                      {"dtype", getDTypeName(shaped.getElementType())}};
+  if (withStrides) {
+    SmallVector<int64_t> strides(shaped.getRank(), 1);
+    for (int64_t k = shaped.getRank() - 2; k >= 0; --k)
+      strides[k] = strides[k + 1] * shaped.getDimSize(k + 1);
+    object["strides"] = toJSON(strides);
+  }
+  return object;
+}
+
+/// The three constants of a launch dimension.
+static FailureOr<json::Array> getConstantDims(Operation *launch,
+                                              ArrayRef<Value> values) {
+  json::Array dims;
+  for (Value value : values) {
+    std::optional<int64_t> constant = getConstantIntValue(value);
+    if (!constant)
+      return launch->emitOpError("has a launch dimension that is not a constant");
+    dims.push_back(*constant);
+  }
+  return dims;
+}
+
+FailureOr<json::Object> mirage::getFunctionPlan(func::FuncOp host) {
+  Block &entry = host.getBody().front();
+  json::Array inputs, outputs, buffers, launches;
+  // Where each argument binding comes from.
+  DenseMap<Value, json::Object> bindings;
+  SmallVector<std::pair<int64_t, json::Object>> results;
+  for (BlockArgument arg : entry.getArguments()) {
+    if (auto result = host.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                         "mirage.result")) {
+      bindings[arg] = json::Object{{"kind", "output"}, {"index", result.getInt()}};
+      results.emplace_back(result.getInt(), describe(arg.getType(), true));
+      continue;
+    }
+    bindings[arg] = json::Object{{"kind", "input"}, {"index", int64_t(inputs.size())}};
+    inputs.push_back(describe(arg.getType(), true));
+  }
+  llvm::sort(results, [](auto &a, auto &b) { return a.first < b.first; });
+  for (auto &entry : results)
+    outputs.push_back(std::move(entry.second));
+
+  for (Operation &op : entry) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      MemRefType type = alloc.getType();
+      bindings[alloc] =
+          json::Object{{"kind", "buffer"}, {"index", int64_t(buffers.size())}};
+      buffers.push_back(json::Object{
+          {"bytes", type.getNumElements() *
+                        int64_t(type.getElementTypeBitWidth() / 8)}});
+      continue;
+    }
+    auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
+    if (!launch)
+      continue;
+    json::Object entry;
+    entry["kernel"] = launch.getKernelName().getValue();
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues(),
+                    block = launch.getBlockSizeOperandValues();
+    FailureOr<json::Array> gridDims =
+        getConstantDims(launch, {grid.x, grid.y, grid.z});
+    FailureOr<json::Array> blockDims =
+        getConstantDims(launch, {block.x, block.y, block.z});
+    if (failed(gridDims) || failed(blockDims))
+      return failure();
+    entry["grid"] = std::move(*gridDims);
+    entry["block"] = std::move(*blockDims);
+    json::Array cluster{1, 1, 1};
+    if (launch.hasClusterSize()) {
+      gpu::KernelDim3 dims = launch.getClusterSizeOperandValues();
+      FailureOr<json::Array> clusterDims =
+          getConstantDims(launch, {dims.x, dims.y, dims.z});
+      if (failed(clusterDims))
+        return failure();
+      cluster = std::move(*clusterDims);
+    }
+    entry["cluster"] = std::move(cluster);
+    entry["non_portable_cluster"] =
+        launch->hasAttr("mirage.non_portable_cluster");
+    int64_t shared = 0;
+    if (Value bytes = launch.getDynamicSharedMemorySize())
+      shared = getConstantIntValue(bytes).value_or(-1);
+    if (shared < 0)
+      return launch.emitOpError("has a dynamic shared memory size that is not "
+                                "a constant");
+    entry["shared_memory"] = shared;
+    json::Array args;
+    for (Value operand : launch.getKernelOperands()) {
+      while (auto collapse = operand.getDefiningOp<memref::CollapseShapeOp>())
+        operand = collapse.getSrc();
+      auto it = bindings.find(operand);
+      if (it == bindings.end())
+        return launch.emitOpError(
+            "takes a buffer that is neither an argument nor a memref.alloc of "
+            "the function");
+      args.push_back(json::Object(it->second));
+    }
+    entry["args"] = std::move(args);
+    launches.push_back(std::move(entry));
+  }
+  return json::Object{{"name", host.getSymName()},
+                      {"inputs", std::move(inputs)},
+                      {"outputs", std::move(outputs)},
+                      {"buffers", std::move(buffers)},
+                      {"launches", std::move(launches)}};
+}
+
+FailureOr<json::Object> mirage::getReferenceProgram(func::FuncOp function) {
+  Block &entry = function.getBody().front();
+  DenseMap<Value, int64_t> ids;
+  json::Array values, inputs, outputs, ops;
+  auto number = [&](Value value) {
+    ids[value] = values.size();
+    values.push_back(describe(value.getType(), false));
+    return ids[value];
+  };
+  for (BlockArgument arg : entry.getArguments())
+    inputs.push_back(number(arg));
+  for (Operation &op : entry.without_terminator()) {
+    if (!isa<kernel::MirageKernelDialect>(op.getDialect()) ||
+        isa<kernel::GraphDefOp, kernel::LaunchOp>(op))
+      return op.emitOpError("cannot be part of a reference program: only "
+                            "predefined mirage_kernel ops can");
+    json::Object entry{{"op", op.getName().stripDialect()}};
+    json::Array operands, results;
+    for (Value operand : op.getOperands())
+      operands.push_back(ids.lookup(operand));
+    for (Value result : op.getResults())
+      results.push_back(number(result));
+    entry["operands"] = std::move(operands);
+    entry["results"] = std::move(results);
+    // Integer and float attributes, defaults included.
+    for (NamedAttribute attr : op.getAttrs()) {
+      if (auto integer = dyn_cast<IntegerAttr>(attr.getValue()))
+        entry[attr.getName().getValue()] = integer.getValue().getSExtValue();
+      else if (auto real = dyn_cast<FloatAttr>(attr.getValue()))
+        entry[attr.getName().getValue()] = real.getValueAsDouble();
+    }
+    if (auto reduction = dyn_cast<kernel::ReductionOp>(op))
+      entry["size"] = reduction.getSize();
+    if (auto norm = dyn_cast<kernel::RmsNormOp>(op))
+      entry["eps"] = norm.getEps().convertToDouble();
+    ops.push_back(std::move(entry));
+  }
+  for (Value value : entry.getTerminator()->getOperands())
+    outputs.push_back(ids.lookup(value));
+  return json::Object{{"values", std::move(values)},
+                      {"inputs", std::move(inputs)},
+                      {"outputs", std::move(outputs)},
+                      {"ops", std::move(ops)}};
+}
