@@ -1,0 +1,145 @@
+//===- Plan.h - The plan.json of a bundle -----------------------*- C++ -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// A bundle is a directory with plan.json and one PTX file per chip
+// (docs/Runtime.md). This header models plan.json and reads it with full
+// validation. Nothing here touches the CUDA driver, so all of it can be
+// tested without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_RUNTIME_PLAN_H
+#define MIRAGE_RUNTIME_PLAN_H
+
+#include "mirage/runtime/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mirage::runtime {
+
+/// Element types of bundle tensors.
+enum class DType { F16, BF16, F32 };
+
+/// The plan.json spelling of `dtype` ("f16", "bf16", "f32").
+std::string_view dtypeName(DType dtype);
+
+/// The size in bytes of one element of `dtype`.
+int64_t dtypeSize(DType dtype);
+
+/// Parses a plan.json dtype spelling.
+std::optional<DType> parseDType(std::string_view name);
+
+/// The chips a bundle may carry PTX for, in plan.json spelling.
+inline constexpr std::array<std::string_view, 2> knownChips = {"sm_80",
+                                                               "sm_90a"};
+
+/// The row-major contiguous strides, in elements, of `shape`.
+std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &shape);
+
+/// Formats a shape or stride list as "[2, 256, 64]".
+std::string formatList(const std::vector<int64_t> &values);
+
+/// The type of a function input or output: a dense row-major tensor.
+struct TensorType {
+  std::vector<int64_t> shape;
+  DType dtype = DType::F32;
+  /// Always the contiguous strides of `shape`, in elements.
+  std::vector<int64_t> strides;
+
+  int64_t numElements() const;
+  int64_t numBytes() const { return numElements() * dtypeSize(dtype); }
+};
+
+/// An intermediate device buffer the runtime allocates for a function.
+struct BufferSpec {
+  int64_t bytes = 0;
+};
+
+/// What a kernel parameter points to.
+enum class ArgKind { Input, Output, Buffer };
+
+/// One kernel parameter: a 64-bit device pointer to an input, output or
+/// buffer of the function.
+struct LaunchArg {
+  ArgKind kind = ArgKind::Input;
+  int64_t index = 0;
+};
+
+/// One kernel launch of a function.
+struct Launch {
+  std::string kernel;
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  std::array<uint32_t, 3> block{1, 1, 1};
+  std::array<uint32_t, 3> cluster{1, 1, 1};
+  bool nonPortableCluster = false;
+  /// Dynamic shared memory in bytes.
+  uint32_t sharedMemory = 0;
+  std::vector<LaunchArg> args;
+
+  /// True when the launch uses thread-block clusters (cluster != [1, 1, 1]).
+  bool usesClusters() const;
+};
+
+/// One callable function of a bundle.
+struct Function {
+  std::string name;
+  std::vector<TensorType> inputs;
+  std::vector<TensorType> outputs;
+  std::vector<BufferSpec> buffers;
+  /// Run in order on one stream.
+  std::vector<Launch> launches;
+  /// Whether plan.json carries a "reference" program (used by tests only).
+  bool hasReference = false;
+};
+
+/// A parsed and validated plan.json.
+struct Plan {
+  /// Chip name ("sm_80", "sm_90a") to PTX file name next to plan.json.
+  std::map<std::string, std::string> ptx;
+  std::vector<Function> functions;
+
+  /// The function named `name`, or the only function when `name` is empty.
+  /// Fails with InvalidArgument naming the available functions.
+  Expected<const Function *> lookup(std::string_view name) const;
+};
+
+/// Parses and validates plan.json text. Failures are InvalidBundle errors
+/// whose message names the field, e.g. "plan.json:
+/// functions[0].launches[2].grid: expected 3 positive integers".
+Expected<Plan> parsePlan(std::string_view text);
+
+/// Reads `directory`/plan.json, validates it, and checks that every PTX file
+/// it names exists next to it.
+Expected<Plan> readPlan(const std::string &directory);
+
+/// Reads the PTX text for `chip` (a key of `plan.ptx`) from `directory`.
+Expected<std::string> readPtx(const std::string &directory, const Plan &plan,
+                              const std::string &chip);
+
+/// What chip selection needs to know of a device.
+struct DeviceInfo {
+  int ordinal = 0;
+  std::string name;
+  int major = 0;
+  int minor = 0;
+};
+
+/// The chip whose PTX runs on `device`: compute capability 9.x takes
+/// "sm_90a", 8.x and 10.0 or newer take "sm_80" (PTX of sm_80 is JIT-compiled
+/// forward; sm_90a's is not). Fails with InvalidBundle naming the device and
+/// the bundle's chips when that PTX is absent or the device predates 8.0.
+Expected<std::string> selectChip(const Plan &plan, const DeviceInfo &device);
+
+} // namespace mirage::runtime
+
+#endif // MIRAGE_RUNTIME_PLAN_H

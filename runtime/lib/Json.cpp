@@ -1,0 +1,441 @@
+//===- Json.cpp - A small JSON reader -------------------------------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Json.h"
+
+#include <charconv>
+#include <optional>
+
+using namespace mirage::runtime;
+using namespace mirage::runtime::json;
+
+Value Value::makeBool(bool value) {
+  Value result;
+  result.valueKind = Kind::Bool;
+  result.boolean = value;
+  return result;
+}
+
+Value Value::makeReal(double value) {
+  Value result;
+  result.valueKind = Kind::Number;
+  result.number = value;
+  return result;
+}
+
+Value Value::makeInteger(int64_t value) {
+  Value result;
+  result.valueKind = Kind::Number;
+  result.integral = true;
+  result.integer = value;
+  result.number = static_cast<double>(value);
+  return result;
+}
+
+Value Value::makeString(std::string value) {
+  Value result;
+  result.valueKind = Kind::String;
+  result.string = std::move(value);
+  return result;
+}
+
+Value Value::makeArray(std::vector<Value> elements) {
+  Value result;
+  result.valueKind = Kind::Array;
+  result.array = std::move(elements);
+  return result;
+}
+
+Value Value::makeObject(std::vector<Member> members) {
+  Value result;
+  result.valueKind = Kind::Object;
+  result.object = std::move(members);
+  return result;
+}
+
+const Value *Value::find(std::string_view key) const {
+  for (const Member &member : object)
+    if (member.first == key)
+      return &member.second;
+  return nullptr;
+}
+
+std::string_view json::kindName(Value::Kind kind) {
+  switch (kind) {
+  case Value::Kind::Null:
+    return "null";
+  case Value::Kind::Bool:
+    return "a boolean";
+  case Value::Kind::Number:
+    return "a number";
+  case Value::Kind::String:
+    return "a string";
+  case Value::Kind::Array:
+    return "an array";
+  case Value::Kind::Object:
+    return "an object";
+  }
+  return "a value";
+}
+
+namespace {
+
+/// Nesting deeper than this is rejected rather than risking the stack.
+constexpr int maxDepth = 256;
+
+/// Recursive-descent parser that stops at the first error.
+class Parser {
+public:
+  explicit Parser(std::string_view text) : text(text) {}
+
+  Expected<Value> parseDocument() {
+    skipWhitespace();
+    std::optional<Value> value = parseValue(0);
+    if (value) {
+      skipWhitespace();
+      if (position != text.size())
+        fail("unexpected text after the JSON value");
+    }
+    if (errorMessage)
+      return Error(ErrorCode::InvalidBundle, *errorMessage);
+    return std::move(*value);
+  }
+
+private:
+  void fail(const std::string &message) {
+    if (errorMessage)
+      return;
+    size_t line = 1, column = 1;
+    for (size_t i = 0; i < position && i < text.size(); ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    errorMessage = "line " + std::to_string(line) + ", column " +
+                   std::to_string(column) + ": " + message;
+  }
+
+  bool atEnd() const { return position >= text.size(); }
+  char peek() const { return atEnd() ? '\0' : text[position]; }
+
+  void skipWhitespace() {
+    while (!atEnd() && (peek() == ' ' || peek() == '\t' || peek() == '\n' ||
+                        peek() == '\r'))
+      ++position;
+  }
+
+  bool consumeWord(std::string_view word) {
+    if (text.substr(position, word.size()) != word)
+      return false;
+    position += word.size();
+    return true;
+  }
+
+  std::optional<Value> parseValue(int depth) {
+    if (depth > maxDepth) {
+      fail("nesting deeper than " + std::to_string(maxDepth) + " levels");
+      return std::nullopt;
+    }
+    switch (peek()) {
+    case '{':
+      return parseObject(depth);
+    case '[':
+      return parseArray(depth);
+    case '"': {
+      std::optional<std::string> string = parseString();
+      if (!string)
+        return std::nullopt;
+      return Value::makeString(std::move(*string));
+    }
+    case 't':
+      if (consumeWord("true"))
+        return Value::makeBool(true);
+      break;
+    case 'f':
+      if (consumeWord("false"))
+        return Value::makeBool(false);
+      break;
+    case 'n':
+      if (consumeWord("null"))
+        return Value();
+      break;
+    default:
+      if (peek() == '-' || (peek() >= '0' && peek() <= '9'))
+        return parseNumber();
+      break;
+    }
+    fail(atEnd() ? "unexpected end of input, expected a value"
+                 : "expected a value");
+    return std::nullopt;
+  }
+
+  std::optional<Value> parseObject(int depth) {
+    ++position; // '{'
+    std::vector<Value::Member> members;
+    skipWhitespace();
+    if (peek() == '}') {
+      ++position;
+      return Value::makeObject(std::move(members));
+    }
+    while (true) {
+      skipWhitespace();
+      if (peek() != '"') {
+        fail("expected a string key");
+        return std::nullopt;
+      }
+      size_t keyPosition = position;
+      std::optional<std::string> key = parseString();
+      if (!key)
+        return std::nullopt;
+      for (const Value::Member &member : members) {
+        if (member.first == *key) {
+          position = keyPosition;
+          fail("duplicate key \"" + *key + "\"");
+          return std::nullopt;
+        }
+      }
+      skipWhitespace();
+      if (peek() != ':') {
+        fail("expected ':' after an object key");
+        return std::nullopt;
+      }
+      ++position;
+      skipWhitespace();
+      std::optional<Value> value = parseValue(depth + 1);
+      if (!value)
+        return std::nullopt;
+      members.emplace_back(std::move(*key), std::move(*value));
+      skipWhitespace();
+      if (peek() == ',') {
+        ++position;
+        continue;
+      }
+      if (peek() == '}') {
+        ++position;
+        return Value::makeObject(std::move(members));
+      }
+      fail("expected ',' or '}' in an object");
+      return std::nullopt;
+    }
+  }
+
+  std::optional<Value> parseArray(int depth) {
+    ++position; // '['
+    std::vector<Value> elements;
+    skipWhitespace();
+    if (peek() == ']') {
+      ++position;
+      return Value::makeArray(std::move(elements));
+    }
+    while (true) {
+      skipWhitespace();
+      std::optional<Value> value = parseValue(depth + 1);
+      if (!value)
+        return std::nullopt;
+      elements.push_back(std::move(*value));
+      skipWhitespace();
+      if (peek() == ',') {
+        ++position;
+        continue;
+      }
+      if (peek() == ']') {
+        ++position;
+        return Value::makeArray(std::move(elements));
+      }
+      fail("expected ',' or ']' in an array");
+      return std::nullopt;
+    }
+  }
+
+  static void appendUtf8(std::string &out, uint32_t codePoint) {
+    if (codePoint < 0x80) {
+      out += static_cast<char>(codePoint);
+    } else if (codePoint < 0x800) {
+      out += static_cast<char>(0xC0 | (codePoint >> 6));
+      out += static_cast<char>(0x80 | (codePoint & 0x3F));
+    } else if (codePoint < 0x10000) {
+      out += static_cast<char>(0xE0 | (codePoint >> 12));
+      out += static_cast<char>(0x80 | ((codePoint >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (codePoint & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (codePoint >> 18));
+      out += static_cast<char>(0x80 | ((codePoint >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((codePoint >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (codePoint & 0x3F));
+    }
+  }
+
+  std::optional<uint32_t> parseHex4() {
+    if (text.size() - position < 4) {
+      fail("truncated \\u escape");
+      return std::nullopt;
+    }
+    uint32_t value = 0;
+    for (int i = 0; i < 4; ++i) {
+      char c = text[position + i];
+      value <<= 4;
+      if (c >= '0' && c <= '9')
+        value |= c - '0';
+      else if (c >= 'a' && c <= 'f')
+        value |= c - 'a' + 10;
+      else if (c >= 'A' && c <= 'F')
+        value |= c - 'A' + 10;
+      else {
+        fail("invalid \\u escape");
+        return std::nullopt;
+      }
+    }
+    position += 4;
+    return value;
+  }
+
+  std::optional<std::string> parseString() {
+    ++position; // '"'
+    std::string result;
+    while (true) {
+      if (atEnd()) {
+        fail("unterminated string");
+        return std::nullopt;
+      }
+      char c = text[position];
+      if (c == '"') {
+        ++position;
+        return result;
+      }
+      if (static_cast<unsigned char>(c) < 0x20) {
+        fail("control character in a string");
+        return std::nullopt;
+      }
+      if (c != '\\') {
+        result += c;
+        ++position;
+        continue;
+      }
+      ++position;
+      char escape = peek();
+      ++position;
+      switch (escape) {
+      case '"':
+      case '\\':
+      case '/':
+        result += escape;
+        break;
+      case 'b':
+        result += '\b';
+        break;
+      case 'f':
+        result += '\f';
+        break;
+      case 'n':
+        result += '\n';
+        break;
+      case 'r':
+        result += '\r';
+        break;
+      case 't':
+        result += '\t';
+        break;
+      case 'u': {
+        std::optional<uint32_t> unit = parseHex4();
+        if (!unit)
+          return std::nullopt;
+        uint32_t codePoint = *unit;
+        if (codePoint >= 0xD800 && codePoint < 0xDC00) {
+          if (!consumeWord("\\u")) {
+            fail("unpaired UTF-16 surrogate in \\u escape");
+            return std::nullopt;
+          }
+          std::optional<uint32_t> low = parseHex4();
+          if (!low)
+            return std::nullopt;
+          if (*low < 0xDC00 || *low >= 0xE000) {
+            fail("unpaired UTF-16 surrogate in \\u escape");
+            return std::nullopt;
+          }
+          codePoint = 0x10000 + ((codePoint - 0xD800) << 10) + (*low - 0xDC00);
+        } else if (codePoint >= 0xDC00 && codePoint < 0xE000) {
+          fail("unpaired UTF-16 surrogate in \\u escape");
+          return std::nullopt;
+        }
+        appendUtf8(result, codePoint);
+        break;
+      }
+      default:
+        --position;
+        fail("invalid escape in a string");
+        return std::nullopt;
+      }
+    }
+  }
+
+  bool consumeDigits() {
+    size_t start = position;
+    while (!atEnd() && peek() >= '0' && peek() <= '9')
+      ++position;
+    return position != start;
+  }
+
+  std::optional<Value> parseNumber() {
+    size_t start = position;
+    if (peek() == '-')
+      ++position;
+    if (peek() == '0') {
+      ++position;
+    } else if (!consumeDigits()) {
+      fail("invalid number");
+      return std::nullopt;
+    }
+    bool integral = true;
+    if (peek() == '.') {
+      integral = false;
+      ++position;
+      if (!consumeDigits()) {
+        fail("invalid number: digits expected after '.'");
+        return std::nullopt;
+      }
+    }
+    if (peek() == 'e' || peek() == 'E') {
+      integral = false;
+      ++position;
+      if (peek() == '+' || peek() == '-')
+        ++position;
+      if (!consumeDigits()) {
+        fail("invalid number: digits expected in the exponent");
+        return std::nullopt;
+      }
+    }
+    const char *first = text.data() + start;
+    const char *last = text.data() + position;
+    if (integral) {
+      int64_t integer = 0;
+      auto [end, status] = std::from_chars(first, last, integer);
+      if (status == std::errc() && end == last)
+        return Value::makeInteger(integer);
+    }
+    double real = 0;
+    auto [end, status] = std::from_chars(first, last, real);
+    if (status != std::errc() || end != last) {
+      position = start;
+      fail("number out of range");
+      return std::nullopt;
+    }
+    return Value::makeReal(real);
+  }
+
+  std::string_view text;
+  size_t position = 0;
+  std::optional<std::string> errorMessage;
+};
+
+} // namespace
+
+Expected<Value> json::parse(std::string_view text) {
+  return Parser(text).parseDocument();
+}

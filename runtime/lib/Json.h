@@ -1,0 +1,85 @@
+//===- Json.h - A small JSON reader -----------------------------*- C++ -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// A strict RFC 8259 reader for plan.json: no comments, no trailing commas,
+// no duplicate keys. Numbers keep whether they were written as integers, so
+// the plan reader can insist on integers without trusting doubles.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_RUNTIME_LIB_JSON_H
+#define MIRAGE_RUNTIME_LIB_JSON_H
+
+#include "mirage/runtime/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mirage::runtime::json {
+
+/// One JSON value. Objects keep their members in the order written.
+class Value {
+public:
+  enum class Kind { Null, Bool, Number, String, Array, Object };
+  using Member = std::pair<std::string, Value>;
+
+  /// Creates null.
+  Value() = default;
+  static Value makeBool(bool value);
+  /// A number written with a fraction or an exponent, or too large for int64.
+  static Value makeReal(double value);
+  /// A number written as an integer that fits int64.
+  static Value makeInteger(int64_t value);
+  static Value makeString(std::string value);
+  static Value makeArray(std::vector<Value> elements);
+  static Value makeObject(std::vector<Member> members);
+
+  Kind kind() const { return valueKind; }
+  bool isNull() const { return valueKind == Kind::Null; }
+  bool isBool() const { return valueKind == Kind::Bool; }
+  bool isNumber() const { return valueKind == Kind::Number; }
+  /// True for a number written as an integer that fits int64.
+  bool isInteger() const { return valueKind == Kind::Number && integral; }
+  bool isString() const { return valueKind == Kind::String; }
+  bool isArray() const { return valueKind == Kind::Array; }
+  bool isObject() const { return valueKind == Kind::Object; }
+
+  bool getBool() const { return boolean; }
+  double getNumber() const { return number; }
+  int64_t getInteger() const { return integer; }
+  const std::string &getString() const { return string; }
+  const std::vector<Value> &getArray() const { return array; }
+  const std::vector<Member> &getObject() const { return object; }
+
+  /// The member named `key` of an object, or null when absent.
+  const Value *find(std::string_view key) const;
+
+private:
+  Kind valueKind = Kind::Null;
+  bool boolean = false;
+  bool integral = false;
+  double number = 0;
+  int64_t integer = 0;
+  std::string string;
+  std::vector<Value> array;
+  std::vector<Member> object;
+};
+
+/// The kind's name as a JSON schema would say it ("an integer" is reported
+/// by callers that need it).
+std::string_view kindName(Value::Kind kind);
+
+/// Parses one JSON document. Failures are InvalidBundle errors whose message
+/// starts with "line L, column C: ".
+Expected<Value> parse(std::string_view text);
+
+} // namespace mirage::runtime::json
+
+#endif // MIRAGE_RUNTIME_LIB_JSON_H

@@ -1,0 +1,590 @@
+//===- Plan.cpp - The plan.json of a bundle -------------------------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "mirage/runtime/Plan.h"
+
+#include "Json.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <limits>
+#include <set>
+#include <sstream>
+
+using namespace mirage::runtime;
+
+std::string_view mirage::runtime::dtypeName(DType dtype) {
+  switch (dtype) {
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::F32:
+    return "f32";
+  }
+  return "?";
+}
+
+int64_t mirage::runtime::dtypeSize(DType dtype) {
+  return dtype == DType::F32 ? 4 : 2;
+}
+
+std::optional<DType> mirage::runtime::parseDType(std::string_view name) {
+  for (DType dtype : {DType::F16, DType::BF16, DType::F32})
+    if (dtypeName(dtype) == name)
+      return dtype;
+  return std::nullopt;
+}
+
+std::vector<int64_t>
+mirage::runtime::contiguousStrides(const std::vector<int64_t> &shape) {
+  std::vector<int64_t> strides(shape.size());
+  int64_t stride = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= shape[i];
+  }
+  return strides;
+}
+
+std::string mirage::runtime::formatList(const std::vector<int64_t> &values) {
+  std::string result = "[";
+  for (size_t i = 0; i < values.size(); ++i)
+    result += (i ? ", " : "") + std::to_string(values[i]);
+  return result + "]";
+}
+
+int64_t TensorType::numElements() const {
+  int64_t count = 1;
+  for (int64_t extent : shape)
+    count *= extent;
+  return count;
+}
+
+bool Launch::usesClusters() const {
+  return cluster[0] != 1 || cluster[1] != 1 || cluster[2] != 1;
+}
+
+Expected<const Function *> Plan::lookup(std::string_view name) const {
+  if (name.empty() && functions.size() == 1)
+    return &functions.front();
+  for (const Function &function : functions)
+    if (function.name == name)
+      return &function;
+  std::string names;
+  for (const Function &function : functions)
+    names += (names.empty() ? "" : ", ") + function.name;
+  if (name.empty())
+    return Error(ErrorCode::InvalidArgument,
+                 "the bundle has " + std::to_string(functions.size()) +
+                     " functions (" + names + "); name one");
+  return Error(ErrorCode::InvalidArgument, "the bundle has no function \"" +
+                                               std::string(name) +
+                                               "\" (it has: " + names + ")");
+}
+
+namespace {
+
+/// Hardware launch limits shared by sm_80 and sm_90.
+constexpr int64_t maxGridX = std::numeric_limits<int32_t>::max();
+constexpr int64_t maxGridYZ = 65535;
+constexpr std::array<int64_t, 3> maxBlock = {1024, 1024, 64};
+constexpr int64_t maxThreadsPerBlock = 1024;
+constexpr int64_t maxPortableClusterSize = 8;
+/// Bounds any tensor or buffer size so byte counts never overflow.
+constexpr int64_t maxBytes = int64_t(1) << 48;
+
+std::string indexed(const std::string &path, size_t index) {
+  return path + "[" + std::to_string(index) + "]";
+}
+
+std::string formatDim3(const std::array<uint32_t, 3> &dims) {
+  return formatList({dims[0], dims[1], dims[2]});
+}
+
+std::string member(const std::string &path, std::string_view key) {
+  return path.empty() ? std::string(key) : path + "." + std::string(key);
+}
+
+/// Reads plan.json's JSON tree into a Plan. Every reader records the first
+/// failure and returns a harmless default, so the structure of `read` stays
+/// linear; `read` reports that first failure.
+class PlanReader {
+public:
+  Expected<Plan> read(const json::Value &root) {
+    Plan plan;
+    if (checkObject(root, "", {"format", "version", "ptx", "functions"})) {
+      const json::Value *format = field(root, "", "format");
+      if (format && requireString(*format, "format") != "mirage-bundle")
+        fail("format", "expected \"mirage-bundle\"");
+      if (const json::Value *version = field(root, "", "version")) {
+        int64_t number = integer(*version, "version", 0,
+                                 std::numeric_limits<int32_t>::max());
+        if (!failed() && number != 1)
+          fail("version", "unsupported version " + std::to_string(number) +
+                              " (this runtime reads version 1)");
+      }
+      if (const json::Value *ptx = field(root, "", "ptx"))
+        plan.ptx = readPtx(*ptx);
+      if (const json::Value *functions = field(root, "", "functions"))
+        plan.functions = readFunctions(*functions);
+      checkClusterChips(plan);
+    }
+    if (firstError)
+      return Error(ErrorCode::InvalidBundle, *firstError);
+    return plan;
+  }
+
+private:
+  bool failed() const { return firstError.has_value(); }
+
+  void fail(const std::string &path, const std::string &message) {
+    if (!firstError)
+      firstError = "plan.json: " + (path.empty() ? "" : path + ": ") + message;
+  }
+
+  /// Checks that `value` is an object whose keys are all in `allowed`.
+  bool checkObject(const json::Value &value, const std::string &path,
+                   std::initializer_list<std::string_view> allowed) {
+    if (!value.isObject()) {
+      fail(path, "expected an object, got " +
+                     std::string(json::kindName(value.kind())));
+      return false;
+    }
+    for (const json::Value::Member &entry : value.getObject()) {
+      bool known = false;
+      for (std::string_view key : allowed)
+        known |= entry.first == key;
+      if (!known) {
+        fail(path, "unknown field \"" + entry.first + "\"");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /// The required member `key` of the object `object` at `path`.
+  const json::Value *field(const json::Value &object, const std::string &path,
+                           std::string_view key) {
+    const json::Value *value = object.find(key);
+    if (!value)
+      fail(path, "missing field \"" + std::string(key) + "\"");
+    return failed() ? nullptr : value;
+  }
+
+  std::string requireString(const json::Value &value, const std::string &path) {
+    if (!value.isString()) {
+      fail(path, "expected a string, got " +
+                     std::string(json::kindName(value.kind())));
+      return "";
+    }
+    return value.getString();
+  }
+
+  std::string nonEmptyString(const json::Value &value,
+                             const std::string &path) {
+    std::string string = requireString(value, path);
+    if (!failed() && string.empty())
+      fail(path, "expected a non-empty string");
+    return string;
+  }
+
+  int64_t integer(const json::Value &value, const std::string &path,
+                  int64_t min, int64_t max) {
+    if (!value.isInteger() || value.getInteger() < min ||
+        value.getInteger() > max) {
+      fail(path, "expected an integer in [" + std::to_string(min) + ", " +
+                     std::to_string(max) + "]");
+      return min;
+    }
+    return value.getInteger();
+  }
+
+  const std::vector<json::Value> &array(const json::Value &value,
+                                        const std::string &path) {
+    static const std::vector<json::Value> empty;
+    if (!value.isArray()) {
+      fail(path, "expected an array, got " +
+                     std::string(json::kindName(value.kind())));
+      return empty;
+    }
+    return value.getArray();
+  }
+
+  std::array<uint32_t, 3> dim3(const json::Value &value,
+                               const std::string &path) {
+    std::array<uint32_t, 3> result{1, 1, 1};
+    bool valid = value.isArray() && value.getArray().size() == 3;
+    for (size_t i = 0; valid && i < 3; ++i) {
+      const json::Value &element = value.getArray()[i];
+      valid = element.isInteger() && element.getInteger() > 0 &&
+              element.getInteger() <= maxGridX;
+      if (valid)
+        result[i] = static_cast<uint32_t>(element.getInteger());
+    }
+    if (!valid)
+      fail(path, "expected 3 positive integers");
+    return result;
+  }
+
+  std::map<std::string, std::string> readPtx(const json::Value &value) {
+    std::map<std::string, std::string> ptx;
+    if (!value.isObject()) {
+      fail("ptx", "expected an object, got " +
+                      std::string(json::kindName(value.kind())));
+      return ptx;
+    }
+    if (value.getObject().empty())
+      fail("ptx", "expected at least one chip (sm_80, sm_90a)");
+    for (const json::Value::Member &entry : value.getObject()) {
+      if (std::find(knownChips.begin(), knownChips.end(), entry.first) ==
+          knownChips.end())
+        fail("ptx",
+             "unknown chip \"" + entry.first + "\" (expected sm_80 or sm_90a)");
+      std::string path = member("ptx", entry.first);
+      std::string file = nonEmptyString(entry.second, path);
+      if (!failed() &&
+          (file.find('/') != std::string::npos ||
+           file.find('\\') != std::string::npos || file == "." || file == ".."))
+        fail(path,
+             "expected a file name next to plan.json, got \"" + file + "\"");
+      ptx[entry.first] = file;
+    }
+    return ptx;
+  }
+
+  std::vector<Function> readFunctions(const json::Value &value) {
+    std::vector<Function> functions;
+    const std::vector<json::Value> &elements = array(value, "functions");
+    if (!failed() && elements.empty())
+      fail("functions", "expected at least one function");
+    std::set<std::string> names;
+    for (size_t i = 0; i < elements.size() && !failed(); ++i) {
+      std::string path = indexed("functions", i);
+      functions.push_back(readFunction(elements[i], path));
+      if (!failed() && !names.insert(functions.back().name).second)
+        fail(member(path, "name"),
+             "duplicate function name \"" + functions.back().name + "\"");
+    }
+    return functions;
+  }
+
+  Function readFunction(const json::Value &value, const std::string &path) {
+    Function function;
+    if (!checkObject(
+            value, path,
+            {"name", "inputs", "outputs", "buffers", "launches", "reference"}))
+      return function;
+    if (const json::Value *name = field(value, path, "name"))
+      function.name = nonEmptyString(*name, member(path, "name"));
+    if (const json::Value *inputs = field(value, path, "inputs"))
+      function.inputs = readTensors(*inputs, member(path, "inputs"));
+    if (const json::Value *outputs = field(value, path, "outputs")) {
+      function.outputs = readTensors(*outputs, member(path, "outputs"));
+      if (!failed() && function.outputs.empty())
+        fail(member(path, "outputs"), "expected at least one output");
+    }
+    if (const json::Value *buffers = field(value, path, "buffers"))
+      function.buffers = readBuffers(*buffers, member(path, "buffers"));
+    if (const json::Value *launches = field(value, path, "launches"))
+      function.launches =
+          readLaunches(*launches, member(path, "launches"), function);
+    if (const json::Value *reference = value.find("reference")) {
+      function.hasReference = true;
+      if (!reference->isObject())
+        fail(member(path, "reference"),
+             "expected an object, got " +
+                 std::string(json::kindName(reference->kind())));
+    }
+    return function;
+  }
+
+  std::vector<TensorType> readTensors(const json::Value &value,
+                                      const std::string &path) {
+    std::vector<TensorType> tensors;
+    const std::vector<json::Value> &elements = array(value, path);
+    for (size_t i = 0; i < elements.size() && !failed(); ++i)
+      tensors.push_back(readTensor(elements[i], indexed(path, i)));
+    return tensors;
+  }
+
+  TensorType readTensor(const json::Value &value, const std::string &path) {
+    TensorType tensor;
+    if (!checkObject(value, path, {"shape", "dtype", "strides"}))
+      return tensor;
+    if (const json::Value *shape = field(value, path, "shape"))
+      tensor.shape = readShape(*shape, member(path, "shape"));
+    if (const json::Value *dtype = field(value, path, "dtype")) {
+      std::string name = requireString(*dtype, member(path, "dtype"));
+      if (std::optional<DType> parsed = parseDType(name))
+        tensor.dtype = *parsed;
+      else
+        fail(member(path, "dtype"),
+             "unknown dtype \"" + name + "\" (expected f16, bf16 or f32)");
+    }
+    if (const json::Value *strides = field(value, path, "strides")) {
+      std::vector<int64_t> expected = contiguousStrides(tensor.shape);
+      std::vector<int64_t> actual;
+      for (const json::Value &element :
+           array(*strides, member(path, "strides")))
+        actual.push_back(element.isInteger() ? element.getInteger() : -1);
+      if (!failed() && actual != expected)
+        fail(member(path, "strides"),
+             "expected the contiguous strides " + formatList(expected));
+      tensor.strides = expected;
+    }
+    if (!failed() && tensor.numElements() > maxBytes / dtypeSize(tensor.dtype))
+      fail(member(path, "shape"), "tensor too large");
+    return tensor;
+  }
+
+  std::vector<int64_t> readShape(const json::Value &value,
+                                 const std::string &path) {
+    std::vector<int64_t> shape;
+    int64_t elements = 1;
+    for (const json::Value &element : array(value, path)) {
+      if (!element.isInteger() || element.getInteger() <= 0) {
+        fail(path, "expected an array of positive integers");
+        return {};
+      }
+      if (element.getInteger() > maxBytes / elements) {
+        fail(path, "tensor too large");
+        return {};
+      }
+      elements *= element.getInteger();
+      shape.push_back(element.getInteger());
+    }
+    return shape;
+  }
+
+  std::vector<BufferSpec> readBuffers(const json::Value &value,
+                                      const std::string &path) {
+    std::vector<BufferSpec> buffers;
+    const std::vector<json::Value> &elements = array(value, path);
+    for (size_t i = 0; i < elements.size() && !failed(); ++i) {
+      std::string bufferPath = indexed(path, i);
+      BufferSpec buffer;
+      if (checkObject(elements[i], bufferPath, {"bytes"}))
+        if (const json::Value *bytes = field(elements[i], bufferPath, "bytes"))
+          buffer.bytes =
+              integer(*bytes, member(bufferPath, "bytes"), 1, maxBytes);
+      buffers.push_back(buffer);
+    }
+    return buffers;
+  }
+
+  std::vector<Launch> readLaunches(const json::Value &value,
+                                   const std::string &path,
+                                   const Function &function) {
+    std::vector<Launch> launches;
+    const std::vector<json::Value> &elements = array(value, path);
+    if (!failed() && elements.empty())
+      fail(path, "expected at least one launch");
+    for (size_t i = 0; i < elements.size() && !failed(); ++i)
+      launches.push_back(readLaunch(elements[i], indexed(path, i), function));
+    return launches;
+  }
+
+  Launch readLaunch(const json::Value &value, const std::string &path,
+                    const Function &function) {
+    Launch launch;
+    if (!checkObject(value, path,
+                     {"kernel", "grid", "block", "cluster",
+                      "non_portable_cluster", "shared_memory", "args"}))
+      return launch;
+    if (const json::Value *kernel = field(value, path, "kernel"))
+      launch.kernel = nonEmptyString(*kernel, member(path, "kernel"));
+    if (const json::Value *grid = field(value, path, "grid"))
+      launch.grid = dim3(*grid, member(path, "grid"));
+    if (const json::Value *block = field(value, path, "block"))
+      launch.block = dim3(*block, member(path, "block"));
+    if (const json::Value *cluster = field(value, path, "cluster"))
+      launch.cluster = dim3(*cluster, member(path, "cluster"));
+    if (const json::Value *nonPortable =
+            field(value, path, "non_portable_cluster")) {
+      if (nonPortable->isBool())
+        launch.nonPortableCluster = nonPortable->getBool();
+      else
+        fail(member(path, "non_portable_cluster"), "expected a boolean");
+    }
+    if (const json::Value *shared = field(value, path, "shared_memory"))
+      launch.sharedMemory = static_cast<uint32_t>(
+          integer(*shared, member(path, "shared_memory"), 0,
+                  std::numeric_limits<int32_t>::max()));
+    if (const json::Value *args = field(value, path, "args")) {
+      const std::vector<json::Value> &elements =
+          array(*args, member(path, "args"));
+      for (size_t i = 0; i < elements.size() && !failed(); ++i)
+        launch.args.push_back(
+            readArg(elements[i], indexed(member(path, "args"), i), function));
+    }
+    if (!failed())
+      checkLaunchLimits(launch, path);
+    return launch;
+  }
+
+  LaunchArg readArg(const json::Value &value, const std::string &path,
+                    const Function &function) {
+    LaunchArg arg;
+    if (!checkObject(value, path, {"kind", "index"}))
+      return arg;
+    const json::Value *kind = field(value, path, "kind");
+    const json::Value *index = field(value, path, "index");
+    if (!kind || !index)
+      return arg;
+    std::string kindName = requireString(*kind, member(path, "kind"));
+    size_t count = 0;
+    if (kindName == "input") {
+      arg.kind = ArgKind::Input;
+      count = function.inputs.size();
+    } else if (kindName == "output") {
+      arg.kind = ArgKind::Output;
+      count = function.outputs.size();
+    } else if (kindName == "buffer") {
+      arg.kind = ArgKind::Buffer;
+      count = function.buffers.size();
+    } else {
+      fail(member(path, "kind"), "unknown argument kind \"" + kindName +
+                                     "\" (expected input, output or buffer)");
+      return arg;
+    }
+    arg.index = integer(*index, member(path, "index"), 0, maxBytes);
+    if (!failed() && static_cast<size_t>(arg.index) >= count)
+      fail(member(path, "index"),
+           std::to_string(arg.index) + " is out of range: the function has " +
+               std::to_string(count) + " " + kindName + "s");
+    return arg;
+  }
+
+  void checkLaunchLimits(const Launch &launch, const std::string &path) {
+    if (launch.grid[0] > maxGridX || launch.grid[1] > maxGridYZ ||
+        launch.grid[2] > maxGridYZ)
+      fail(member(path, "grid"), "exceeds the limits [" +
+                                     std::to_string(maxGridX) + ", " +
+                                     std::to_string(maxGridYZ) + ", " +
+                                     std::to_string(maxGridYZ) + "]");
+    int64_t threads = 1;
+    for (size_t i = 0; i < 3; ++i) {
+      threads *= launch.block[i];
+      if (launch.block[i] > maxBlock[i])
+        fail(member(path, "block"), "exceeds the limits [1024, 1024, 64]");
+    }
+    if (threads > maxThreadsPerBlock)
+      fail(member(path, "block"), std::to_string(threads) +
+                                      " threads exceed the limit of 1024 per "
+                                      "block");
+    int64_t clusterSize = 1;
+    for (size_t i = 0; i < 3; ++i) {
+      clusterSize *= launch.cluster[i];
+      if (launch.grid[i] % launch.cluster[i] != 0)
+        fail(member(path, "cluster"), formatDim3(launch.cluster) +
+                                          " does not divide the grid " +
+                                          formatDim3(launch.grid));
+    }
+    if (clusterSize > maxPortableClusterSize && !launch.nonPortableCluster)
+      fail(member(path, "cluster"),
+           std::to_string(clusterSize) +
+               " blocks exceed the portable cluster size of 8 and "
+               "non_portable_cluster is false");
+  }
+
+  /// Thread-block clusters exist from sm_90 on; sm_80 PTX cannot hold them.
+  void checkClusterChips(const Plan &plan) {
+    if (failed() || !plan.ptx.count("sm_80"))
+      return;
+    for (size_t f = 0; f < plan.functions.size(); ++f)
+      for (size_t l = 0; l < plan.functions[f].launches.size(); ++l)
+        if (plan.functions[f].launches[l].usesClusters())
+          fail(member(indexed(member(indexed("functions", f), "launches"), l),
+                      "cluster"),
+               "thread-block clusters need sm_90a, but ptx also lists sm_80");
+  }
+
+  std::optional<std::string> firstError;
+};
+
+Expected<std::string> readFile(const std::filesystem::path &path) {
+  std::ifstream stream(path, std::ios::binary);
+  std::ostringstream contents;
+  if (stream)
+    contents << stream.rdbuf();
+  if (!stream || stream.bad())
+    return Error(ErrorCode::InvalidBundle, "cannot read " + path.string());
+  return contents.str();
+}
+
+} // namespace
+
+Expected<Plan> mirage::runtime::parsePlan(std::string_view text) {
+  Expected<json::Value> root = json::parse(text);
+  if (!root)
+    return Error(ErrorCode::InvalidBundle,
+                 "plan.json: " + root.error().message());
+  return PlanReader().read(*root);
+}
+
+Expected<Plan> mirage::runtime::readPlan(const std::string &directory) {
+  std::filesystem::path root(directory);
+  std::error_code error;
+  if (!std::filesystem::is_directory(root, error))
+    return Error(ErrorCode::InvalidBundle,
+                 "bundle " + directory + ": not a directory");
+  Expected<std::string> text = readFile(root / "plan.json");
+  if (!text)
+    return Error(ErrorCode::InvalidBundle,
+                 "bundle " + directory + ": " + text.error().message());
+  Expected<Plan> plan = parsePlan(*text);
+  if (!plan)
+    return Error(ErrorCode::InvalidBundle,
+                 "bundle " + directory + ": " + plan.error().message());
+  for (const auto &[chip, file] : plan->ptx)
+    if (!std::filesystem::is_regular_file(root / file, error))
+      return Error(ErrorCode::InvalidBundle,
+                   "bundle " + directory + ": plan.json: ptx." + chip +
+                       ": file \"" + file + "\" not found");
+  return plan;
+}
+
+Expected<std::string> mirage::runtime::readPtx(const std::string &directory,
+                                               const Plan &plan,
+                                               const std::string &chip) {
+  auto entry = plan.ptx.find(chip);
+  if (entry == plan.ptx.end())
+    return Error(ErrorCode::InvalidBundle,
+                 "bundle " + directory + ": no PTX for " + chip);
+  Expected<std::string> text =
+      readFile(std::filesystem::path(directory) / entry->second);
+  if (!text)
+    return Error(ErrorCode::InvalidBundle,
+                 "bundle " + directory + ": " + text.error().message());
+  return text;
+}
+
+Expected<std::string> mirage::runtime::selectChip(const Plan &plan,
+                                                  const DeviceInfo &device) {
+  std::string chips;
+  for (const auto &entry : plan.ptx)
+    chips += (chips.empty() ? "" : ", ") + entry.first;
+  std::string deviceText = "device " + std::to_string(device.ordinal) + " (" +
+                           device.name + ", compute capability " +
+                           std::to_string(device.major) + "." +
+                           std::to_string(device.minor) + ")";
+  if (device.major < 8)
+    return Error(ErrorCode::InvalidBundle,
+                 deviceText +
+                     " is older than compute capability 8.0, the "
+                     "oldest bundles target; the bundle has PTX for " +
+                     chips);
+  std::string chip = device.major == 9 ? "sm_90a" : "sm_80";
+  if (!plan.ptx.count(chip))
+    return Error(ErrorCode::InvalidBundle,
+                 deviceText + " needs PTX for " + chip +
+                     ", but the bundle has PTX only for " + chips);
+  return chip;
+}
