@@ -1,0 +1,98 @@
+//===- Bundle.h - A loaded bundle -------------------------------*- C++ -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// A bundle loaded into one CUDA context: its PTX JIT-compiled into a module,
+// the kernels' attributes set, and every function's intermediate buffers
+// allocated. Running a function then only checks arguments and enqueues its
+// launches, so it may be captured into a CUDA graph.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_RUNTIME_BUNDLE_H
+#define MIRAGE_RUNTIME_BUNDLE_H
+
+#include "mirage/runtime/Arguments.h"
+#include "mirage/runtime/Error.h"
+#include "mirage/runtime/Plan.h"
+
+#include <cuda.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mirage::runtime {
+
+/// A bundle loaded for one device. Runs of different functions may proceed
+/// concurrently; runs of one function share its intermediate buffers, so
+/// they must be ordered (one stream, or synchronised streams).
+class Bundle {
+public:
+  /// Loads the bundle in `directory`. With `device` < 0 it uses the current
+  /// context, or device 0's primary context when none is current; with
+  /// `device` >= 0 it uses the current context if that belongs to `device`,
+  /// else `device`'s primary context. It picks the PTX for the device's
+  /// chip, JIT-compiles it, sets kernel attributes, checks shared memory and
+  /// block sizes against the device, and allocates intermediate buffers.
+  static Expected<std::unique_ptr<Bundle>> load(const std::string &directory,
+                                                int device = -1);
+
+  Bundle(const Bundle &) = delete;
+  Bundle &operator=(const Bundle &) = delete;
+  /// Frees the buffers, unloads the module, and releases the primary
+  /// context if the bundle retained it.
+  ~Bundle();
+
+  const Plan &plan() const { return bundlePlan; }
+  const std::string &directory() const { return bundleDirectory; }
+  /// The chip whose PTX was loaded ("sm_80" or "sm_90a").
+  const std::string &chip() const { return bundleChip; }
+  const DeviceInfo &device() const { return deviceInfo; }
+  /// The context the bundle's module and buffers live in.
+  CUcontext context() const { return bundleContext; }
+
+  /// Enqueues the launches of `function` (empty: the only function) on
+  /// `stream`, after checking the arguments (checkArguments) and that every
+  /// tensor lives on the bundle's device and the stream in its context.
+  Error run(std::string_view function, const std::vector<TensorArg> &inputs,
+            const std::vector<TensorArg> &outputs, CUstream stream) const;
+
+private:
+  /// The loaded state of one plan function, index for index.
+  struct LoadedFunction {
+    /// One kernel handle per launch.
+    std::vector<CUfunction> kernels;
+    /// One allocation per plan buffer.
+    std::vector<CUdeviceptr> buffers;
+  };
+
+  Bundle() = default;
+  Error bindContext(int device);
+  Error queryDevice();
+  Error loadModule(const std::string &ptx);
+  Error prepareKernels();
+  Error allocateBuffers();
+  Error checkMemory(const Function &function,
+                    const std::vector<TensorArg> &inputs,
+                    const std::vector<TensorArg> &outputs,
+                    CUstream stream) const;
+
+  Plan bundlePlan;
+  std::string bundleDirectory;
+  std::string bundleChip;
+  DeviceInfo deviceInfo;
+  CUdevice cuDevice = 0;
+  CUcontext bundleContext = nullptr;
+  bool retainedPrimary = false;
+  CUmodule module = nullptr;
+  std::vector<LoadedFunction> loaded;
+};
+
+} // namespace mirage::runtime
+
+#endif // MIRAGE_RUNTIME_BUNDLE_H

@@ -1,0 +1,405 @@
+//===- Bundle.cpp - A loaded bundle ---------------------------------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "mirage/runtime/Bundle.h"
+
+#include "mirage/runtime/Driver.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace mirage::runtime;
+
+namespace {
+
+/// Dynamic shared memory above this needs the per-function opt-in.
+constexpr int64_t defaultSharedMemoryLimit = 48 * 1024;
+
+std::string launchName(const Function &function, size_t index,
+                       const Launch &launch) {
+  return function.name + ": launch " + std::to_string(index) + " (kernel " +
+         launch.kernel + ")";
+}
+
+Expected<int> deviceAttribute(CUdevice_attribute attribute, CUdevice device) {
+  int value = 0;
+  if (Error error = checkDriver(cuDeviceGetAttribute(&value, attribute, device),
+                                "cuDeviceGetAttribute"))
+    return error;
+  return value;
+}
+
+Expected<int> functionAttribute(CUfunction_attribute attribute,
+                                CUfunction function) {
+  int value = 0;
+  if (Error error = checkDriver(cuFuncGetAttribute(&value, attribute, function),
+                                "cuFuncGetAttribute"))
+    return error;
+  return value;
+}
+
+} // namespace
+
+Expected<std::unique_ptr<Bundle>> Bundle::load(const std::string &directory,
+                                               int device) {
+  Expected<Plan> plan = readPlan(directory);
+  if (!plan)
+    return plan.takeError();
+  if (Error error = checkDriver(cuInit(0), "cuInit"))
+    return error;
+
+  std::unique_ptr<Bundle> bundle(new Bundle());
+  bundle->bundlePlan = std::move(*plan);
+  bundle->bundleDirectory = directory;
+  if (Error error = bundle->bindContext(device))
+    return error;
+  ContextScope scope;
+  if (Error error = scope.enter(bundle->bundleContext))
+    return error;
+  if (Error error = bundle->queryDevice())
+    return error;
+  Expected<std::string> chip =
+      selectChip(bundle->bundlePlan, bundle->deviceInfo);
+  if (!chip)
+    return Error(ErrorCode::InvalidBundle,
+                 "bundle " + directory + ": " + chip.error().message());
+  bundle->bundleChip = *chip;
+  Expected<std::string> ptx = readPtx(directory, bundle->bundlePlan, *chip);
+  if (!ptx)
+    return ptx.takeError();
+  if (Error error = bundle->loadModule(*ptx))
+    return error;
+  if (Error error = bundle->prepareKernels())
+    return error;
+  if (Error error = bundle->allocateBuffers())
+    return error;
+  return bundle;
+}
+
+Bundle::~Bundle() {
+  if (!bundleContext)
+    return;
+  // Failures here (e.g. a driver already shut down at process exit) leave
+  // nothing to recover, so they are ignored.
+  {
+    ContextScope scope;
+    if (!scope.enter(bundleContext)) {
+      for (const LoadedFunction &function : loaded)
+        for (CUdeviceptr buffer : function.buffers)
+          (void)cuMemFree(buffer);
+      if (module)
+        (void)cuModuleUnload(module);
+    }
+  }
+  if (retainedPrimary)
+    (void)cuDevicePrimaryCtxRelease(cuDevice);
+}
+
+Error Bundle::bindContext(int device) {
+  CUcontext current = nullptr;
+  if (Error error = checkDriver(cuCtxGetCurrent(&current), "cuCtxGetCurrent"))
+    return error;
+  CUdevice currentDevice = -1;
+  if (current)
+    if (Error error =
+            checkDriver(cuCtxGetDevice(&currentDevice), "cuCtxGetDevice"))
+      return error;
+
+  int count = 0;
+  if (Error error = checkDriver(cuDeviceGetCount(&count), "cuDeviceGetCount"))
+    return error;
+  int ordinal = device;
+  if (device < 0) {
+    ordinal = 0;
+    for (int i = 0; current && i < count; ++i) {
+      CUdevice candidate = 0;
+      if (Error error = checkDriver(cuDeviceGet(&candidate, i), "cuDeviceGet"))
+        return error;
+      if (candidate == currentDevice)
+        ordinal = i;
+    }
+  }
+  if (ordinal >= count)
+    return Error(ErrorCode::InvalidArgument,
+                 "device " + std::to_string(ordinal) + " does not exist (" +
+                     std::to_string(count) + " CUDA devices)");
+  if (Error error = checkDriver(cuDeviceGet(&cuDevice, ordinal), "cuDeviceGet"))
+    return error;
+  deviceInfo.ordinal = ordinal;
+
+  CUcontext primary = nullptr;
+  if (Error error = checkDriver(cuDevicePrimaryCtxRetain(&primary, cuDevice),
+                                "cuDevicePrimaryCtxRetain"))
+    return error;
+  if (current && currentDevice == cuDevice && current != primary) {
+    // A context the caller created: use it, and keep no primary reference.
+    (void)cuDevicePrimaryCtxRelease(cuDevice);
+    bundleContext = current;
+  } else {
+    retainedPrimary = true;
+    bundleContext = primary;
+  }
+  return Error::success();
+}
+
+Error Bundle::queryDevice() {
+  char name[256] = {};
+  if (Error error = checkDriver(cuDeviceGetName(name, sizeof(name), cuDevice),
+                                "cuDeviceGetName"))
+    return error;
+  deviceInfo.name = name;
+  Expected<int> major =
+      deviceAttribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cuDevice);
+  if (!major)
+    return major.takeError();
+  Expected<int> minor =
+      deviceAttribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cuDevice);
+  if (!minor)
+    return minor.takeError();
+  deviceInfo.major = *major;
+  deviceInfo.minor = *minor;
+  return Error::success();
+}
+
+Error Bundle::loadModule(const std::string &ptx) {
+  std::string log(16384, '\0');
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {
+      log.data(), reinterpret_cast<void *>(static_cast<uintptr_t>(log.size()))};
+  CUresult result =
+      cuModuleLoadDataEx(&module, ptx.c_str(), 2, options, values);
+  if (result == CUDA_SUCCESS)
+    return Error::success();
+  module = nullptr;
+  log.resize(log.find('\0'));
+  Error error = checkDriver(result, "cuModuleLoadDataEx");
+  return Error(error.code(), "bundle " + bundleDirectory + ": " +
+                                 bundlePlan.ptx.at(bundleChip) + ": " +
+                                 error.message() +
+                                 (log.empty() ? "" : "\n" + log));
+}
+
+Error Bundle::prepareKernels() {
+  Expected<int> optIn = deviceAttribute(
+      CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, cuDevice);
+  if (!optIn)
+    return optIn.takeError();
+
+  // Kernel attributes are per kernel, so gather what all launches need.
+  struct KernelNeeds {
+    CUfunction handle = nullptr;
+    int64_t sharedMemory = 0;
+    bool nonPortableCluster = false;
+  };
+  std::map<std::string, KernelNeeds> kernels;
+  loaded.resize(bundlePlan.functions.size());
+  for (size_t f = 0; f < bundlePlan.functions.size(); ++f) {
+    const Function &function = bundlePlan.functions[f];
+    for (size_t l = 0; l < function.launches.size(); ++l) {
+      const Launch &launch = function.launches[l];
+      KernelNeeds &needs = kernels[launch.kernel];
+      if (!needs.handle) {
+        CUresult result =
+            cuModuleGetFunction(&needs.handle, module, launch.kernel.c_str());
+        if (result == CUDA_ERROR_NOT_FOUND)
+          return Error(ErrorCode::InvalidBundle,
+                       launchName(function, l, launch) + ": the " + bundleChip +
+                           " PTX has no kernel of that name");
+        if (Error error = checkDriver(result, "cuModuleGetFunction"))
+          return Error(error.code(), launchName(function, l, launch) + ": " +
+                                         error.message());
+      }
+      needs.sharedMemory =
+          std::max<int64_t>(needs.sharedMemory, launch.sharedMemory);
+      needs.nonPortableCluster |= launch.nonPortableCluster;
+      loaded[f].kernels.push_back(needs.handle);
+
+      Expected<int> staticShared =
+          functionAttribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, needs.handle);
+      if (!staticShared)
+        return staticShared.takeError();
+      if (int64_t(launch.sharedMemory) + *staticShared > *optIn)
+        return Error(ErrorCode::InvalidBundle,
+                     launchName(function, l, launch) + ": " +
+                         std::to_string(launch.sharedMemory) +
+                         " bytes of dynamic shared memory (plus " +
+                         std::to_string(*staticShared) +
+                         " static) exceed the " + std::to_string(*optIn) +
+                         " bytes a block may use on device " +
+                         std::to_string(deviceInfo.ordinal) + " (" +
+                         deviceInfo.name + ")");
+      Expected<int> maxThreads = functionAttribute(
+          CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, needs.handle);
+      if (!maxThreads)
+        return maxThreads.takeError();
+      int64_t threads =
+          int64_t(launch.block[0]) * launch.block[1] * launch.block[2];
+      if (threads > *maxThreads)
+        return Error(
+            ErrorCode::InvalidBundle,
+            launchName(function, l, launch) + ": a block of " +
+                std::to_string(threads) + " threads exceeds the " +
+                std::to_string(*maxThreads) + " this kernel allows on device " +
+                std::to_string(deviceInfo.ordinal) + " (registers per thread)");
+    }
+  }
+
+  for (const auto &[name, needs] : kernels) {
+    Expected<int> staticShared =
+        functionAttribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, needs.handle);
+    if (!staticShared)
+      return staticShared.takeError();
+    if (needs.sharedMemory + *staticShared > defaultSharedMemoryLimit)
+      if (Error error = checkDriver(
+              cuFuncSetAttribute(
+                  needs.handle, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                  static_cast<int>(needs.sharedMemory)),
+              "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES) of " + name))
+        return error;
+    if (needs.nonPortableCluster)
+      if (Error error = checkDriver(
+              cuFuncSetAttribute(
+                  needs.handle,
+                  CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+              "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED) of " +
+                  name))
+        return error;
+  }
+  return Error::success();
+}
+
+Error Bundle::allocateBuffers() {
+  for (size_t f = 0; f < bundlePlan.functions.size(); ++f) {
+    const Function &function = bundlePlan.functions[f];
+    for (size_t b = 0; b < function.buffers.size(); ++b) {
+      CUdeviceptr buffer = 0;
+      if (Error error = checkDriver(
+              cuMemAlloc(&buffer,
+                         static_cast<size_t>(function.buffers[b].bytes)),
+              "cuMemAlloc"))
+        return Error(error.code(),
+                     function.name + ": buffer " + std::to_string(b) + " (" +
+                         std::to_string(function.buffers[b].bytes) +
+                         " bytes): " + error.message());
+      loaded[f].buffers.push_back(buffer);
+    }
+  }
+  return Error::success();
+}
+
+Error Bundle::checkMemory(const Function &function,
+                          const std::vector<TensorArg> &inputs,
+                          const std::vector<TensorArg> &outputs,
+                          CUstream stream) const {
+  auto checkTensor = [&](const std::string &what,
+                         const TensorArg &tensor) -> Error {
+    std::string prefix = function.name + ": " + what + ": ";
+    int ordinal = -1;
+    CUresult result = cuPointerGetAttribute(
+        &ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, tensor.data);
+    if (result == CUDA_ERROR_INVALID_VALUE)
+      return Error(ErrorCode::InvalidArgument,
+                   prefix + "not CUDA device memory (a host pointer?)");
+    if (Error error = checkDriver(result, "cuPointerGetAttribute"))
+      return Error(error.code(), prefix + error.message());
+    if (tensor.device != ordinal)
+      return Error(
+          ErrorCode::InvalidArgument,
+          prefix + "described as on device " + std::to_string(tensor.device) +
+              ", but its memory is on device " + std::to_string(ordinal));
+    if (ordinal != deviceInfo.ordinal)
+      return Error(ErrorCode::InvalidArgument,
+                   prefix + "on device " + std::to_string(ordinal) +
+                       ", but the bundle was loaded for device " +
+                       std::to_string(deviceInfo.ordinal));
+    return Error::success();
+  };
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (Error error = checkTensor("input " + std::to_string(i), inputs[i]))
+      return error;
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (Error error = checkTensor("output " + std::to_string(i), outputs[i]))
+      return error;
+
+  CUcontext streamContext = nullptr;
+  if (Error error =
+          checkDriver(cuStreamGetCtx(stream, &streamContext), "cuStreamGetCtx"))
+    return Error(error.code(), function.name + ": stream: " + error.message());
+  if (streamContext != bundleContext)
+    return Error(ErrorCode::InvalidArgument,
+                 function.name +
+                     ": the stream belongs to another CUDA "
+                     "context than the bundle's (device " +
+                     std::to_string(deviceInfo.ordinal) + ")");
+  return Error::success();
+}
+
+Error Bundle::run(std::string_view name, const std::vector<TensorArg> &inputs,
+                  const std::vector<TensorArg> &outputs,
+                  CUstream stream) const {
+  Expected<const Function *> found = bundlePlan.lookup(name);
+  if (!found)
+    return found.takeError();
+  const Function &function = **found;
+  if (Error error = checkArguments(function, inputs, outputs))
+    return error;
+  ContextScope scope;
+  if (Error error = scope.enter(bundleContext))
+    return error;
+  if (Error error = checkMemory(function, inputs, outputs, stream))
+    return error;
+
+  const LoadedFunction &state = loaded[&function - bundlePlan.functions.data()];
+  std::vector<CUdeviceptr> pointers;
+  std::vector<void *> parameters;
+  for (size_t l = 0; l < function.launches.size(); ++l) {
+    const Launch &launch = function.launches[l];
+    pointers.clear();
+    for (const LaunchArg &arg : launch.args) {
+      switch (arg.kind) {
+      case ArgKind::Input:
+        pointers.push_back(inputs[arg.index].data);
+        break;
+      case ArgKind::Output:
+        pointers.push_back(outputs[arg.index].data);
+        break;
+      case ArgKind::Buffer:
+        pointers.push_back(state.buffers[arg.index]);
+        break;
+      }
+    }
+    parameters.clear();
+    for (CUdeviceptr &pointer : pointers)
+      parameters.push_back(&pointer);
+
+    CUlaunchConfig config = {};
+    config.gridDimX = launch.grid[0];
+    config.gridDimY = launch.grid[1];
+    config.gridDimZ = launch.grid[2];
+    config.blockDimX = launch.block[0];
+    config.blockDimY = launch.block[1];
+    config.blockDimZ = launch.block[2];
+    config.sharedMemBytes = launch.sharedMemory;
+    config.hStream = stream;
+    CUlaunchAttribute cluster = {};
+    if (launch.usesClusters()) {
+      cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+      cluster.value.clusterDim.x = launch.cluster[0];
+      cluster.value.clusterDim.y = launch.cluster[1];
+      cluster.value.clusterDim.z = launch.cluster[2];
+      config.attrs = &cluster;
+      config.numAttrs = 1;
+    }
+    if (Error error = checkDriver(cuLaunchKernelEx(&config, state.kernels[l],
+                                                   parameters.data(), nullptr),
+                                  "cuLaunchKernelEx"))
+      return Error(error.code(),
+                   launchName(function, l, launch) + ": " + error.message());
+  }
+  return Error::success();
+}

@@ -1,0 +1,40 @@
+//===- Driver.cpp - CUDA driver helpers -----------------------------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "mirage/runtime/Driver.h"
+
+using namespace mirage::runtime;
+
+Error mirage::runtime::checkDriver(CUresult result, const std::string &call) {
+  if (result == CUDA_SUCCESS)
+    return Error::success();
+  const char *name = nullptr;
+  const char *description = nullptr;
+  if (cuGetErrorName(result, &name) != CUDA_SUCCESS)
+    name = nullptr;
+  if (cuGetErrorString(result, &description) != CUDA_SUCCESS)
+    description = nullptr;
+  std::string message = call + ": ";
+  message += name ? name : "CUresult " + std::to_string(result);
+  if (description)
+    message += std::string(": ") + description;
+  return Error(ErrorCode::Driver, message);
+}
+
+ContextScope::~ContextScope() {
+  if (pushed) {
+    CUcontext popped = nullptr;
+    (void)cuCtxPopCurrent(&popped);
+  }
+}
+
+Error ContextScope::enter(CUcontext context) {
+  if (Error error = checkDriver(cuCtxPushCurrent(context), "cuCtxPushCurrent"))
+    return error;
+  pushed = true;
+  return Error::success();
+}
