@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# GPU-free tests of the bundle runtime (docs/Runtime.md). Configures and
+# builds runtime/ into build-runtime/ (CMake and Ninja; no LLVM, no GPU
+# needed; the CUDA toolkit's headers and stub libcuda are used when present),
+# runs its CTest suite, and, when a second report path is given, the pytest
+# tests of python/mirage/runtime.py.
+#
+#   scripts/test-runtime.sh CTEST_JUNIT.xml [PYTEST_JUNIT.xml]
+#
+# Writes JUnit XML reports to the given paths; exits non-zero on any failure.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${MIRAGE_RUNTIME_BUILD_DIR:-$root/build-runtime}"
+if [[ $# -lt 1 || $# -gt 2 ]]; then
+  echo "usage: $0 CTEST_JUNIT.xml [PYTEST_JUNIT.xml]" >&2
+  exit 2
+fi
+ctest_report="$(realpath -m "$1")"
+pytest_report="${2:+$(realpath -m "$2")}"
+mkdir -p "$(dirname "$ctest_report")"
+
+configure=(-S "$root/runtime" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release)
+[[ -d /usr/local/cuda ]] && configure+=(-DCUDAToolkit_ROOT=/usr/local/cuda)
+status=0
+mkdir -p "$build"
+if cmake "${configure[@]}" >"$build/configure.log" 2>&1 &&
+   cmake --build "$build" >"$build/build.log" 2>&1; then
+  ctest --test-dir "$build" --output-on-failure \
+    --output-junit "$ctest_report" || status=1
+else
+  echo "runtime: configure or build failed:"
+  tail -40 "$build/configure.log" "$build/build.log" 2>/dev/null
+  status=1
+fi
+
+if [[ -n "$pytest_report" ]]; then
+  mkdir -p "$(dirname "$pytest_report")"
+  /usr/bin/python3 -m pytest -q -p no:cacheprovider "$root/python/tests" \
+    --junitxml="$pytest_report" || status=1
+fi
+exit $status
