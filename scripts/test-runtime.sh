@@ -36,6 +36,7 @@ fi
 if [[ -n "$pytest_report" ]]; then
   mkdir -p "$(dirname "$pytest_report")"
   /usr/bin/python3 -m pytest -q -p no:cacheprovider "$root/python/tests" \
+    "$root/bench/gpu/tests" \
     --junitxml="$pytest_report" || status=1
 fi
 exit $status

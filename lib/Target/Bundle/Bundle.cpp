@@ -43,14 +43,20 @@ bool isReferenceForm(func::FuncOp function) {
 }
 
 /// The reference program of `function`: itself when it is in reference form,
-/// else the function of the same name in `references` (or its only one).
-/// Null when there is none.
+/// else the function of the same name in `references` (or its only one),
+/// else the function of its own module marked `mirage.reference`. Null when
+/// there is none.
 FailureOr<std::optional<json::Object>>
 findReference(func::FuncOp function, ModuleOp references) {
   func::FuncOp reference;
   if (isReferenceForm(function)) {
     reference = function;
-  } else if (references) {
+  } else if (!references) {
+    auto module = function->getParentOfType<ModuleOp>();
+    for (auto candidate : module.getOps<func::FuncOp>())
+      if (candidate->hasAttr("mirage.reference"))
+        reference = candidate;
+  } else {
     auto candidates = llvm::to_vector(references.getOps<func::FuncOp>());
     reference = references.lookupSymbol<func::FuncOp>(function.getSymName());
     if (!reference && candidates.size() == 1)
@@ -60,13 +66,12 @@ findReference(func::FuncOp function, ModuleOp references) {
              << "no reference function for @" << function.getSymName()
              << ": the reference file has no function of that name and more "
                 "than one function";
-    if (reference.getFunctionType() != function.getFunctionType())
-      return function.emitError()
-             << "reference @" << reference.getSymName() << " has type "
-             << reference.getFunctionType() << ", but @"
-             << function.getSymName() << " has type "
-             << function.getFunctionType();
   }
+  if (reference && reference.getFunctionType() != function.getFunctionType())
+    return function.emitError()
+           << "reference @" << reference.getSymName() << " has type "
+           << reference.getFunctionType() << ", but @" << function.getSymName()
+           << " has type " << function.getFunctionType();
   if (!reference)
     return std::optional<json::Object>();
   FailureOr<json::Object> program = getReferenceProgram(reference);

@@ -54,6 +54,7 @@ int mirage::runBundleMain(int argc, char **argv) {
   registerAllToLLVMIRTranslations(registry);
   mirage::registerAllDialects(registry);
   MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
 

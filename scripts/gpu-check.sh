@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The check to run on a GPU machine (docs/Runtime.md): builds runtime/ into
+# build-runtime/ with CMake, runs its unit tests, then checks every bundle
+# under BUNDLES_ROOT with bench/gpu/check.py (accuracy against the reference
+# programs, determinism, CUDA graph replay, rejected bad calls, mirage-run,
+# timing). Needs CUDA, CMake and a python3 with torch ($PYTHON overrides).
+#
+#   scripts/gpu-check.sh BUNDLES_ROOT
+#
+# Writes gpu-check.json, gpu-check.md and the build and unit-test logs to
+# $OUT (default ./gpu-check-out), ends with `GPU check: N passed, M failed`,
+# and exits non-zero if anything failed.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+if [[ $# -ne 1 ]]; then
+  echo "usage: $0 BUNDLES_ROOT" >&2
+  exit 2
+fi
+bundles="$1"
+out="${OUT:-$PWD/gpu-check-out}"
+build="${MIRAGE_RUNTIME_BUILD_DIR:-$root/build-runtime}"
+python="${PYTHON:-python3}"
+mkdir -p "$out"
+
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+if ! { cmake -S "$root/runtime" -B "$build" "${generator[@]}" \
+         -DCMAKE_BUILD_TYPE=Release &&
+       cmake --build "$build" --parallel; } >"$out/runtime-build.log" 2>&1; then
+  tail -40 "$out/runtime-build.log"
+  echo "GPU check: 0 passed, 1 failed (the runtime did not build)"
+  exit 1
+fi
+unit_status=0
+if ! ctest --test-dir "$build" --output-on-failure \
+       >"$out/runtime-unittests.log" 2>&1; then
+  tail -40 "$out/runtime-unittests.log"
+  echo "runtime unit tests failed"
+  unit_status=1
+fi
+
+PYTHONUNBUFFERED=1 "$python" "$root/bench/gpu/check.py" "$bundles" \
+  --out "$out" --library "$build/libmirage_runtime.so" \
+  --cli "$build/mirage-run"
+check_status=$?
+exit $((check_status || unit_status))
