@@ -278,7 +278,8 @@ def _load_library(path):
             raise MirageError(f"cannot load {key}: {error}") from None
         handle = ctypes.c_void_p
         library.mirage_bundle_load.argtypes = [
-            ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(handle)]
+            ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
+            ctypes.POINTER(handle)]
         library.mirage_bundle_free.argtypes = [handle]
         library.mirage_bundle_chip.argtypes = [
             handle, ctypes.POINTER(ctypes.c_char_p)]
@@ -320,10 +321,12 @@ class Bundle:
 
     `bundle.functions` lists the function names; `bundle(name)` (or
     `bundle()` for the only function) returns a callable BundleFunction.
+    `chip` (None: the device's own) selects the PTX to load.
     """
 
-    def __init__(self, directory, library_path):
+    def __init__(self, directory, library_path, chip=None):
         self.directory = str(directory)
+        self.requested_chip = chip
         self.specs = read_plan(directory)
         self._library = _load_library(library_path)
         self._handles = {}
@@ -354,7 +357,8 @@ class Bundle:
                 handle = ctypes.c_void_p()
                 status = self._library.mirage_bundle_load(
                     self.directory.encode(), device_index,
-                    ctypes.byref(handle))
+                    self.requested_chip.encode() if self.requested_chip
+                    else None, ctypes.byref(handle))
                 _raise_on_failure(self._library, status,
                                   f"loading {self.directory}")
                 self._handles[device_index] = handle
@@ -437,15 +441,16 @@ class BundleFunction:
         _raise_on_failure(library, status, f"running {self.spec.name}")
 
 
-def load_bundle(directory, library=None, device=None):
+def load_bundle(directory, library=None, device=None, chip=None):
     """Opens the bundle in `directory`.
 
     `library` is the path of libmirage_runtime.so (default: see
     find_library). With `device` (a CUDA device index) the bundle is loaded
     for that device now, so that load errors surface here; otherwise on the
-    first call on each device.
+    first call on each device. `chip` loads that chip's PTX instead of the
+    device's own, e.g. "sm_80" on an H100 (its PTX JIT-compiles forward).
     """
-    bundle = Bundle(directory, find_library(library))
+    bundle = Bundle(directory, find_library(library), chip)
     if device is not None:
         bundle.handle(device)
     return bundle

@@ -44,8 +44,8 @@ Expected<int> functionAttribute(CUfunction_attribute attribute,
 
 } // namespace
 
-Expected<std::unique_ptr<Bundle>> Bundle::load(const std::string &directory,
-                                               int device) {
+Expected<std::unique_ptr<Bundle>>
+Bundle::load(const std::string &directory, int device, std::string_view chip) {
   Expected<Plan> plan = readPlan(directory);
   if (!plan)
     return plan.takeError();
@@ -62,13 +62,13 @@ Expected<std::unique_ptr<Bundle>> Bundle::load(const std::string &directory,
     return error;
   if (Error error = bundle->queryDevice())
     return error;
-  Expected<std::string> chip =
-      selectChip(bundle->bundlePlan, bundle->deviceInfo);
-  if (!chip)
+  Expected<std::string> selected =
+      selectChip(bundle->bundlePlan, bundle->deviceInfo, chip);
+  if (!selected)
     return Error(ErrorCode::InvalidBundle,
-                 "bundle " + directory + ": " + chip.error().message());
-  bundle->bundleChip = *chip;
-  Expected<std::string> ptx = readPtx(directory, bundle->bundlePlan, *chip);
+                 "bundle " + directory + ": " + selected.error().message());
+  bundle->bundleChip = *selected;
+  Expected<std::string> ptx = readPtx(directory, bundle->bundlePlan, *selected);
   if (!ptx)
     return ptx.takeError();
   if (Error error = bundle->loadModule(*ptx))

@@ -87,13 +87,14 @@ static_assert(static_cast<int>(DType::F16) == MIRAGE_DTYPE_F16 &&
                   static_cast<int>(DType::F32) == MIRAGE_DTYPE_F32,
               "mirage_dtype must mirror DType");
 
-int mirage_bundle_load(const char *directory, int device,
+int mirage_bundle_load(const char *directory, int device, const char *chip,
                        mirage_bundle **bundle) {
   return guarded([&]() -> Error {
     if (!directory || !bundle)
       return invalid("mirage_bundle_load: null argument");
     *bundle = nullptr;
-    Expected<std::unique_ptr<Bundle>> loaded = Bundle::load(directory, device);
+    Expected<std::unique_ptr<Bundle>> loaded =
+        Bundle::load(directory, device, chip ? chip : "");
     if (!loaded)
       return loaded.takeError();
     *bundle = new mirage_bundle{std::move(*loaded)};

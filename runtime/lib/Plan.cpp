@@ -566,8 +566,16 @@ Expected<std::string> mirage::runtime::readPtx(const std::string &directory,
   return text;
 }
 
+bool mirage::runtime::chipRunsOn(std::string_view chip,
+                                 const DeviceInfo &device) {
+  if (chip == "sm_90a")
+    return device.major == 9;
+  return chip == "sm_80" && device.major >= 8;
+}
+
 Expected<std::string> mirage::runtime::selectChip(const Plan &plan,
-                                                  const DeviceInfo &device) {
+                                                  const DeviceInfo &device,
+                                                  std::string_view requested) {
   std::string chips;
   for (const auto &entry : plan.ptx)
     chips += (chips.empty() ? "" : ", ") + entry.first;
@@ -575,6 +583,17 @@ Expected<std::string> mirage::runtime::selectChip(const Plan &plan,
                            device.name + ", compute capability " +
                            std::to_string(device.major) + "." +
                            std::to_string(device.minor) + ")";
+  if (!requested.empty()) {
+    std::string chip(requested);
+    if (!plan.ptx.count(chip))
+      return Error(ErrorCode::InvalidBundle, "the bundle has no PTX for " +
+                                                 chip + " (it has: " + chips +
+                                                 ")");
+    if (!chipRunsOn(chip, device))
+      return Error(ErrorCode::InvalidBundle,
+                   deviceText + " cannot run " + chip + " PTX");
+    return chip;
+  }
   if (device.major < 8)
     return Error(ErrorCode::InvalidBundle,
                  deviceText +

@@ -6,11 +6,13 @@
 //===----------------------------------------------------------------------===//
 //
 // mirage-run BUNDLE_DIR [--function NAME] [--iters N] [--device N]
+//            [--chip CHIP]
 //
 // Loads a bundle, fills its inputs with deterministic normal(0, 0.1) values,
 // runs the function once and prints checksums of every output (elements the
 // function never wrote stay NaN and are counted as non-finite), then prints
-// the median time of N more runs measured with CUDA events.
+// the median time of N more runs measured with CUDA events. --chip loads
+// that chip's PTX instead of the device's own (e.g. sm_80 on an H100).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +40,7 @@ constexpr uint64_t inputSeed = 1;
 struct Options {
   std::string directory;
   std::string function;
+  std::string chip;
   int iterations = 10;
   int device = 0;
 };
@@ -45,7 +48,7 @@ struct Options {
 void printUsage() {
   std::fprintf(stderr,
                "usage: mirage-run BUNDLE_DIR [--function NAME] [--iters N] "
-               "[--device N]\n");
+               "[--device N] [--chip CHIP]\n");
 }
 
 bool parseCount(const char *text, int minimum, int &value) {
@@ -67,6 +70,8 @@ Expected<Options> parseOptions(int argc, char **argv) {
     bool hasValue = i + 1 < argc;
     if (argument == "--function" && hasValue) {
       options.function = argv[++i];
+    } else if (argument == "--chip" && hasValue) {
+      options.chip = argv[++i];
     } else if (argument == "--iters" && hasValue) {
       if (!parseCount(argv[++i], 1, options.iterations))
         return usage("--iters: expected a positive integer");
@@ -229,7 +234,7 @@ Error runTool(const Options &options) {
     return error;
 
   Expected<std::unique_ptr<Bundle>> loaded =
-      Bundle::load(options.directory, options.device);
+      Bundle::load(options.directory, options.device, options.chip);
   if (!loaded)
     return loaded.takeError();
   const Bundle &bundle = **loaded;

@@ -427,6 +427,19 @@ MIRAGE_TEST(Plan, SelectsChipByComputeCapability) {
                     "device 1 (Tesla V100, compute capability 7.0) is older "
                     "than compute capability 8.0");
 
+  DeviceInfo h100{0, "NVIDIA H100", 9, 0};
+  DeviceInfo a100{0, "NVIDIA A100", 8, 0};
+  EXPECT_TRUE(chipRunsOn("sm_80", h100) && chipRunsOn("sm_90a", h100));
+  EXPECT_TRUE(chipRunsOn("sm_80", a100) && !chipRunsOn("sm_90a", a100));
+  EXPECT_TRUE(!chipRunsOn("sm_90a", DeviceInfo{0, "B200", 10, 0}));
+  Expected<std::string> forced = selectChip(*plan, h100, "sm_80");
+  EXPECT_TRUE(forced && *forced == "sm_80");
+  EXPECT_FAILS_WITH(selectChip(*plan, a100, "sm_90a"),
+                    "device 0 (NVIDIA A100, compute capability 8.0) cannot "
+                    "run sm_90a PTX");
+  EXPECT_FAILS_WITH(selectChip(*plan, h100, "sm_75"),
+                    "the bundle has no PTX for sm_75 (it has: sm_80, sm_90a)");
+
   plan->ptx.erase("sm_80");
   EXPECT_FAILS_WITH(selectChip(*plan, DeviceInfo{0, "NVIDIA A100", 8, 0}),
                     "device 0 (NVIDIA A100, compute capability 8.0) needs PTX "

@@ -37,10 +37,12 @@ public:
   /// context, or device 0's primary context when none is current; with
   /// `device` >= 0 it uses the current context if that belongs to `device`,
   /// else `device`'s primary context. It picks the PTX for the device's
-  /// chip, JIT-compiles it, sets kernel attributes, checks shared memory and
-  /// block sizes against the device, and allocates intermediate buffers.
+  /// chip (or `chip`, if not empty; see selectChip), JIT-compiles it, sets
+  /// kernel attributes, checks shared memory and block sizes against the
+  /// device, and allocates intermediate buffers.
   static Expected<std::unique_ptr<Bundle>> load(const std::string &directory,
-                                                int device = -1);
+                                                int device = -1,
+                                                std::string_view chip = "");
 
   Bundle(const Bundle &) = delete;
   Bundle &operator=(const Bundle &) = delete;

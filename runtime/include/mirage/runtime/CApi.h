@@ -57,8 +57,10 @@ typedef struct mirage_tensor {
 typedef struct mirage_bundle mirage_bundle;
 
 /** Loads the bundle in `directory` (see Bundle::load for `device`; pass -1
- *  for the current context or device 0) and stores it in `*bundle`. */
-int mirage_bundle_load(const char *directory, int device,
+ *  for the current context or device 0) and stores it in `*bundle`. `chip`
+ *  is NULL or "" to pick the device's chip, or a chip of the bundle whose
+ *  PTX runs on the device (e.g. "sm_80" on an H100). */
+int mirage_bundle_load(const char *directory, int device, const char *chip,
                        mirage_bundle **bundle);
 
 /** Frees a bundle; NULL is allowed. Always succeeds. */

@@ -134,11 +134,17 @@ struct DeviceInfo {
   int minor = 0;
 };
 
-/// The chip whose PTX runs on `device`: compute capability 9.x takes
-/// "sm_90a", 8.x and 10.0 or newer take "sm_80" (PTX of sm_80 is JIT-compiled
-/// forward; sm_90a's is not). Fails with InvalidBundle naming the device and
-/// the bundle's chips when that PTX is absent or the device predates 8.0.
-Expected<std::string> selectChip(const Plan &plan, const DeviceInfo &device);
+/// Whether PTX for `chip` runs on `device`: sm_90a PTX only on compute
+/// capability 9.x, sm_80 PTX on 8.0 and newer (it is JIT-compiled forward).
+bool chipRunsOn(std::string_view chip, const DeviceInfo &device);
+
+/// The chip whose PTX to load for `device`. With `requested` empty:
+/// compute capability 9.x takes "sm_90a", 8.x and 10.0 or newer take
+/// "sm_80". A requested chip (e.g. sm_80 on an H100, to test that PTX) must
+/// be in the bundle and run on the device. Fails with InvalidBundle naming
+/// the device and the bundle's chips.
+Expected<std::string> selectChip(const Plan &plan, const DeviceInfo &device,
+                                 std::string_view requested = "");
 
 } // namespace mirage::runtime
 
