@@ -3,7 +3,8 @@
 # builds runtime/ into build-runtime/ (CMake and Ninja; no LLVM, no GPU
 # needed; the CUDA toolkit's headers and stub libcuda are used when present),
 # runs its CTest suite, and, when a second report path is given, the pytest
-# tests of python/mirage/runtime.py.
+# tests of python/mirage/runtime.py and of the GPU check's reference
+# interpreter (bench/gpu/reference.py).
 #
 #   scripts/test-runtime.sh CTEST_JUNIT.xml [PYTEST_JUNIT.xml]
 #
