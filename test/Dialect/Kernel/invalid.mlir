@@ -442,3 +442,55 @@ func.func @block_z_limit(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
   }
   return %o : tensor<8x64xf16>
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%x: memref<512xf16>) kernel {
+      gpu.return
+    }
+  }
+  func.func @launch_arity(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
+    // expected-error @below {{kernel @kernels::@k takes 1 buffers, expected 2 (one per input, then one per result)}}
+    %y = mirage_kernel.launch @kernels::@k(%x) grid [1, 1, 1] block [32, 1, 1]
+        cluster [1, 1, 1] shared_memory 0 : (tensor<8x64xf16>) -> tensor<8x64xf16>
+    return %y : tensor<8x64xf16>
+  }
+}
+
+// -----
+
+func.func @launch_unknown_kernel(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  // expected-error @below {{kernel @nowhere does not name a function}}
+  %y = mirage_kernel.launch @nowhere(%x) grid [1, 1, 1] block [32, 1, 1]
+      cluster [1, 1, 1] shared_memory 0 : (tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}
+
+// -----
+
+func.func @launch_cluster_divides(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  // expected-error @below {{cluster x (2) does not divide grid x (3)}}
+  %y = mirage_kernel.launch @k(%x) grid [3, 1, 1] block [32, 1, 1]
+      cluster [2, 1, 1] shared_memory 0 : (tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}
+
+// -----
+
+func.func @launch_block_limit(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  // expected-error @below {{block has 2048 threads, at most 1024 are allowed}}
+  %y = mirage_kernel.launch @k(%x) grid [1, 1, 1] block [1024, 2, 1]
+      cluster [1, 1, 1] shared_memory 0 : (tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}
+
+// -----
+
+func.func @launch_shared_memory(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  // expected-error @below {{attribute 'shared_memory' failed to satisfy constraint}}
+  %y = mirage_kernel.launch @k(%x) grid [1, 1, 1] block [32, 1, 1]
+      cluster [1, 1, 1] shared_memory -1 : (tensor<8x64xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}

@@ -85,3 +85,18 @@ func.func @non_portable_cluster(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
   }
   return %o : tensor<64x64xf32>
 }
+
+// CHECK-LABEL: func.func @launch
+// CHECK: %{{.*}} = mirage_kernel.launch @kernels::@k(%{{.*}}) grid [4, 2, 1] block [128, 1, 1] cluster [2, 1, 1] non_portable shared_memory 4096 : (tensor<8x64xf16>) -> tensor<8x64xf16>
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%x: memref<512xf16>, %y: memref<512xf16>) kernel {
+      gpu.return
+    }
+  }
+  func.func @launch(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
+    %y = mirage_kernel.launch @kernels::@k(%x) grid [4, 2, 1] block [128, 1, 1]
+        cluster [2, 1, 1] non_portable shared_memory 4096 : (tensor<8x64xf16>) -> tensor<8x64xf16>
+    return %y : tensor<8x64xf16>
+  }
+}

@@ -1,0 +1,51 @@
+// RUN: mirage-opt %s --convert-mirage-block-to-gpu | FileCheck %s
+
+// Cluster collectives read the peers' shared memory through nvvm.mapa between
+// two cluster barriers; the kernel carries its cluster shape.
+
+// CHECK: mirage_kernel.launch @mirage_kernels::@gather_kernel0(%{{.*}}) grid [4, 2, 1] block [32, 1, 1] cluster [2, 1, 1] non_portable shared_memory
+// CHECK-LABEL: gpu.func @gather_kernel0
+// CHECK-SAME: nvvm.cluster_dim = array<i32: 2, 1, 1>
+// A tile still in global memory is first copied to shared memory.
+// CHECK: scf.for
+// CHECK: memref.load %arg0
+// CHECK: memref.store
+// CHECK-NOT: gpu.barrier
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index
+// CHECK: %[[LOCAL:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
+// CHECK: %[[P0:.*]] = nvvm.mapa %[[LOCAL]], %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: %[[P1:.*]] = nvvm.mapa %[[LOCAL]], %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// cluster_gather: element c comes from rank c[1] / 8.
+// CHECK: scf.for
+// CHECK: arith.divui
+// CHECK: llvm.getelementptr %[[P0]]
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<7> -> f16
+// CHECK: scf.if
+// CHECK: llvm.getelementptr %[[P1]]
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// cluster_reduce: the sum over ranks 0 and 1, in rank order.
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: %[[Q0:.*]] = nvvm.mapa
+// CHECK: %[[Q1:.*]] = nvvm.mapa
+// CHECK: scf.for
+// CHECK: llvm.getelementptr %[[Q0]]
+// CHECK: llvm.getelementptr %[[Q1]]
+// CHECK: arith.addf
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+func.func @gather(%x: tensor<8x32xf16>) -> tensor<8x32xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<8x32xf16>) -> tensor<8x32xf16>
+      grid [4, 2, 1] block [32, 1, 1] forloop 1 cluster [2, 1, 1] non_portable {
+    %t = input_loader %X imap <x = 1, y = 0> : tensor<8x32xf16> -> !mirage_block.stensor<4x8xf16>
+    %g = cluster_gather %t dim 1 : !mirage_block.stensor<4x8xf16> -> !mirage_block.stensor<4x16xf16>
+    %r = cluster_reduce %g : !mirage_block.stensor<4x16xf16>
+    %h = reduction %r dim 1 size 8 : !mirage_block.stensor<4x16xf16> -> !mirage_block.stensor<4x8xf16>
+    %s = output_saver %h omap <x = 1, y = 0> : !mirage_block.stensor<4x8xf16> -> tensor<8x32xf16>
+    yield %s : tensor<8x32xf16>
+  }
+  return %o : tensor<8x32xf16>
+}

@@ -1,0 +1,108 @@
+// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu | FileCheck %s
+
+// Strided reduction: out[i, j] = sum_k in[i, j + 4k], k < 16 / 4.
+// CHECK-LABEL: gpu.func @reduction_kernel0
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: %[[OFF:.*]] = arith.muli %[[K]], %{{.*}} : index
+// CHECK: arith.addi %{{.*}}, %[[OFF]] : index
+// CHECK: arith.addf
+func.func @reduction(%x: tensor<8x16xf32>) -> tensor<8x4xf32> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<8x16xf32>) -> tensor<8x4xf32>
+      grid [1, 1, 1] block [32, 1, 1] forloop 1 {
+    %t = input_loader %X imap <> : tensor<8x16xf32> -> !mirage_block.stensor<8x16xf32>
+    %r = reduction %t dim 1 size 4 : !mirage_block.stensor<8x16xf32> -> !mirage_block.stensor<8x4xf32>
+    %s = output_saver %r omap <> : !mirage_block.stensor<8x4xf32> -> tensor<8x4xf32>
+    yield %s : tensor<8x4xf32>
+  }
+  return %o : tensor<8x4xf32>
+}
+
+// -----
+
+// rms_norm: one pass computes each group's root mean square into an f32
+// scratch tile, a second divides.
+// CHECK-LABEL: gpu.func @norm_kernel0
+// CHECK: %[[SCRATCH:.*]] = memref.view %{{.*}} to memref<8xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.for
+// CHECK: scf.for {{.*}} -> (f32)
+// CHECK: arith.mulf
+// CHECK: arith.constant 1.600000e+01 : f32
+// CHECK: arith.divf
+// CHECK: arith.constant 9.99999974E-6 : f32
+// CHECK: arith.addf
+// CHECK: math.sqrt
+// CHECK: memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK: memref.load %[[SCRATCH]]
+// CHECK: arith.divf
+func.func @norm(%x: tensor<8x16xf16>) -> tensor<8x16xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<8x16xf16>) -> tensor<8x16xf16>
+      grid [1, 1, 1] block [32, 1, 1] forloop 1 {
+    %t = input_loader %X imap <> : tensor<8x16xf16> -> !mirage_block.stensor<8x16xf16>
+    %n = rms_norm %t size 16 eps 1.0e-5 : !mirage_block.stensor<8x16xf16>
+    %s = output_saver %n omap <> : !mirage_block.stensor<8x16xf16> -> tensor<8x16xf16>
+    yield %s : tensor<8x16xf16>
+  }
+  return %o : tensor<8x16xf16>
+}
+
+// -----
+
+// concat: elements below the split come from the lhs, the others from the rhs.
+// CHECK-LABEL: gpu.func @concat_kernel0
+// CHECK: %[[LT:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : index
+// CHECK: scf.if %[[LT]] -> (f32)
+// CHECK: memref.load %arg0
+// CHECK: } else {
+// CHECK: arith.subi
+// CHECK: memref.load %arg1
+func.func @concat(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x16xf32> {
+  %o = mirage_kernel.graph_def(%A = %a : tensor<4x8xf32>, %B = %b : tensor<4x8xf32>) -> tensor<4x16xf32>
+      grid [1, 1, 1] block [32, 1, 1] forloop 1 {
+    %ta = input_loader %A imap <> : tensor<4x8xf32> -> !mirage_block.stensor<4x8xf32>
+    %tb = input_loader %B imap <> : tensor<4x8xf32> -> !mirage_block.stensor<4x8xf32>
+    %c = concat %ta, %tb dim 1 : !mirage_block.stensor<4x8xf32>, !mirage_block.stensor<4x8xf32> -> !mirage_block.stensor<4x16xf32>
+    %s = output_saver %c omap <> : !mirage_block.stensor<4x16xf32> -> tensor<4x16xf32>
+    yield %s : tensor<4x16xf32>
+  }
+  return %o : tensor<4x16xf32>
+}
+
+// -----
+
+// A thread graph is one loop; its scalars are rounded to their type after
+// every op, and both results are stored in the same loop.
+// CHECK-LABEL: gpu.func @fused_kernel0
+// CHECK: scf.for
+// CHECK: memref.load %arg0
+// CHECK: memref.load %arg1
+// silu(x) = x / (1 + exp(-x))
+// CHECK: arith.negf
+// CHECK: math.exp
+// CHECK: arith.divf
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: arith.extf
+// CHECK: arith.mulf
+// CHECK: memref.store
+// CHECK: memref.store
+// CHECK-NOT: scf.for
+// CHECK: gpu.barrier
+func.func @fused(%a: tensor<8x64xf16>, %b: tensor<8x1xf16>) -> (tensor<8x64xf16>, tensor<8x64xf16>) {
+  %o:2 = mirage_kernel.graph_def(%A = %a : tensor<8x64xf16>, %B = %b : tensor<8x1xf16>)
+      -> (tensor<8x64xf16>, tensor<8x64xf16>) grid [1, 1, 1] block [64, 1, 1] forloop 1 {
+    %ta = input_loader %A imap <> : tensor<8x64xf16> -> !mirage_block.stensor<8x64xf16>
+    %tb = input_loader %B imap <> : tensor<8x1xf16> -> !mirage_block.stensor<8x1xf16>
+    %y:2 = thread_graph %ta, %tb : !mirage_block.stensor<8x64xf16>, !mirage_block.stensor<8x1xf16>
+        -> !mirage_block.stensor<8x64xf16>, !mirage_block.stensor<8x64xf16> {
+    ^bb0(%x: f16, %g: f16):
+      %s = silu %x : f16
+      %p = mul %s, %g : f16
+      yield %p, %s : f16, f16
+    }
+    %s0 = output_saver %y#0 omap <> : !mirage_block.stensor<8x64xf16> -> tensor<8x64xf16>
+    %s1 = output_saver %y#1 omap <> : !mirage_block.stensor<8x64xf16> -> tensor<8x64xf16>
+    yield %s0, %s1 : tensor<8x64xf16>, tensor<8x64xf16>
+  }
+  return %o#0, %o#1 : tensor<8x64xf16>, tensor<8x64xf16>
+}

@@ -1,0 +1,27 @@
+// RUN: mirage-opt %s --mirage-to-ptx-pipeline=chip=sm_90a | FileCheck %s --check-prefix=SM90
+// RUN: mirage-opt %s --mirage-to-ptx-pipeline=chip=sm_80 | FileCheck %s --check-prefix=SM80
+// RUN: not mirage-opt %s --mirage-to-ptx-pipeline=chip=sm_75 2>&1 | FileCheck %s --check-prefix=CHIP
+
+// Kernel graphs go all the way to host functions on buffers plus one
+// gpu.binary holding the PTX of every kernel (libdevice linked for exp).
+
+// SM90: func.func @softmax_rows(%{{.*}}: memref<8x64xf32>, %{{.*}}: memref<8x64xf32> {mirage.result = 0 : i64})
+// SM90-COUNT-3: gpu.launch_func @mirage_kernels::@softmax_rows_kernel
+// SM90: gpu.binary @mirage_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">
+// SM90-SAME: .target sm_90a
+// SM90-SAME: .visible .entry softmax_rows_kernel0(
+// SM90-SAME: ex2.approx
+// SM90-SAME: .visible .entry softmax_rows_kernel1(
+// SM90-SAME: .visible .entry softmax_rows_kernel2(
+
+// SM80: gpu.binary @mirage_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">
+// SM80-SAME: .target sm_80
+
+// CHIP: error: unknown chip 'sm_75', expected sm_80 or sm_90a
+
+func.func @softmax_rows(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %e = mirage_kernel.exp %x : tensor<8x64xf32>
+  %s = mirage_kernel.reduction %e dim 1 : tensor<8x64xf32> -> tensor<8x1xf32>
+  %p = mirage_kernel.div %e, %s : tensor<8x64xf32>, tensor<8x1xf32> -> tensor<8x64xf32>
+  return %p : tensor<8x64xf32>
+}
