@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Builds one bundle per input for the ptxas tests.
+
+Usage: make-bundles.py MIRAGE_TRANSLATE OUT_DIR INPUT...
+
+An input is a Mirage .mlir file or a saved µGraph .json file of the public
+implementation (imported first). Each becomes OUT_DIR/<stem>; prints one line
+per input with its number of functions, and exits non-zero on any failure.
+"""
+import json
+import os
+import subprocess
+import sys
+
+
+def main(argv):
+    translate, out_dir, inputs = argv[1], argv[2], argv[3:]
+    failures = 0
+    for path in inputs:
+        stem = os.path.splitext(os.path.basename(path))[0]
+        bundle = os.path.join(out_dir, stem)
+        source = path
+        if path.endswith(".json"):
+            source = os.path.join(out_dir, stem + ".mlir")
+            subprocess.run([translate, "--import-mirage-json", path, "-o", source],
+                           check=True)
+        result = subprocess.run([translate, "--mirage-to-bundle", source, "-o", bundle],
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            print(f"{stem}: FAILED\n{result.stderr}")
+            failures += 1
+            continue
+        with open(os.path.join(bundle, "plan.json")) as f:
+            functions = len(json.load(f)["functions"])
+        print(f"{stem}: {functions} functions bundled")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
