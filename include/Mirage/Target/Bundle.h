@@ -27,13 +27,17 @@ struct BundleOptions {
   /// Target chips; empty means every chip the program can run on (sm_80 and
   /// sm_90a, or only sm_90a for programs with thread-block clusters).
   std::vector<std::string> chips;
+  /// Functions to bundle; empty means every function with Mirage kernel ops.
+  std::vector<std::string> functions;
   /// Kernel-graph references for functions made of graph_defs: the function
   /// of the same name, or the only function. May be null.
   ModuleOp reference;
 };
 
-/// Compiles every function of `module` that holds Mirage kernel ops and
-/// writes the bundle into `directory` (created if needed).
+/// Compiles the functions of `module` that hold Mirage kernel ops (or those
+/// `options` names) and writes the bundle into `directory` (created if
+/// needed). Each function's plan records the program it computes and, when
+/// one is known, its kernel-graph reference.
 LogicalResult writeBundle(ModuleOp module, StringRef directory,
                           const BundleOptions &options);
 

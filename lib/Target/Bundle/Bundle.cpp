@@ -74,7 +74,7 @@ findReference(func::FuncOp function, ModuleOp references) {
            << " has type " << function.getFunctionType();
   if (!reference)
     return std::optional<json::Object>();
-  FailureOr<json::Object> program = getReferenceProgram(reference);
+  FailureOr<json::Object> program = getProgram(reference, false);
   if (failed(program))
     return failure();
   return std::optional<json::Object>(std::move(*program));
@@ -106,19 +106,33 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
   Location loc = module.getLoc();
   SmallVector<func::FuncOp> functions;
   for (auto function : module.getOps<func::FuncOp>())
-    if (hasKernelOps(function))
+    if (hasKernelOps(function) &&
+        (options.functions.empty() ||
+         llvm::is_contained(options.functions, function.getSymName())))
       functions.push_back(function);
+  for (const std::string &name : options.functions)
+    if (!module.lookupSymbol<func::FuncOp>(name))
+      return emitError(loc) << "no function named '" << name << "' to bundle";
   if (functions.empty())
     return emitError(loc, "the module has no function of mirage_kernel ops to "
                           "compile");
+  // Compile only the chosen functions.
+  OwningOpRef<ModuleOp> chosen(module.clone());
+  for (auto function : llvm::make_early_inc_range(chosen->getOps<func::FuncOp>()))
+    if (!llvm::any_of(functions, [&](func::FuncOp f) {
+          return f.getSymName() == function.getSymName();
+        }) && hasKernelOps(function))
+      function.erase();
 
   json::Array plans;
-  std::vector<json::Object> references;
+  std::vector<json::Object> programs, references;
   for (func::FuncOp function : functions) {
+    FailureOr<json::Object> program = getProgram(function, true);
     FailureOr<std::optional<json::Object>> reference =
         findReference(function, options.reference);
-    if (failed(reference))
+    if (failed(program) || failed(reference))
       return failure();
+    programs.push_back(std::move(*program));
     references.push_back(reference->value_or(json::Object()));
   }
 
@@ -139,7 +153,7 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
     if (failed(getPTXFeatures(chip)))
       return emitError(loc) << "unknown chip '" << chip
                             << "', expected sm_80 or sm_90a";
-    OwningOpRef<ModuleOp> lowered(module.clone());
+    OwningOpRef<ModuleOp> lowered(chosen->clone());
     PassManager pm(module.getContext());
     MirageToPTXPipelineOptions pipeline;
     pipeline.chip = chip;
@@ -153,11 +167,13 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
     ptxFiles[chip] = chip + ".ptx";
     if (!plans.empty())
       continue;
-    for (auto [function, reference] : llvm::zip(functions, references)) {
+    for (auto [function, program, reference] :
+         llvm::zip(functions, programs, references)) {
       auto host = lowered->lookupSymbol<func::FuncOp>(function.getSymName());
       FailureOr<json::Object> plan = getFunctionPlan(host);
       if (failed(plan))
         return failure();
+      (*plan)["program"] = json::Object(program);
       if (!reference.empty())
         (*plan)["reference"] = json::Object(reference);
       plans.push_back(std::move(*plan));

@@ -39,6 +39,10 @@ int mirage::runBundleMain(int argc, char **argv) {
       "mirage-chips", cl::CommaSeparated,
       cl::desc("Target chips (default: sm_80 and sm_90a; sm_90a only for "
                "programs with thread-block clusters)"));
+  static cl::list<std::string> functions(
+      "mirage-bundle-functions", cl::CommaSeparated,
+      cl::desc("Functions to bundle (default: every function of Mirage "
+               "kernel ops)"));
   static cl::opt<std::string> referencePath(
       "mirage-bundle-reference",
       cl::desc("File with the kernel-graph programs the functions compute "
@@ -73,6 +77,7 @@ int mirage::runBundleMain(int argc, char **argv) {
   }
   BundleOptions options;
   options.chips.assign(chips.begin(), chips.end());
+  options.functions.assign(functions.begin(), functions.end());
   options.reference = reference ? *reference : ModuleOp();
   return failed(writeBundle(*module, output, options)) ? 1 : 0;
 }

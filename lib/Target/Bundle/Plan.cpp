@@ -7,6 +7,7 @@
 
 #include "Plan.h"
 
+#include "Mirage/Dialect/Block/IR/BlockOps.h"
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -144,47 +145,117 @@ FailureOr<json::Object> mirage::getFunctionPlan(func::FuncOp host) {
                       {"launches", std::move(launches)}};
 }
 
-FailureOr<json::Object> mirage::getReferenceProgram(func::FuncOp function) {
-  Block &entry = function.getBody().front();
+namespace {
+
+/// Writes a graph (a function body, a graph_def body or a thread_graph body)
+/// as JSON: values numbered in order of definition, with their types. Nested
+/// bodies, which are isolated from above, are numbered on their own.
+class GraphWriter {
+public:
+  /// Describes `block`; `allowBlockGraphs` admits graph_defs.
+  FailureOr<json::Object> write(Block &block, bool allowBlockGraphs);
+
+private:
+  FailureOr<json::Object> writeOp(Operation &op, bool allowBlockGraphs);
+
   DenseMap<Value, int64_t> ids;
+};
+
+json::Array toJSON(ArrayRef<int32_t> values) {
+  json::Array array;
+  for (int32_t v : values)
+    array.push_back(v);
+  return array;
+}
+
+/// Shape (empty for a scalar) and dtype of a value.
+json::Object describeValue(Type type) {
+  if (isa<ShapedType>(type))
+    return describe(type, false);
+  return json::Object{{"shape", json::Array()}, {"dtype", getDTypeName(type)}};
+}
+
+} // namespace
+
+FailureOr<json::Object> GraphWriter::write(Block &block, bool allowBlockGraphs) {
   json::Array values, inputs, outputs, ops;
   auto number = [&](Value value) {
     ids[value] = values.size();
-    values.push_back(describe(value.getType(), false));
+    values.push_back(describeValue(value.getType()));
     return ids[value];
   };
-  for (BlockArgument arg : entry.getArguments())
+  for (BlockArgument arg : block.getArguments())
     inputs.push_back(number(arg));
-  for (Operation &op : entry.without_terminator()) {
-    if (!isa<kernel::MirageKernelDialect>(op.getDialect()) ||
-        isa<kernel::GraphDefOp, kernel::LaunchOp>(op))
-      return op.emitOpError("cannot be part of a reference program: only "
-                            "predefined mirage_kernel ops can");
-    json::Object entry{{"op", op.getName().stripDialect()}};
-    json::Array operands, results;
-    for (Value operand : op.getOperands())
-      operands.push_back(ids.lookup(operand));
+  for (Operation &op : block.without_terminator()) {
+    FailureOr<json::Object> entry = writeOp(op, allowBlockGraphs);
+    if (failed(entry))
+      return failure();
+    json::Array results;
     for (Value result : op.getResults())
       results.push_back(number(result));
-    entry["operands"] = std::move(operands);
-    entry["results"] = std::move(results);
-    // Integer and float attributes, defaults included.
-    for (NamedAttribute attr : op.getAttrs()) {
-      if (auto integer = dyn_cast<IntegerAttr>(attr.getValue()))
-        entry[attr.getName().getValue()] = integer.getValue().getSExtValue();
-      else if (auto real = dyn_cast<FloatAttr>(attr.getValue()))
-        entry[attr.getName().getValue()] = real.getValueAsDouble();
-    }
-    if (auto reduction = dyn_cast<kernel::ReductionOp>(op))
-      entry["size"] = reduction.getSize();
-    if (auto norm = dyn_cast<kernel::RmsNormOp>(op))
-      entry["eps"] = norm.getEps().convertToDouble();
-    ops.push_back(std::move(entry));
+    (*entry)["results"] = std::move(results);
+    ops.push_back(std::move(*entry));
   }
-  for (Value value : entry.getTerminator()->getOperands())
+  for (Value value : block.getTerminator()->getOperands())
     outputs.push_back(ids.lookup(value));
   return json::Object{{"values", std::move(values)},
                       {"inputs", std::move(inputs)},
                       {"outputs", std::move(outputs)},
                       {"ops", std::move(ops)}};
+}
+
+FailureOr<json::Object> GraphWriter::writeOp(Operation &op,
+                                             bool allowBlockGraphs) {
+  StringRef dialect = op.getDialect() ? op.getDialect()->getNamespace() : "";
+  if (!llvm::is_contained({"mirage_kernel", "mirage_block", "mirage_thread"},
+                          dialect) ||
+      isa<kernel::LaunchOp>(op))
+    return op.emitOpError("cannot be described in a bundle program");
+  if (isa<kernel::GraphDefOp>(op) && !allowBlockGraphs)
+    return op.emitOpError("cannot be part of a reference program: only "
+                          "predefined mirage_kernel ops can");
+  json::Object entry{{"op", op.getName().stripDialect()}};
+  json::Array operands;
+  for (Value operand : op.getOperands())
+    operands.push_back(ids.lookup(operand));
+  entry["operands"] = std::move(operands);
+  // Integer and float attributes, defaults included; maps as [x, y, z].
+  for (NamedAttribute attr : op.getAttrs()) {
+    StringRef name = attr.getName().getValue();
+    if (auto integer = dyn_cast<IntegerAttr>(attr.getValue()))
+      entry[name] = integer.getValue().getSExtValue();
+    else if (auto real = dyn_cast<FloatAttr>(attr.getValue()))
+      entry[name] = real.getValueAsDouble();
+    else if (auto map = dyn_cast<block::GridMapAttr>(attr.getValue()))
+      entry[name] = toJSON(map.getDims());
+    else if (auto dims = dyn_cast<DenseI32ArrayAttr>(attr.getValue()))
+      entry[name] = toJSON(dims.asArrayRef());
+  }
+  if (auto reduction = dyn_cast<kernel::ReductionOp>(op))
+    entry["size"] = reduction.getSize();
+  if (auto reduction = dyn_cast<block::ReductionOp>(op))
+    entry["size"] = reduction.getSize();
+  if (auto norm = dyn_cast<kernel::RmsNormOp>(op))
+    entry["eps"] = norm.getEps().convertToDouble();
+  if (auto norm = dyn_cast<block::RmsNormOp>(op))
+    entry["eps"] = norm.getEps().convertToDouble();
+  if (auto loader = dyn_cast<block::InputLoaderOp>(op))
+    entry["fmap"] = loader.getFmap();
+  if (auto accum = dyn_cast<block::ForloopAccumOp>(op))
+    entry["kind"] = block::stringifyAccumKind(accum.getKind());
+  if (auto graph = dyn_cast<kernel::GraphDefOp>(op))
+    entry["cluster"] = toJSON(graph.getCluster().value_or(ArrayRef<int32_t>{1, 1, 1}));
+  if (op.getNumRegions() == 1) {
+    FailureOr<json::Object> body =
+        GraphWriter().write(op.getRegion(0).front(), false);
+    if (failed(body))
+      return failure();
+    entry["body"] = std::move(*body);
+  }
+  return entry;
+}
+
+FailureOr<json::Object> mirage::getProgram(func::FuncOp function,
+                                           bool allowBlockGraphs) {
+  return GraphWriter().write(function.getBody().front(), allowBlockGraphs);
 }

@@ -18,9 +18,12 @@ namespace mlir::mirage {
 /// function of another form.
 FailureOr<llvm::json::Object> getFunctionPlan(func::FuncOp host);
 
-/// The `reference` entry of a function made only of predefined kernel ops
-/// (no graph_def): its values, inputs, outputs and ops.
-FailureOr<llvm::json::Object> getReferenceProgram(func::FuncOp function);
+/// The program `function` computes, as plan.json describes it: its values,
+/// inputs, outputs and ops, graph_def and thread_graph bodies nested under
+/// `body`. Graph_defs are rejected unless `allowBlockGraphs` (a `reference`
+/// is made of predefined kernel ops only).
+FailureOr<llvm::json::Object> getProgram(func::FuncOp function,
+                                         bool allowBlockGraphs);
 
 } // namespace mlir::mirage
 
