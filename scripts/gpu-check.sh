@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The check to run on a GPU machine (docs/Runtime.md): builds runtime/ into
-# build-runtime/ with CMake, runs its unit tests, then checks every bundle
-# under BUNDLES_ROOT with bench/gpu/check.py (accuracy against the reference
-# programs, determinism, CUDA graph replay, rejected bad calls, mirage-run,
-# timing). Needs CUDA, CMake and a python3 with torch ($PYTHON overrides).
+# build-runtime/ with CMake, runs its unit tests and its GPU tests
+# (bench/gpu/gpu_tests: bundles that must fail to load, stream interplay),
+# then checks every bundle under BUNDLES_ROOT with bench/gpu/check.py
+# (accuracy against the reference programs, determinism, CUDA graph replay,
+# rejected bad calls, mirage-run, timing). Needs CUDA, CMake and a python3
+# with torch and pytest ($PYTHON overrides).
 #
 #   scripts/gpu-check.sh BUNDLES_ROOT
 #
-# Writes gpu-check.json, gpu-check.md and the build and unit-test logs to
-# $OUT (default ./gpu-check-out), ends with `GPU check: N passed, M failed`,
+# Writes gpu-check.json, gpu-check.md, the GPU tests' JUnit report and the
+# logs to $OUT (default ./gpu-check-out), ends with `GPU check: N passed, M failed`,
 # and exits non-zero if anything failed.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -36,6 +38,16 @@ if ! ctest --test-dir "$build" --output-on-failure \
        >"$out/runtime-unittests.log" 2>&1; then
   tail -40 "$out/runtime-unittests.log"
   echo "runtime unit tests failed"
+  unit_status=1
+fi
+if MIRAGE_RUNTIME_LIBRARY="$build/libmirage_runtime.so" "$python" -m pytest \
+     -q -p no:cacheprovider "$root/bench/gpu/gpu_tests" \
+     --junitxml="$out/runtime-gpu-tests.xml" >"$out/runtime-gpu-tests.log" 2>&1
+then
+  echo "runtime GPU tests: $(tail -1 "$out/runtime-gpu-tests.log")"
+else
+  tail -40 "$out/runtime-gpu-tests.log"
+  echo "runtime GPU tests failed"
   unit_status=1
 fi
 

@@ -27,21 +27,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_MUGRAPHS = next(
-    (d for d in (os.path.join(os.path.dirname(ROOT), "shared", "mugraphs",
-                              "upstream-2024"),
-                 "/work/shared/mugraphs/upstream-2024") if os.path.isdir(d)),
-    "")
-
-# File stem -> reference program in examples/benchmarks (same name otherwise).
-REFERENCES = {
-    "rmsnorm_bs1": "rmsnorm_linear_bs1",
-    "rmsnorm_bs8": "rmsnorm_linear_bs8",
-    "single_gated_mlp": "gated_mlp",
-    "single_lora": "lora",
-    "single_mqa_bs1": "mqa_bs1",
-}
+from mugraphs import DEFAULT_MUGRAPHS, ROOT, reference_program
 
 VERDICT = re.compile(
     r"^(?P<file>[^:]+):(?P<line>\d+):\d+: (?P<kind>remark|error): (?P<text>.*)$")
@@ -72,8 +58,7 @@ def check_file(path, build, part=(0, 1)):
     """Returns a dict with the per-graph results of one µGraph file; with
     `part` = (i, n), only of its graphs whose index is i modulo n."""
     stem = os.path.splitext(os.path.basename(path))[0]
-    reference = os.path.join(ROOT, "examples", "benchmarks",
-                             REFERENCES.get(stem, stem) + ".mlir")
+    reference = reference_program(stem)
     start = time.time()
     imported = subprocess.run(
         [os.path.join(build, "bin", "mirage-translate"),

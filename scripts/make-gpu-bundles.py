@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Builds the bundles the GPU check runs (scripts/gpu-check.sh).
+
+    make-gpu-bundles.py OUT_DIR [--build build] [--per-file 3]
+
+Into OUT_DIR, one bundle per case:
+  bench_<name>     every benchmark reference program of examples/benchmarks
+                   (each is its own reference);
+  mugraph_<name>   every hand-written µGraph of examples/mugraphs, with the
+                   benchmark it implements as reference (the cluster example
+                   carries its own, marked mirage.reference);
+  upstream_<file>  the first --per-file graphs (or all, if fewer) of each saved
+                   µGraph file of the public implementation, with its benchmark
+                   as reference.
+Every plan.json also records the program each function computes, so the GPU
+check compares the kernels with a PyTorch evaluation of exactly that program
+and, separately, with the reference.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+from mugraphs import DEFAULT_MUGRAPHS, ROOT, reference_program
+
+# Hand-written µGraph -> the benchmark it implements (None: its own module
+# holds the reference).
+HAND_WRITTEN = {
+    "rmsnorm_linear_fused": "rmsnorm_linear_bs1",
+    "gqa_splitkv_bs1": "gqa_bs1",
+    "rmsnorm_cluster": None,
+}
+
+
+def bundle(translate, source, out, functions=None, reference=None):
+    command = [translate, "--mirage-to-bundle", source, "-o", out]
+    if functions:
+        command.append("--mirage-bundle-functions=" + ",".join(functions))
+    if reference:
+        command.append("--mirage-bundle-reference=" + reference)
+    subprocess.run(command, check=True)
+    with open(os.path.join(out, "plan.json")) as f:
+        plan = json.load(f)
+    print(f"{os.path.basename(out)}: {len(plan['functions'])} functions, "
+          f"chips {', '.join(sorted(plan['ptx']))}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out")
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--mugraphs", default=DEFAULT_MUGRAPHS)
+    parser.add_argument("--per-file", type=int, default=3)
+    args = parser.parse_args()
+    translate = os.path.join(args.build, "bin", "mirage-translate")
+    os.makedirs(args.out, exist_ok=True)
+
+    benchmarks = os.path.join(ROOT, "examples", "benchmarks")
+    for name in sorted(os.listdir(benchmarks)):
+        stem = os.path.splitext(name)[0]
+        bundle(translate, os.path.join(benchmarks, name),
+               os.path.join(args.out, "bench_" + stem))
+
+    for stem, reference in HAND_WRITTEN.items():
+        bundle(translate, os.path.join(ROOT, "examples", "mugraphs", stem + ".mlir"),
+               os.path.join(args.out, "mugraph_" + stem),
+               reference=reference and os.path.join(benchmarks, reference + ".mlir"))
+
+    if not args.mugraphs:
+        print("no saved µGraphs found; skipping them", file=sys.stderr)
+        return 0
+    for name in sorted(os.listdir(args.mugraphs)):
+        if not name.endswith(".json"):
+            continue
+        stem = os.path.splitext(name)[0]
+        imported = os.path.join(args.out, stem + ".mlir")
+        subprocess.run([translate, "--import-mirage-json",
+                        os.path.join(args.mugraphs, name), "-o", imported], check=True)
+        with open(imported) as f:
+            count = f.read().count(f"func.func @{stem}_")
+        bundle(translate, imported, os.path.join(args.out, "upstream_" + stem),
+               functions=[f"{stem}_{i}" for i in range(min(count, args.per_file))],
+               reference=reference_program(stem))
+        os.remove(imported)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,28 @@
+"""Where the public implementation's saved µGraphs live, and which benchmark
+program each file implements. Shared by the scripts that process them."""
+
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# shared/mugraphs/upstream-2024 beside the checkout, else under /work/shared.
+DEFAULT_MUGRAPHS = next(
+    (d for d in (os.path.join(os.path.dirname(ROOT), "shared", "mugraphs",
+                              "upstream-2024"),
+                 "/work/shared/mugraphs/upstream-2024") if os.path.isdir(d)),
+    "")
+
+# File stem -> reference program in examples/benchmarks (same name otherwise).
+REFERENCES = {
+    "rmsnorm_bs1": "rmsnorm_linear_bs1",
+    "rmsnorm_bs8": "rmsnorm_linear_bs8",
+    "single_gated_mlp": "gated_mlp",
+    "single_lora": "lora",
+    "single_mqa_bs1": "mqa_bs1",
+}
+
+
+def reference_program(stem):
+    """The examples/benchmarks file of the program µGraph file `stem` implements."""
+    return os.path.join(ROOT, "examples", "benchmarks",
+                        REFERENCES.get(stem, stem) + ".mlir")
