@@ -295,10 +295,11 @@ def _load_library(path):
         return library
 
 
-def _raise_on_failure(library, status, what):
+def _raise_on_failure(library, status):
+    """Raises the library's last error if `status` is a failure."""
     if status == 0:
         return
-    message = f"{what}: {library.mirage_last_error().decode(errors='replace')}"
+    message = library.mirage_last_error().decode(errors="replace")
     if status == _INVALID_ARGUMENT:
         raise MirageArgumentError(message)
     raise MirageError(message)
@@ -359,8 +360,7 @@ class Bundle:
                     self.directory.encode(), device_index,
                     self.requested_chip.encode() if self.requested_chip
                     else None, ctypes.byref(handle))
-                _raise_on_failure(self._library, status,
-                                  f"loading {self.directory}")
+                _raise_on_failure(self._library, status)
                 self._handles[device_index] = handle
             return self._handles[device_index]
 
@@ -370,7 +370,7 @@ class Bundle:
         chip = ctypes.c_char_p()
         status = self._library.mirage_bundle_chip(self.handle(device_index),
                                                   ctypes.byref(chip))
-        _raise_on_failure(self._library, status, "mirage_bundle_chip")
+        _raise_on_failure(self._library, status)
         return chip.value.decode()
 
     def close(self):
@@ -438,7 +438,7 @@ class BundleFunction:
         status = library.mirage_bundle_run(
             self.bundle.handle(device_index), self.spec.name.encode(),
             len(inputs), ins, len(outputs), outs, ctypes.c_void_p(stream))
-        _raise_on_failure(library, status, f"running {self.spec.name}")
+        _raise_on_failure(library, status)
 
 
 def load_bundle(directory, library=None, device=None, chip=None):

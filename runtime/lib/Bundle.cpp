@@ -46,37 +46,41 @@ Expected<int> functionAttribute(CUfunction_attribute attribute,
 
 Expected<std::unique_ptr<Bundle>>
 Bundle::load(const std::string &directory, int device, std::string_view chip) {
+  // readPlan and readPtx name the bundle in their messages; the other steps
+  // are located here.
   Expected<Plan> plan = readPlan(directory);
   if (!plan)
     return plan.takeError();
+  auto located = [&](const Error &error) {
+    return Error(error.code(), "bundle " + directory + ": " + error.message());
+  };
   if (Error error = checkDriver(cuInit(0), "cuInit"))
-    return error;
+    return located(error);
 
   std::unique_ptr<Bundle> bundle(new Bundle());
   bundle->bundlePlan = std::move(*plan);
   bundle->bundleDirectory = directory;
   if (Error error = bundle->bindContext(device))
-    return error;
+    return located(error);
   ContextScope scope;
   if (Error error = scope.enter(bundle->bundleContext))
-    return error;
+    return located(error);
   if (Error error = bundle->queryDevice())
-    return error;
+    return located(error);
   Expected<std::string> selected =
       selectChip(bundle->bundlePlan, bundle->deviceInfo, chip);
   if (!selected)
-    return Error(ErrorCode::InvalidBundle,
-                 "bundle " + directory + ": " + selected.error().message());
+    return located(selected.error());
   bundle->bundleChip = *selected;
   Expected<std::string> ptx = readPtx(directory, bundle->bundlePlan, *selected);
   if (!ptx)
     return ptx.takeError();
   if (Error error = bundle->loadModule(*ptx))
-    return error;
+    return located(error);
   if (Error error = bundle->prepareKernels())
-    return error;
+    return located(error);
   if (Error error = bundle->allocateBuffers())
-    return error;
+    return located(error);
   return bundle;
 }
 
@@ -178,8 +182,7 @@ Error Bundle::loadModule(const std::string &ptx) {
   module = nullptr;
   log.resize(log.find('\0'));
   Error error = checkDriver(result, "cuModuleLoadDataEx");
-  return Error(error.code(), "bundle " + bundleDirectory + ": " +
-                                 bundlePlan.ptx.at(bundleChip) + ": " +
+  return Error(error.code(), bundlePlan.ptx.at(bundleChip) + ": " +
                                  error.message() +
                                  (log.empty() ? "" : "\n" + log));
 }
