@@ -136,8 +136,8 @@ def make_inputs(spec, seed, scale, device):
     generator = torch.Generator(device=device).manual_seed(seed)
     backend = TorchBackend(torch)
     return [(torch.randn(t.shape, generator=generator, device=device,
-                         dtype=torch.float32) * scale).to(backend.dtypes[t.dtype])
-            for t in spec.inputs]
+                         dtype=torch.float32) * scale)
+            .to(backend.dtypes[t.dtype]) for t in spec.inputs]
 
 
 def empty_outputs(spec, device, fill):
@@ -164,7 +164,8 @@ def bad_calls(function, inputs, outputs, stream, device_index):
     spec = function.spec
     cases = []
     if inputs:
-        cases.append(("missing input", TypeError, lambda: function(*inputs[:-1])))
+        cases.append(("missing input", TypeError,
+                      lambda: function(*inputs[:-1])))
     cases.append(("extra input", TypeError,
                   lambda: function(*inputs, torch.empty_like(outputs[0]))))
     first = inputs[0] if inputs else outputs[0]
@@ -255,7 +256,8 @@ def check_function(bundle, spec, options, record):
     record["bound"] = bound = bound_for(program)
     record["chip"] = bundle.chip(options.device)
     function = bundle(spec.name)
-    seed = options.seed + zlib.crc32(f"{record['bundle']}/{spec.name}".encode())
+    case = f"{record['bundle']}/{spec.name}"
+    seed = options.seed + zlib.crc32(case.encode())
     inputs = make_inputs(spec, seed, options.scale, device)
     checks = record["checks"]
 
@@ -505,7 +507,8 @@ def main(argv):
 
     out = pathlib.Path(options.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "gpu-check.json").write_text(json.dumps(json_safe(records), indent=2) + "\n")
+    (out / "gpu-check.json").write_text(
+        json.dumps(json_safe(records), indent=2) + "\n")
     write_markdown(out / "gpu-check.md", records, skipped, device_name)
     passed = sum(r["passed"] for r in records)
     failed = len(records) - passed

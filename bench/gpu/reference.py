@@ -139,9 +139,10 @@ def result_shapes(op, shapes, where=""):
         dim = attributes["dim"]
         first = shapes[0]
         _check_dim(dim, len(first), where)
+        kept = first[:dim] + first[dim + 1:]
         for shape in shapes[1:]:
-            if len(shape) != len(first) or \
-                    shape[:dim] + shape[dim + 1:] != first[:dim] + first[dim + 1:]:
+            if shape[:dim] + shape[dim + 1:] != kept or \
+                    len(shape) != len(first):
                 _fail(where, f"cannot concatenate {list(first)} and "
                       f"{list(shape)} along dim {dim}")
         return [first[:dim] + (sum(s[dim] for s in shapes),) + first[dim + 1:]]
@@ -313,7 +314,8 @@ def _apply(op, args, backend):
     if name == "matmul":
         return [x @ args[1]]
     if name == "reduction":
-        shape, dim, size = tuple(x.shape), attributes["dim"], attributes["size"]
+        shape, dim = tuple(x.shape), attributes["dim"]
+        size = attributes["size"]
         split = shape[:dim] + (shape[dim] // size, size) + shape[dim + 1:]
         return [x.reshape(split).sum(dim)]
     if name == "rms_norm":

@@ -158,7 +158,8 @@ def read_plan(directory):
                               f"duplicate function name {name!r}")
         specs[name] = FunctionSpec(
             name,
-            _read_tensor_specs(function.get("inputs"), path, where + ".inputs"),
+            _read_tensor_specs(function.get("inputs"), path,
+                               where + ".inputs"),
             _read_tensor_specs(function.get("outputs"), path,
                                where + ".outputs"),
             function.get("reference"))
@@ -186,8 +187,8 @@ def _check_tensor(function, what, spec, tensor):
         raise ValueError(f"{prefix}: on device {_device_text(tensor.device)}; "
                          "bundle functions take CUDA tensors")
     if _dtype_name(tensor) != spec.dtype:
-        raise TypeError(f"{prefix}: expected dtype {_TORCH_NAMES[spec.dtype]}, "
-                        f"got {tensor.dtype}")
+        raise TypeError(f"{prefix}: expected dtype "
+                        f"{_TORCH_NAMES[spec.dtype]}, got {tensor.dtype}")
     shape = tuple(tensor.shape)
     if shape != spec.shape:
         raise ValueError(f"{prefix}: expected shape {list(spec.shape)}, got "
@@ -239,7 +240,8 @@ def find_library(library=None):
     if library is not None:
         candidates = [("the library argument", pathlib.Path(library))]
     elif os.environ.get(LIBRARY_ENV):
-        candidates = [(f"${LIBRARY_ENV}", pathlib.Path(os.environ[LIBRARY_ENV]))]
+        candidates = [(f"${LIBRARY_ENV}",
+                       pathlib.Path(os.environ[LIBRARY_ENV]))]
     else:
         candidates = [("the default",
                        _REPO_ROOT / "build-runtime" / LIBRARY_NAME)]

@@ -142,8 +142,9 @@ def test_rejects_wrong_shape():
 
 
 def test_rejects_non_contiguous_strides():
-    with pytest.raises(ValueError, match=r"f: output 0: strides \[1, 4\] are "
-                                         r"not the contiguous strides \[8, 1\]"):
+    with pytest.raises(ValueError, match=r"f: output 0: strides \[1, 4\] "
+                                         r"are not the contiguous strides "
+                                         r"\[8, 1\]"):
         runtime.check_arguments(spec(), valid_inputs(),
                                 [FakeTensor([4, 8], strides=[1, 4])])
 
@@ -182,8 +183,8 @@ def test_finds_the_library(tmp_path, monkeypatch):
     monkeypatch.setenv(runtime.LIBRARY_ENV, str(library))
     assert runtime.find_library() == library
     monkeypatch.setenv(runtime.LIBRARY_ENV, str(tmp_path / "missing.so"))
-    with pytest.raises(FileNotFoundError, match=r"missing\.so "
-                                                r"\(\$MIRAGE_RUNTIME_LIBRARY\)"):
+    with pytest.raises(FileNotFoundError,
+                       match=r"missing\.so \(\$MIRAGE_RUNTIME_LIBRARY\)"):
         runtime.find_library()
     monkeypatch.delenv(runtime.LIBRARY_ENV)
     default = REPO / "build-runtime" / runtime.LIBRARY_NAME

@@ -72,8 +72,7 @@ private:
   std::vector<Member> object;
 };
 
-/// The kind's name as a JSON schema would say it ("an integer" is reported
-/// by callers that need it).
+/// The kind's name with an article, for messages ("an array", "null").
 std::string_view kindName(Value::Kind kind);
 
 /// Parses one JSON document. Failures are InvalidBundle errors whose message

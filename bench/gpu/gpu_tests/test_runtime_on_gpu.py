@@ -75,7 +75,8 @@ def test_shared_memory_beyond_the_device(tmp_path):
     bundle = edited_bundle(tmp_path, edit_plan=lambda plan: plan["functions"][
         0]["launches"][0].update(shared_memory=1 << 20))
     assert "scale_add: launch 0 (kernel add_f32_2400): 1048576 bytes of " \
-        "dynamic shared memory (plus 0 static) exceed the" in load_error(bundle)
+        "dynamic shared memory (plus 0 static) exceed the" in \
+        load_error(bundle)
 
 
 def test_block_beyond_the_kernel_limit(tmp_path):
