@@ -22,6 +22,11 @@ using namespace mlir::mirage;
 
 namespace {
 
+/// The grid aims for this many blocks...
+constexpr int64_t kMinBlocks = 256;
+/// ...as long as each block keeps this many result elements.
+constexpr int64_t kMinTileElements = 32;
+
 /// How the result of a kernel op may be cut across a grid: whether each
 /// result dimension may be split, and for each operand the operand dimension
 /// that follows result dimension `k` (-1: the operand is replicated along it).
@@ -94,11 +99,14 @@ void expand(Operation *op, int32_t threads, int64_t tileElements) {
   Tiling tiling = analyzeTiling(op);
 
   // Grid axes x, y, z take the outermost splittable dimensions until the
-  // result tile is small enough.
+  // result tile is small enough, and the GPU has enough blocks to keep busy
+  // (as long as each still has a few result elements).
   int64_t count = 1;
   for (int64_t d : shape)
     count *= d;
-  int64_t wanted = llvm::divideCeil(count, tileElements);
+  int64_t wanted = std::max<int64_t>(
+      llvm::divideCeil(count, tileElements),
+      std::min<int64_t>(kMinBlocks, llvm::divideCeil(count, kMinTileElements)));
   SmallVector<int32_t, 3> grid{1, 1, 1}, resultDims{-1, -1, -1};
   unsigned axis = 0;
   for (auto [k, extent] : llvm::enumerate(shape)) {

@@ -20,7 +20,9 @@ def ExpandToBlocksPass
     attributes to one tile per block, in a single loop iteration: grid axes
     x, y and z split the outermost result dimensions that may be split (not
     a reduced or concatenated dimension, not inside an `rms_norm` group)
-    until a block's result tile has at most about `tile-elements` elements;
+    until a block's result tile has at most about `tile-elements` elements
+    and the grid has about 256 blocks (fewer when that would leave a block
+    fewer than 32 result elements);
     each operand is cut along the dimensions that follow the split ones (a
     matmul's lhs along m, its rhs along n; a broadcast operand is
     replicated). Finer tilings (for-loops, fusion) are the search's job.
