@@ -70,13 +70,16 @@ class TensorSpec:
 
 
 class FunctionSpec:
-    """A bundle function's signature, and its reference program if any."""
+    """A bundle function's signature, and the programs plan.json records for
+    testing, if any: `reference` (what it must compute) and `program` (what
+    was compiled)."""
 
-    def __init__(self, name, inputs, outputs, reference=None):
+    def __init__(self, name, inputs, outputs, reference=None, program=None):
         self.name = name
         self.inputs = list(inputs)
         self.outputs = list(outputs)
         self.reference = reference
+        self.program = program
 
     def __repr__(self):
         return (f"FunctionSpec({self.name!r}, inputs={self.inputs}, "
@@ -162,7 +165,7 @@ def read_plan(directory):
                                where + ".inputs"),
             _read_tensor_specs(function.get("outputs"), path,
                                where + ".outputs"),
-            function.get("reference"))
+            function.get("reference"), function.get("program"))
     return specs
 
 

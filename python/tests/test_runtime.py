@@ -64,6 +64,7 @@ def test_reads_the_test_bundles():
     assert scale_add.outputs[0].dtype == "f32"
     assert scale_add.outputs[0].strides == (300, 1)
     assert scale_add.reference["ops"][1]["op"] == "mul_scalar"
+    assert scale_add.program is None
     assert specs["mean_bf16"].inputs[0].strides == (35, 7, 1)
     cluster = runtime.read_plan(BUNDLES / "cluster_exp")["cluster_exp"]
     assert cluster.inputs[0].dtype == "f16"

@@ -277,9 +277,9 @@ private:
 
   Function readFunction(const json::Value &value, const std::string &path) {
     Function function;
-    if (!checkObject(
-            value, path,
-            {"name", "inputs", "outputs", "buffers", "launches", "reference"}))
+    if (!checkObject(value, path,
+                     {"name", "inputs", "outputs", "buffers", "launches",
+                      "program", "reference"}))
       return function;
     if (const json::Value *name = field(value, path, "name"))
       function.name = nonEmptyString(*name, member(path, "name"));
@@ -295,13 +295,15 @@ private:
     if (const json::Value *launches = field(value, path, "launches"))
       function.launches =
           readLaunches(*launches, member(path, "launches"), function);
-    if (const json::Value *reference = value.find("reference")) {
-      function.hasReference = true;
-      if (!reference->isObject())
-        fail(member(path, "reference"),
+    // The programs are for testing; the runtime only checks their kind.
+    for (const char *key : {"program", "reference"}) {
+      const json::Value *program = value.find(key);
+      if (program && !program->isObject())
+        fail(member(path, key),
              "expected an object, got " +
-                 std::string(json::kindName(reference->kind())));
+                 std::string(json::kindName(program->kind())));
     }
+    function.hasReference = value.find("reference") != nullptr;
     return function;
   }
 

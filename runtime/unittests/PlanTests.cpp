@@ -149,6 +149,15 @@ MIRAGE_TEST(Plan, AcceptsAbsentReferenceAndEmptyInputs) {
     EXPECT_TRUE(!plan->functions[0].hasReference);
 }
 
+MIRAGE_TEST(Plan, AcceptsAProgramObject) {
+  const std::string reference = R"("reference": {)";
+  EXPECT_OK(
+      parseEdited(reference, R"("program": {"ops": []}, "reference": {)"));
+  EXPECT_FAILS_WITH(
+      parseEdited(reference, R"("program": "matmul", "reference": {)"),
+      "plan.json: functions[0].program: expected an object, got a string");
+}
+
 MIRAGE_TEST(Plan, RejectsCorruptJson) {
   EXPECT_FAILS_WITH(parsePlan("{\"format\": "), "plan.json: line 1, column 12");
   EXPECT_FAILS_WITH(parseEdited("\"version\": 1,", "\"version\": 1"),

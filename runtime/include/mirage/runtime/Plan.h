@@ -98,7 +98,8 @@ struct Function {
   std::vector<BufferSpec> buffers;
   /// Run in order on one stream.
   std::vector<Launch> launches;
-  /// Whether plan.json carries a "reference" program (used by tests only).
+  /// Whether plan.json carries a "reference" program (used by tests only;
+  /// like the optional "program", the runtime does not interpret it).
   bool hasReference = false;
 };
 
