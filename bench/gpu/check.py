@@ -238,13 +238,12 @@ def run_cli(cli, bundle_dir, name, device_index, chip):
         [str(cli), str(bundle_dir), "--function", name, "--iters", "3",
          "--device", str(device_index), "--chip", chip],
         capture_output=True, text=True, timeout=CLI_TIMEOUT_S)
-    output = (result.stdout + result.stderr).strip()
     if result.returncode != 0:
-        return f"exit {result.returncode}: {output[-500:]}"
-    if any("non-finite 0" not in line for line in output.splitlines()
-           if line.startswith("output ")):
-        return f"non-finite outputs: {output[-500:]}"
-    return True
+        lines = (result.stdout + result.stderr).strip().splitlines()
+        return f"exit {result.returncode}: " + " / ".join(lines[-3:])
+    bad = [line for line in result.stdout.splitlines()
+           if line.startswith("output ") and "non-finite 0" not in line]
+    return not bad or "non-finite outputs: " + " / ".join(bad)
 
 
 def check_function(bundle, spec, options, record):
@@ -459,8 +458,9 @@ def write_markdown(path, records, skipped, device_name):
             reasons = [r["error"]] if r["error"] else []
             reasons += [f"{k}: {v}" for k, v in r["checks"].items()
                         if v is not True]
-            lines.append(f"- {r['bundle']}/{r['function'] or '-'}: "
-                         + "; ".join(str(x) for x in reasons))
+            text = "; ".join(str(x) for x in reasons).replace("\n", " / ")
+            lines.append(f"- {r['bundle']}/{r['function'] or '-'} "
+                         f"({r['chip'] or '-'}): {text}")
     if skipped:
         lines += ["", "Functions without a reference (not checked): " +
                   ", ".join(skipped) + "."]
