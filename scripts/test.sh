@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command: installs dependencies, builds, runs every suite
-# (lit and gtest; pytest joins with the Python package) and ends with one
-# `N passed, M failed` line. Exits
-# non-zero on any failure.
+# (lit, gtest, the runtime's CTest suite, pytest) and ends with one
+# `N passed, M failed` line. Exits non-zero on any failure.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${MIRAGE_BUILD_DIR:-$root/build}"
@@ -21,6 +20,12 @@ for binary in "$build"/unittests/*Tests; do
     >"$reports/$(basename "$binary").log" 2>&1 \
     || { echo "gtest: $(basename "$binary") failed:"; grep -E "Failure|FAILED" -A4 "$reports/$(basename "$binary").log" | head -40; }
 done
+
+# The bundle runtime (built without LLVM) and the Python tests.
+expected+=("$reports/runtime-ctest.xml" "$reports/runtime-pytest.xml")
+"$root/scripts/test-runtime.sh" "$reports/runtime-ctest.xml" "$reports/runtime-pytest.xml" \
+  >"$reports/runtime.log" 2>&1 \
+  || { echo "runtime tests failed:"; tail -40 "$reports/runtime.log"; }
 
 # A suite that crashed before writing its report counts as a failure.
 /usr/bin/python3 "$root/scripts/summarize-tests.py" "${expected[@]}"
