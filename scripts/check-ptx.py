@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Assembles every PTX file of one or more bundles with ptxas.
 
-Usage: check-ptx.py BUNDLE_DIR...
+Usage: check-ptx.py [--summary FILE] BUNDLE_DIR...
 
 For each bundle (a directory with plan.json), runs
 `ptxas -arch=<chip> <chip>.ptx` for every chip of the plan, checks that every
@@ -10,7 +10,9 @@ bundle and a total:
 
     ptxas: 52 kernels in 34 PTX files assembled (sm_80: 26, sm_90a: 26), 0 failures
 
-Exits non-zero if any file does not assemble or lacks a launched kernel.
+With --summary, the total line is also appended to FILE (scripts/test.sh
+prints those lines after the tests). Exits non-zero if any file does not
+assemble or lacks a launched kernel.
 ptxas is $CUDA_ROOT/bin/ptxas, else /usr/local/cuda/bin/ptxas.
 """
 import json
@@ -61,6 +63,9 @@ def check_bundle(bundle, ptxas, counts):
 
 
 def main(argv):
+    summary = None
+    if len(argv) > 2 and argv[1] == "--summary":
+        summary, argv = argv[2], argv[2:]
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
@@ -73,8 +78,13 @@ def main(argv):
         with open(os.path.join(bundle, "plan.json")) as f:
             files += len(json.load(f)["ptx"])
     per_chip = ", ".join(f"{chip}: {n}" for chip, n in sorted(counts.items()))
-    print(f"ptxas: {sum(counts.values())} kernels in {files} PTX files "
-          f"assembled ({per_chip}), {failures} failures")
+    line = (f"ptxas: {sum(counts.values())} kernels in {files} PTX files "
+            f"assembled ({per_chip}), {failures} failures")
+    print(line)
+    if summary:
+        os.makedirs(os.path.dirname(os.path.abspath(summary)), exist_ok=True)
+        with open(summary, "a") as f:
+            f.write(f"{line} [{' '.join(os.path.basename(os.path.normpath(b)) for b in argv[1:])}]\n")
     return 1 if failures else 0
 
 

@@ -12,6 +12,8 @@ reports="$build/test-reports"
 
 rm -rf "$reports" && mkdir -p "$reports"
 /usr/lib/llvm-22/bin/lit -sv --xunit-xml-output="$reports/lit.xml" "$build/test"
+# What ptxas assembled (test/Target/Bundle/ptxas-*.test).
+[[ -f "$reports/ptxas-summary.txt" ]] && cat "$reports/ptxas-summary.txt"
 
 expected=("$reports/lit.xml")
 for binary in "$build"/unittests/*Tests; do
