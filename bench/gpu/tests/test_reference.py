@@ -166,35 +166,7 @@ def test_the_test_bundles_references_match_their_functions():
 
 
 np = pytest.importorskip("numpy")
-
-
-class NumpyBackend:
-    """The backend protocol of reference.evaluate, on numpy."""
-
-    def to(self, x, dtype):
-        x = np.asarray(x)
-        if dtype == "bf16":
-            bits = x.astype(np.float32).view(np.uint32)
-            bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
-            return bits.astype(np.uint32).view(np.float32)
-        return x.astype({"f16": np.float16, "f32": np.float32,
-                         "f64": np.float64}[dtype])
-
-    exp = staticmethod(np.exp)
-    sqrt = staticmethod(np.sqrt)
-    erf = staticmethod(np.vectorize(math.erf))
-
-    @staticmethod
-    def sigmoid(x):
-        return 1.0 / (1.0 + np.exp(-x))
-
-    @staticmethod
-    def relu(x):
-        return np.maximum(x, 0)
-
-    @staticmethod
-    def concat(xs, dim):
-        return np.concatenate(xs, axis=dim)
+from numpy_backend import NumpyBackend  # noqa: E402
 
 
 def run(ops, values, inputs, outputs, arrays, mode="f64"):
