@@ -3,14 +3,16 @@
 # build-runtime/ with CMake, runs its unit tests and its GPU tests
 # (bench/gpu/gpu_tests: bundles that must fail to load, stream interplay),
 # then checks every bundle under BUNDLES_ROOT with bench/gpu/check.py
-# (accuracy against the reference programs, determinism, CUDA graph replay,
+# (accuracy against the program each function computes, and, reported
+# separately, against its reference; determinism, CUDA graph replay,
 # rejected bad calls, mirage-run, timing). Needs CUDA, CMake and a python3
 # with torch and pytest ($PYTHON overrides).
 #
 #   scripts/gpu-check.sh BUNDLES_ROOT
 #
 # Writes gpu-check.json, gpu-check.md, the GPU tests' JUnit report and the
-# logs to $OUT (default ./gpu-check-out), ends with `GPU check: N passed, M failed`,
+# logs to $OUT (default ./gpu-check-out), ends with
+# `GPU check: N passed, M failed (K differ from their reference)`,
 # and exits non-zero if anything failed.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
