@@ -1,0 +1,116 @@
+//===- AbstractExpr.h - Abstract expressions of Mirage values ---*- C++ -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// The abstract expression of a value (the Mirage paper, §4.2) says what it
+// computes from the program inputs while forgetting where each element
+// lives: `matmul(a, b)` is `sum(k, mul(a, b))`, a tile is the expression of
+// the tensor it is cut from, a for-loop accumulator sums over the
+// iterations. The search keeps a partial µGraph only if every value's
+// expression is a subexpression of the reference's outputs (Z3Oracle.h).
+//
+// Expressions are hash-consed in an ExprPool: equal expressions have equal
+// ids. Construction applies the cheap normalisations (operands of add and mul
+// sorted, nested sums merged) so that many equalities hold by identity.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_SEARCH_ABSTRACTEXPR_H
+#define MIRAGE_SEARCH_ABSTRACTEXPR_H
+
+#include "Mirage/Semantics/Program.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <vector>
+
+namespace mlir::mirage::search {
+
+/// The operators of abstract expressions.
+enum class ExprKind : uint8_t {
+  /// Program input `index`.
+  Input,
+  /// A scalar constant (its value in `constant`).
+  Constant,
+  Add,
+  Mul,
+  Div,
+  Pow,
+  Exp,
+  Sqrt,
+  Silu,
+  Gelu,
+  Relu,
+  /// `max` over `count` elements (a max accumulator).
+  Max,
+  /// The sum of `count` elements of its operand.
+  Sum,
+  /// Concatenation: its operands side by side.
+  Concat,
+};
+
+/// An expression id; equal ids mean equal expressions.
+using ExprId = int32_t;
+
+/// One node of the expression DAG.
+struct ExprNode {
+  ExprKind kind;
+  /// Input index, or the number of summed (maxed) elements.
+  int64_t count = 0;
+  double constant = 0.0;
+  llvm::SmallVector<ExprId, 2> operands;
+
+  bool operator==(const ExprNode &other) const {
+    return kind == other.kind && count == other.count &&
+           constant == other.constant && operands == other.operands;
+  }
+};
+
+/// Hash-consed expressions.
+class ExprPool {
+public:
+  ExprId input(int64_t index);
+  ExprId constant(double value);
+  ExprId add(ExprId a, ExprId b);
+  ExprId mul(ExprId a, ExprId b);
+  ExprId div(ExprId a, ExprId b);
+  ExprId pow(ExprId a, ExprId b);
+  /// A function of one operand: Exp, Sqrt, Silu, Gelu or Relu.
+  ExprId apply(ExprKind kind, ExprId a);
+  /// The sum of `count` elements of `a`; sum(1, a) is `a` and
+  /// sum(i, sum(j, a)) is sum(i * j, a).
+  ExprId sum(int64_t count, ExprId a);
+  ExprId max(int64_t count, ExprId a);
+  ExprId concat(ExprId a, ExprId b);
+
+  const ExprNode &get(ExprId id) const { return nodes[id]; }
+  size_t size() const { return nodes.size(); }
+
+  /// Prints `id` as a term, e.g. `sum(4096, mul(in0, in1))`.
+  void print(llvm::raw_ostream &os, ExprId id) const;
+  std::string toString(ExprId id) const;
+
+private:
+  ExprId intern(ExprNode node);
+
+  std::vector<ExprNode> nodes;
+  llvm::DenseMap<llvm::hash_code, llvm::SmallVector<ExprId, 1>> index;
+};
+
+/// The abstract expression of every value of every graph of `program`:
+/// `result[g][v]` for value `v` of graph `g` (thread-graph scalars included).
+/// Graph_def and thread_graph bodies get the expressions of their operands.
+std::vector<std::vector<ExprId>> computeExpressions(const sem::Program &program,
+                                                    ExprPool &pool);
+
+/// The expressions of the kernel graph's outputs.
+llvm::SmallVector<ExprId> computeOutputExpressions(const sem::Program &program,
+                                                   ExprPool &pool);
+
+} // namespace mlir::mirage::search
+
+#endif // MIRAGE_SEARCH_ABSTRACTEXPR_H
