@@ -174,10 +174,18 @@ Verdict Z3Oracle::Impl::check(ExprId part, ExprId whole) {
     solver.push();
     solver.add(!sub(term(part), term(whole)));
     z3::check_result result = solver.check();
+    // Without model-based instantiation Z3 cannot find models of the
+    // quantified axioms: when E-matching saturates without a proof it answers
+    // "unknown" with reason "(incomplete quantifiers)". The axioms, used as
+    // their patterns direct, then do not prove the query: that is a no. Only
+    // a time-out leaves the question open.
+    std::string reason = result == z3::unknown ? solver.reason_unknown() : "";
     solver.pop();
     if (result == z3::unsat)
       return Verdict::Yes;
-    return result == z3::sat ? Verdict::No : Verdict::Unknown;
+    if (result == z3::sat || reason.find("quantifiers") != std::string::npos)
+      return Verdict::No;
+    return Verdict::Unknown;
   } catch (const z3::exception &) {
     return Verdict::Unknown;
   }

@@ -7,6 +7,8 @@
 
 #include "Mirage/Transforms/Passes.h"
 
+#include "ReferenceFunction.h"
+
 #include "Mirage/Semantics/Equivalence.h"
 #include "Mirage/Semantics/Import.h"
 #include "Mirage/Semantics/Interpreter.h"
@@ -42,22 +44,11 @@ struct CheckEquivalencePass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<func::FuncOp> functions;
-    for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal())
-        functions.push_back(func);
-    if (functions.empty()) {
-      getOperation().emitError("no function to check: the module needs a "
-                               "reference and at least one candidate");
+    FailureOr<ReferenceAndCandidates> functions =
+        findReferenceAndCandidates(getOperation(), reference);
+    if (failed(functions))
       return signalPassFailure();
-    }
-    func::FuncOp ref = findReference(functions);
-    if (!ref)
-      return signalPassFailure();
-    if (functions.size() == 1) {
-      ref.emitError("is the only function: there is no candidate to check");
-      return signalPassFailure();
-    }
+    func::FuncOp ref = functions->reference;
 
     FailureOr<sem::Program> refProgram = sem::buildProgram(ref);
     if (failed(refProgram))
@@ -78,9 +69,7 @@ struct CheckEquivalencePass
         evaluateFloat(*refProgram, floatInputs, error);
 
     bool allEquivalent = true;
-    for (func::FuncOp candidate : functions) {
-      if (candidate == ref)
-        continue;
+    for (func::FuncOp candidate : functions->candidates) {
       if (failed(checkCandidate(candidate, ref, *checker, floatInputs,
                                 refFloat))) {
         allEquivalent = false;
@@ -91,24 +80,6 @@ struct CheckEquivalencePass
     }
     if (!allEquivalent)
       signalPassFailure();
-  }
-
-  func::FuncOp findReference(ArrayRef<func::FuncOp> functions) {
-    if (!reference.empty()) {
-      auto it = llvm::find_if(functions, [&](func::FuncOp f) {
-        return f.getSymName() == reference;
-      });
-      if (it == functions.end()) {
-        getOperation().emitError("no function named '")
-            << reference << "' to use as the reference";
-        return {};
-      }
-      return *it;
-    }
-    auto marked = llvm::find_if(functions, [](func::FuncOp f) {
-      return f->hasAttr("mirage.reference");
-    });
-    return marked != functions.end() ? *marked : functions.front();
   }
 
   LogicalResult

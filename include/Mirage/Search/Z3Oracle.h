@@ -9,8 +9,10 @@
 // under the equivalence and subexpression axioms of the Mirage paper (§4.2),
 // with Z3: expressions become terms over an uninterpreted sort, the axioms
 // universally quantified formulas, and a query holds when its negation is
-// unsatisfiable. Queries are cached. A query Z3 cannot settle within the
-// time limit is `Unknown`; the search keeps such candidates (pruning is an
+// unsatisfiable. Queries are cached. Quantifiers are instantiated by
+// E-matching only, so "no" means the axioms, instantiated as their patterns
+// direct, do not prove the query; a query Z3 cannot settle within the time
+// limit is `Unknown`, and the search keeps such candidates (pruning is an
 // optimisation, the verifier decides).
 //
 //===----------------------------------------------------------------------===//

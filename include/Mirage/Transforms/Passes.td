@@ -74,4 +74,41 @@ def TestEvaluatePass : Pass<"mirage-test-evaluate", "::mlir::ModuleOp"> {
   ];
 }
 
+def TestSubexpressionsPass
+    : Pass<"mirage-test-subexpressions", "::mlir::ModuleOp"> {
+  let summary = "Check that every value of a candidate is a subexpression of "
+                "the reference";
+  let description = [{
+    The search prunes a partial µGraph when a value's abstract expression is
+    not a subexpression of the reference's outputs under the axioms
+    (docs/Search.md). This pass applies that test to every value computed by
+    each candidate function (the reference is chosen as by
+    `mirage-check-equivalence`) and reports, per candidate, how many values
+    are subexpressions, how many are not (with the first), and how many Z3
+    could not settle within `timeout` milliseconds. On candidates known to be
+    equivalent every value must pass, or the search would prune them: a
+    soundness test of the axioms. Values a wrong candidate computes that fail
+    measure what the pruning removes.
+
+    Example:
+
+    ```
+    mirage-opt --mirage-test-subexpressions candidates.mlir -o /dev/null
+    ```
+  }];
+  let options = [
+    Option<"reference", "reference", "std::string", "\"\"",
+           "Name of the reference function">,
+    Option<"timeout", "timeout", "unsigned", "500",
+           "Time limit of one Z3 query, in milliseconds">,
+  ];
+  let statistics = [
+    Statistic<"numSubexpressions", "num-subexpressions",
+              "Values proved subexpressions of the reference">,
+    Statistic<"numNotSubexpressions", "num-not-subexpressions",
+              "Values that are not subexpressions of the reference">,
+    Statistic<"numUnknown", "num-unknown", "Values Z3 could not settle">,
+  ];
+}
+
 #endif // MIRAGE_TRANSFORMS_PASSES_TD
