@@ -155,10 +155,6 @@ public:
 
 private:
   void walk(size_t g);
-  /// The expression of the elementwise or structural op `node` on `operands`.
-  ExprId compute(const Node &node, const Graph &graph,
-                 llvm::ArrayRef<ExprId> operands);
-  ExprId accumulate(const Node &node, const Graph &body, ExprId x);
   /// Binds the inputs of body `g` to `operands` and walks it; returns the
   /// expressions of its outputs.
   llvm::SmallVector<ExprId> walkBody(int32_t g, llvm::ArrayRef<ExprId> operands);
@@ -184,20 +180,8 @@ void ExpressionBuilder::walk(size_t g) {
       // Every part of a chunk is a piece of its operand.
       results.assign(node.results.size(), operands[0]);
       break;
-    case OpKind::InputLoader:
-    case OpKind::OutputSaver:
-    case OpKind::ClusterGather:
-      // Where elements live does not change what they compute.
-      results.push_back(operands[0]);
-      break;
-    case OpKind::ClusterReduce:
-      results.push_back(pool.sum(graph.getClusterSize(), operands[0]));
-      break;
-    case OpKind::ForloopAccum:
-      results.push_back(accumulate(node, graph, operands[0]));
-      break;
     default:
-      results.push_back(compute(node, graph, operands));
+      results.push_back(computeNodeExpression(pool, graph, node, operands));
       break;
     }
     for (auto [value, expr] : llvm::zip(node.results, results))
@@ -217,8 +201,12 @@ llvm::SmallVector<ExprId> ExpressionBuilder::walkBody(
   return results;
 }
 
-ExprId ExpressionBuilder::compute(const Node &node, const Graph &graph,
-                                  llvm::ArrayRef<ExprId> x) {
+} // namespace
+
+namespace {
+/// The expression of an elementwise or structural op on operands `x`.
+ExprId compute(ExprPool &pool, const Node &node, const Graph &graph,
+               llvm::ArrayRef<ExprId> x) {
   auto shapeOf = [&](int32_t value) -> llvm::ArrayRef<int64_t> {
     return graph.values[value].shape;
   };
@@ -257,8 +245,9 @@ ExprId ExpressionBuilder::compute(const Node &node, const Graph &graph,
   }
 }
 
-ExprId ExpressionBuilder::accumulate(const Node &node, const Graph &body,
-                                     ExprId x) {
+/// The expression of a forloop_accum of `x`.
+ExprId accumulate(ExprPool &pool, const Node &node, const Graph &body,
+                  ExprId x) {
   int64_t iterations = body.forloop;
   int64_t last = body.values[node.operands[0]].shape.back();
   switch (node.accum) {
@@ -277,6 +266,25 @@ ExprId ExpressionBuilder::accumulate(const Node &node, const Graph &body,
 }
 
 } // namespace
+
+ExprId search::computeNodeExpression(ExprPool &pool, const sem::Graph &graph,
+                                     const sem::Node &node,
+                                     llvm::ArrayRef<ExprId> operands) {
+  switch (node.kind) {
+  case OpKind::InputLoader:
+  case OpKind::OutputSaver:
+  case OpKind::ClusterGather:
+  case OpKind::Chunk:
+    // Where elements live does not change what they compute.
+    return operands[0];
+  case OpKind::ClusterReduce:
+    return pool.sum(graph.getClusterSize(), operands[0]);
+  case OpKind::ForloopAccum:
+    return accumulate(pool, node, graph, operands[0]);
+  default:
+    return compute(pool, node, graph, operands);
+  }
+}
 
 std::vector<std::vector<ExprId>>
 search::computeExpressions(const sem::Program &program, ExprPool &pool) {

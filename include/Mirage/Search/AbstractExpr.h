@@ -107,6 +107,12 @@ private:
 std::vector<std::vector<ExprId>> computeExpressions(const sem::Program &program,
                                                     ExprPool &pool);
 
+/// The expression of the one result of `node`, an op of `graph` other than
+/// graph_def and thread_graph, from the expressions of its operands.
+ExprId computeNodeExpression(ExprPool &pool, const sem::Graph &graph,
+                             const sem::Node &node,
+                             llvm::ArrayRef<ExprId> operands);
+
 /// The expressions of the kernel graph's outputs.
 llvm::SmallVector<ExprId> computeOutputExpressions(const sem::Program &program,
                                                    ExprPool &pool);

@@ -1,0 +1,74 @@
+//===- BlockGraphSearch.h - Search single-kernel µGraphs --------*- C++ -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// The first stage of the superoptimizer (docs/Search.md): µGraphs made of one
+// graph_def that computes a reference kernel graph's output. It enumerates
+// launch configurations (grid axes over output dimensions, the for-loop
+// range), loads (imap and fmap of every input), block ops and accumulators,
+// up to budgets; prunes every new value whose abstract expression is not a
+// subexpression of the reference's output (Z3Oracle); and verifies every
+// complete candidate with the finite-field EquivalenceChecker.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_SEARCH_BLOCKGRAPHSEARCH_H
+#define MIRAGE_SEARCH_BLOCKGRAPHSEARCH_H
+
+#include "Mirage/Semantics/Program.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::mirage::search {
+
+/// Budgets and choices of the search.
+struct BlockSearchOptions {
+  /// Block ops per graph_def body, accumulators included (loads and the
+  /// save are not counted).
+  unsigned maxOps = 5;
+  /// For-loop ranges tried.
+  std::vector<int64_t> forloopRanges = {1, 2, 4, 8, 16, 32, 64};
+  /// Sizes tried for each grid axis.
+  std::vector<int64_t> gridSizes = {2, 4, 8, 16, 32, 64, 128, 256};
+  int64_t maxBlocks = 1024;
+  int32_t threadsPerBlock = 128;
+  /// Stop after this many verified candidates.
+  unsigned maxCandidates = 8;
+  /// Stop after this many seconds (0: no limit).
+  double timeLimitSeconds = 60.0;
+};
+
+/// What the search did.
+struct BlockSearchStatistics {
+  /// Launch configurations and loads tried.
+  int64_t configurations = 0;
+  /// Partial block graphs explored.
+  int64_t states = 0;
+  /// New values pruned by the abstract-expression test.
+  int64_t pruned = 0;
+  /// Complete candidates checked by the verifier, and how many passed.
+  int64_t checked = 0;
+  int64_t verified = 0;
+  /// Z3 queries and cache hits.
+  int64_t oracleQueries = 0;
+  int64_t oracleCacheHits = 0;
+  double seconds = 0.0;
+  bool timedOut = false;
+};
+
+/// Searches one-graph_def programs equivalent to `reference` (a kernel graph
+/// of predefined ops with one output). Returns the verified candidates in
+/// the order found; fails with `error` for a reference outside the fragment.
+FailureOr<std::vector<sem::Program>>
+searchBlockGraphs(const sem::Program &reference,
+                  const BlockSearchOptions &options,
+                  BlockSearchStatistics &statistics, std::string &error);
+
+} // namespace mlir::mirage::search
+
+#endif // MIRAGE_SEARCH_BLOCKGRAPHSEARCH_H
