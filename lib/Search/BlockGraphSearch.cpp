@@ -8,10 +8,12 @@
 #include "Mirage/Search/BlockGraphSearch.h"
 
 #include "Mirage/Search/AbstractExpr.h"
+#include "Mirage/Search/CostModel.h"
 #include "Mirage/Search/Z3Oracle.h"
 #include "Mirage/Semantics/Equivalence.h"
 #include "Mirage/Semantics/LoopPhases.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -115,7 +117,7 @@ public:
   Searcher(const sem::Program &reference, const BlockSearchOptions &options,
            BlockSearchStatistics &statistics)
       : reference(reference), options(options), statistics(statistics),
-        oracle(pool) {}
+        oracle(pool, options.oracleTimeoutMs) {}
 
   FailureOr<std::vector<sem::Program>> run(std::string &error);
 
@@ -129,8 +131,11 @@ private:
   /// Depth-first search over block ops from `tiles`.
   void searchOps(const Launch &launch, Graph &body, SmallVector<Tile> &tiles,
                  unsigned ops, std::pair<unsigned, SmallVector<int32_t, 2>> last);
-  /// Adds an output_saver for `tile` and verifies the program.
+  /// Adds an output_saver for `tile` and keeps the complete program.
   void complete(const Launch &launch, const Graph &body, const Tile &tile);
+  /// Verifies the complete programs, cheapest first (CostModel.h), until
+  /// enough pass.
+  void verifyCheapestFirst();
   bool equivalent(ExprId a, ExprId b);
   bool outOfTime();
   /// True once enough candidates are verified or time is up.
@@ -146,6 +151,8 @@ private:
   SmallVector<ValueType> inputTypes;
   std::vector<OpChoice> vocabulary;
   std::optional<sem::EquivalenceChecker> checker;
+  /// Complete programs, not yet verified.
+  std::vector<sem::Program> complete_;
   std::vector<sem::Program> found;
   std::chrono::steady_clock::time_point start;
 };
@@ -185,7 +192,7 @@ bool Searcher::outOfTime() {
 }
 
 bool Searcher::done() const {
-  return found.size() >= options.maxCandidates || statistics.timedOut;
+  return complete_.size() >= options.maxComplete || statistics.timedOut;
 }
 
 bool Searcher::equivalent(ExprId a, ExprId b) {
@@ -243,6 +250,7 @@ FailureOr<std::vector<sem::Program>> Searcher::run(std::string &error) {
         launch.forloop = forloop;
         searchLaunch(launch);
       }
+  verifyCheapestFirst();
   statistics.seconds = std::chrono::duration<double>(
                            std::chrono::steady_clock::now() - start)
                            .count();
@@ -346,6 +354,8 @@ void Searcher::searchOps(const Launch &launch, Graph &body,
 
   size_t numTiles = tiles.size();
   for (auto [choiceIndex, choice] : llvm::enumerate(vocabulary)) {
+    if (outOfTime())
+      return;
     unsigned arity = sem::isBinary(choice.kind) || choice.kind == OpKind::Matmul
                          ? 2
                          : 1;
@@ -436,7 +446,18 @@ void Searcher::complete(const Launch &launch, const Graph &body,
   kernel.outputs.assign(graphDef.results.begin(), graphDef.results.end());
   kernel.nodes.push_back(graphDef);
 
+  // The body without the ops the saved tile does not depend on.
   Graph saved = body;
+  saved.nodes.clear();
+  llvm::DenseSet<int32_t> live = {tile.value};
+  for (const Node &node : llvm::reverse(body.nodes)) {
+    if (!live.contains(node.results[0]))
+      continue;
+    live.insert(node.operands.begin(), node.operands.end());
+  }
+  for (const Node &node : body.nodes)
+    if (live.contains(node.results[0]))
+      saved.nodes.push_back(node);
   Node saver = makeNode(OpKind::OutputSaver);
   saver.operands = {tile.value};
   saver.results = {static_cast<int32_t>(saved.values.size())};
@@ -446,12 +467,30 @@ void Searcher::complete(const Launch &launch, const Graph &body,
   saved.outputs.assign(saver.results.begin(), saver.results.end());
   candidate.graphs = {std::move(kernel), std::move(saved)};
 
-  ++statistics.checked;
-  std::string error;
-  FailureOr<sem::EquivalenceVerdict> verdict = checker->check(candidate, error);
-  if (succeeded(verdict) && verdict->equivalent) {
-    ++statistics.verified;
-    found.push_back(std::move(candidate));
+  ++statistics.complete;
+  complete_.push_back(std::move(candidate));
+}
+
+void Searcher::verifyCheapestFirst() {
+  std::vector<std::pair<CostEstimate, size_t>> order;
+  for (auto [i, candidate] : llvm::enumerate(complete_))
+    order.push_back({estimateCost(candidate), i});
+  llvm::stable_sort(order, [](const auto &a, const auto &b) {
+    return a.first < b.first;
+  });
+  // The time limit bounds verification too, once one candidate passed.
+  for (auto &[cost, i] : order) {
+    if (found.size() >= options.maxCandidates ||
+        (!found.empty() && outOfTime()))
+      break;
+    ++statistics.checked;
+    std::string error;
+    FailureOr<sem::EquivalenceVerdict> verdict =
+        checker->check(complete_[i], error);
+    if (succeeded(verdict) && verdict->equivalent) {
+      ++statistics.verified;
+      found.push_back(std::move(complete_[i]));
+    }
   }
 }
 

@@ -10,8 +10,9 @@
 // launch configurations (grid axes over output dimensions, the for-loop
 // range), loads (imap and fmap of every input), block ops and accumulators,
 // up to budgets; prunes every new value whose abstract expression is not a
-// subexpression of the reference's output (Z3Oracle); and verifies every
-// complete candidate with the finite-field EquivalenceChecker.
+// subexpression of the reference's output (Z3Oracle); then verifies the
+// complete candidates with the finite-field EquivalenceChecker, cheapest
+// first by the cost model, until enough pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,10 +38,14 @@ struct BlockSearchOptions {
   std::vector<int64_t> gridSizes = {2, 4, 8, 16, 32, 64, 128, 256};
   int64_t maxBlocks = 1024;
   int32_t threadsPerBlock = 128;
-  /// Stop after this many verified candidates.
-  unsigned maxCandidates = 8;
+  /// Stop enumerating after this many complete candidates.
+  unsigned maxComplete = 100000;
+  /// Verify complete candidates, cheapest first, until this many pass.
+  unsigned maxCandidates = 1;
   /// Stop after this many seconds (0: no limit).
   double timeLimitSeconds = 60.0;
+  /// Time limit of one Z3 query, in milliseconds.
+  unsigned oracleTimeoutMs = 100;
 };
 
 /// What the search did.
@@ -51,6 +56,8 @@ struct BlockSearchStatistics {
   int64_t states = 0;
   /// New values pruned by the abstract-expression test.
   int64_t pruned = 0;
+  /// Complete candidates found.
+  int64_t complete = 0;
   /// Complete candidates checked by the verifier, and how many passed.
   int64_t checked = 0;
   int64_t verified = 0;
@@ -63,7 +70,8 @@ struct BlockSearchStatistics {
 
 /// Searches one-graph_def programs equivalent to `reference` (a kernel graph
 /// of predefined ops with one output). Returns the verified candidates in
-/// the order found; fails with `error` for a reference outside the fragment.
+/// order of estimated cost; fails with `error` for a reference outside the
+/// fragment.
 FailureOr<std::vector<sem::Program>>
 searchBlockGraphs(const sem::Program &reference,
                   const BlockSearchOptions &options,

@@ -8,6 +8,7 @@
 #ifndef MIRAGE_TRANSFORMS_PASSES_H
 #define MIRAGE_TRANSFORMS_PASSES_H
 
+#include "Mirage/Dialect/Block/IR/BlockDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

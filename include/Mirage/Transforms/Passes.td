@@ -74,6 +74,56 @@ def TestEvaluatePass : Pass<"mirage-test-evaluate", "::mlir::ModuleOp"> {
   ];
 }
 
+def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
+  let summary = "Replace kernel graphs by faster verified µGraphs";
+  let description = [{
+    For every function made of predefined kernel ops (the reference), searches
+    µGraphs that compute the same function (docs/Search.md), verifies each
+    with the finite-field checker, ranks the verified ones with the cost
+    model, and replaces the function's body by the best. Today's search
+    covers one-graph_def µGraphs of references with one output: grid axes
+    over output dimensions, the for-loop, loads, block ops (the reference's
+    kinds, plus division and accumulators where it normalises or reduces),
+    pruned by abstract expressions with Z3.
+
+    A remark on each function reports the configurations, states, pruned
+    values, verified candidates, time, and the estimated global-memory
+    traffic before and after; a function with no verified candidate (an
+    exhausted budget or time limit) is left unchanged with a remark saying
+    why. Functions outside the searchable fragment get a remark too.
+
+    Example:
+
+    ```
+    mirage-opt --mirage-superoptimize='max-ops=5 time-limit=60' prog.mlir
+    ```
+  }];
+  let options = [
+    Option<"maxOps", "max-ops", "unsigned", "5",
+           "Block ops per graph_def body, accumulators included">,
+    ListOption<"forloopRanges", "forloop-ranges", "int64_t",
+               "For-loop ranges to try (default 1,2,4,...,64)">,
+    ListOption<"gridSizes", "grid-sizes", "int64_t",
+               "Sizes to try for each grid axis (default 2,4,...,256)">,
+    Option<"maxBlocks", "max-blocks", "int64_t", "1024",
+           "Largest grid, in blocks">,
+    Option<"threads", "threads", "int32_t", "128", "Threads per block">,
+    Option<"maxCandidates", "max-candidates", "unsigned", "1",
+           "Verified candidates to collect (complete candidates are verified "
+           "cheapest first)">,
+    Option<"timeLimit", "time-limit", "double", "60",
+           "Seconds per function (0: no limit)">,
+  ];
+  let statistics = [
+    Statistic<"numStates", "num-states", "Partial block graphs explored">,
+    Statistic<"numPruned", "num-pruned", "Values pruned by abstract expressions">,
+    Statistic<"numChecked", "num-checked", "Complete candidates verified">,
+    Statistic<"numVerified", "num-verified", "Candidates proved equivalent">,
+    Statistic<"numReplaced", "num-replaced", "Functions replaced">,
+  ];
+  let dependentDialects = ["::mlir::mirage::block::MirageBlockDialect"];
+}
+
 def TestSubexpressionsPass
     : Pass<"mirage-test-subexpressions", "::mlir::ModuleOp"> {
   let summary = "Check that every value of a candidate is a subexpression of "

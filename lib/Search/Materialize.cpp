@@ -1,0 +1,161 @@
+//===- Materialize.cpp - Compact programs back to IR ----------------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Search/Materialize.h"
+
+#include "Mirage/Dialect/Block/IR/BlockOps.h"
+#include "Mirage/Dialect/Kernel/IR/KernelOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::mirage;
+using sem::Graph;
+using sem::Node;
+using sem::OpKind;
+
+namespace {
+
+Type getElementType(MLIRContext *context, sem::ElementType type) {
+  switch (type) {
+  case sem::ElementType::F16: return Float16Type::get(context);
+  case sem::ElementType::BF16: return BFloat16Type::get(context);
+  case sem::ElementType::F32: return Float32Type::get(context);
+  }
+  llvm_unreachable("unknown element type");
+}
+
+block::AccumKind getAccumKind(sem::AccumKind kind) {
+  switch (kind) {
+  case sem::AccumKind::Sum: return block::AccumKind::Sum;
+  case sem::AccumKind::SumLast: return block::AccumKind::SumLast;
+  case sem::AccumKind::SumLastTo: return block::AccumKind::SumLastTo;
+  case sem::AccumKind::RmsLast: return block::AccumKind::RmsLast;
+  case sem::AccumKind::Max: return block::AccumKind::Max;
+  }
+  llvm_unreachable("unknown accumulator kind");
+}
+
+/// Builds the body of a graph_def.
+LogicalResult buildBody(const Graph &body, OpBuilder &builder, Location loc,
+                        Block &block) {
+  MLIRContext *context = builder.getContext();
+  SmallVector<Value> values(body.values.size());
+  for (auto [arg, value] : llvm::zip(block.getArguments(), body.inputs))
+    values[value] = arg;
+  auto tileType = [&](int32_t value) {
+    const sem::ValueType &type = body.values[value];
+    return block::STensorType::get(type.shape,
+                                   getElementType(context, type.elementType));
+  };
+  auto gridMap = [&](const Node &node) {
+    return block::GridMapAttr::get(context, node.map[0], node.map[1],
+                                   node.map[2]);
+  };
+  SmallVector<Value> outputs;
+  for (const Node &node : body.nodes) {
+    SmallVector<Value, 2> operands;
+    for (int32_t operand : node.operands)
+      operands.push_back(values[operand]);
+    int32_t result = node.results.front();
+    Value value;
+    switch (node.kind) {
+    case OpKind::InputLoader:
+      value = block::InputLoaderOp::create(builder, loc, tileType(result),
+                                           operands[0], gridMap(node),
+                                           builder.getI64IntegerAttr(node.dim));
+      break;
+    case OpKind::OutputSaver: {
+      const sem::ValueType &type = body.values[result];
+      value = block::OutputSaverOp::create(
+          builder, loc,
+          RankedTensorType::get(type.shape,
+                                getElementType(context, type.elementType)),
+          operands[0], gridMap(node));
+      outputs.push_back(value);
+      break;
+    }
+    case OpKind::ForloopAccum:
+      value = block::ForloopAccumOp::create(
+          builder, loc, tileType(result), operands[0],
+          getAccumKind(node.accum),
+          node.accum == sem::AccumKind::SumLastTo
+              ? builder.getI64IntegerAttr(node.size)
+              : IntegerAttr());
+      break;
+    default: {
+      if (!sem::isUnary(node.kind) && !sem::isBinary(node.kind) &&
+          node.kind != OpKind::Matmul && node.kind != OpKind::Reduction)
+        return emitError(loc) << "cannot materialize a block-level "
+                              << sem::getOpName(node.kind);
+      OperationState state(loc, ("mirage_block." + sem::getOpName(node.kind)).str());
+      state.addOperands(operands);
+      state.addTypes(tileType(result));
+      if (node.kind == OpKind::Reduction) {
+        state.addAttribute("dim", builder.getI64IntegerAttr(node.dim));
+        state.addAttribute("size", builder.getI64IntegerAttr(node.size));
+      }
+      if (node.kind == OpKind::MulScalar)
+        state.addAttribute("value", builder.getF32FloatAttr(node.scalar));
+      value = builder.create(state)->getResult(0);
+      break;
+    }
+    }
+    values[result] = value;
+  }
+  block::YieldOp::create(builder, loc, outputs);
+  return success();
+}
+
+} // namespace
+
+FailureOr<SmallVector<Value>>
+search::materializeProgram(const sem::Program &program, OpBuilder &builder,
+                           Location loc, ValueRange inputs, int32_t threads) {
+  const Graph &kernel = program.getKernelGraph();
+  MLIRContext *context = builder.getContext();
+  SmallVector<Value> values(kernel.values.size());
+  for (auto [input, value] : llvm::zip(inputs, kernel.inputs))
+    values[value] = input;
+  for (const Node &node : kernel.nodes) {
+    if (node.kind != OpKind::GraphDef)
+      return emitError(loc) << "cannot materialize a kernel-level "
+                            << sem::getOpName(node.kind);
+    const Graph &body = program.graphs[node.body];
+    SmallVector<Value> operands;
+    SmallVector<Type> resultTypes;
+    for (int32_t operand : node.operands)
+      operands.push_back(values[operand]);
+    for (int32_t result : node.results) {
+      const sem::ValueType &type = kernel.values[result];
+      resultTypes.push_back(RankedTensorType::get(
+          type.shape, getElementType(context, type.elementType)));
+    }
+    auto dims = [&](std::array<int64_t, 3> d) {
+      return builder.getDenseI32ArrayAttr(
+          {int32_t(d[0]), int32_t(d[1]), int32_t(d[2])});
+    };
+    auto graph = kernel::GraphDefOp::create(
+        builder, loc, resultTypes, operands, dims(body.grid),
+        builder.getDenseI32ArrayAttr({threads, 1, 1}),
+        builder.getI64IntegerAttr(body.forloop), /*cluster=*/nullptr,
+        /*non_portable_cluster=*/nullptr);
+    Block *block = new Block();
+    graph.getBody().push_back(block);
+    for (Value operand : operands)
+      block->addArgument(operand.getType(), loc);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(block);
+    if (failed(buildBody(body, builder, loc, *block)))
+      return failure();
+    for (auto [result, value] : llvm::zip(graph.getResults(), node.results))
+      values[value] = result;
+  }
+  SmallVector<Value> outputs;
+  for (int32_t value : kernel.outputs)
+    outputs.push_back(values[value]);
+  return outputs;
+}

@@ -1,0 +1,148 @@
+//===- Superoptimize.cpp - mirage-superoptimize ---------------------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Transforms/Passes.h"
+
+#include "Mirage/Dialect/Kernel/IR/KernelOps.h"
+#include "Mirage/Search/BlockGraphSearch.h"
+#include "Mirage/Search/CostModel.h"
+#include "Mirage/Search/Materialize.h"
+#include "Mirage/Semantics/Import.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::mirage {
+#define GEN_PASS_DEF_SUPEROPTIMIZEPASS
+#include "Mirage/Transforms/Passes.h.inc"
+} // namespace mlir::mirage
+
+using namespace mlir;
+using namespace mlir::mirage;
+
+namespace {
+
+/// True for a function made of predefined kernel ops only.
+bool isReference(func::FuncOp function) {
+  if (function.isExternal())
+    return false;
+  bool any = false, all = true;
+  for (Operation &op : function.getBody().front().without_terminator()) {
+    bool predefined = isa<kernel::MirageKernelDialect>(op.getDialect()) &&
+                      !isa<kernel::GraphDefOp, kernel::LaunchOp>(op);
+    any |= predefined;
+    all &= predefined;
+  }
+  return any && all;
+}
+
+struct SuperoptimizePass
+    : mirage::impl::SuperoptimizePassBase<SuperoptimizePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    search::BlockSearchOptions options;
+    if (failed(readOptions(options)))
+      return signalPassFailure();
+    for (auto function : getOperation().getOps<func::FuncOp>())
+      if (isReference(function) && failed(optimize(function, options)))
+        return signalPassFailure();
+  }
+
+  LogicalResult readOptions(search::BlockSearchOptions &options) {
+    auto positive = [](ArrayRef<int64_t> values) {
+      return llvm::all_of(values, [](int64_t v) { return v >= 1; });
+    };
+    if (maxOps < 1 || maxOps > 16)
+      return getOperation().emitError("max-ops must be in [1, 16], got ")
+             << static_cast<unsigned>(maxOps);
+    if (!positive(forloopRanges) || !positive(gridSizes) || maxBlocks < 1)
+      return getOperation().emitError(
+          "forloop-ranges, grid-sizes and max-blocks must be positive");
+    if (threads < 1 || threads > 1024)
+      return getOperation().emitError("threads must be in [1, 1024], got ")
+             << static_cast<int32_t>(threads);
+    if (maxCandidates < 1 || timeLimit < 0)
+      return getOperation().emitError(
+          "max-candidates must be positive and time-limit not negative");
+    options.maxOps = maxOps;
+    if (!forloopRanges.empty())
+      options.forloopRanges.assign(forloopRanges.begin(), forloopRanges.end());
+    if (!gridSizes.empty())
+      options.gridSizes.assign(gridSizes.begin(), gridSizes.end());
+    options.maxBlocks = maxBlocks;
+    options.threadsPerBlock = threads;
+    options.maxCandidates = maxCandidates;
+    options.timeLimitSeconds = timeLimit;
+    return success();
+  }
+
+  LogicalResult optimize(func::FuncOp function,
+                         const search::BlockSearchOptions &options) {
+    FailureOr<sem::Program> reference = sem::buildProgram(function);
+    if (failed(reference))
+      return failure();
+    search::BlockSearchStatistics stats;
+    std::string error;
+    FailureOr<std::vector<sem::Program>> found =
+        search::searchBlockGraphs(*reference, options, stats, error);
+    if (failed(found)) {
+      function.emitRemark("left unchanged: ") << error;
+      return success();
+    }
+    numStates += stats.states;
+    numPruned += stats.pruned;
+    numChecked += stats.checked;
+    numVerified += stats.verified;
+    search::CostEstimate before = search::estimateCost(*reference);
+    std::string summary = llvm::formatv(
+        "{0} configurations, {1} states, {2} values pruned, {3} complete "
+        "candidates, {4} of {5} verified in {6:f2} s{7}",
+        stats.configurations, stats.states, stats.pruned, stats.complete,
+        stats.verified, stats.checked, stats.seconds,
+        stats.timedOut ? " (time limit reached)" : "");
+    if (found->empty()) {
+      function.emitRemark("left unchanged, no verified candidate: ") << summary;
+      return success();
+    }
+    // Candidates come cheapest first.
+    const sem::Program *best = &found->front();
+    search::CostEstimate after = search::estimateCost(*best);
+    if (!(after < before)) {
+      function.emitRemark("left unchanged, no verified candidate is cheaper: ")
+          << summary
+          << llvm::formatv("; estimated {0:f1} us, best candidate {1:f1} us",
+                           before.microseconds, after.microseconds);
+      return success();
+    }
+
+    Block &body = function.getBody().front();
+    Operation *ret = body.getTerminator();
+    OpBuilder builder(ret);
+    FailureOr<SmallVector<Value>> outputs = search::materializeProgram(
+        *best, builder, function.getLoc(), body.getArguments(), threads);
+    if (failed(outputs))
+      return failure();
+    ret->setOperands(*outputs);
+    // Drop the reference's ops, now unused, last first.
+    SmallVector<Operation *> old;
+    for (Operation &op : body.without_terminator())
+      if (!isa<kernel::GraphDefOp>(op))
+        old.push_back(&op);
+    for (Operation *op : llvm::reverse(old))
+      op->erase();
+    ++numReplaced;
+    function.emitRemark("superoptimized: ")
+        << summary
+        << llvm::formatv("; estimated {0:f1} -> {1:f1} us, global memory "
+                         "traffic {2} -> {3} bytes",
+                         before.microseconds, after.microseconds,
+                         before.globalBytes, after.globalBytes);
+    return success();
+  }
+};
+
+} // namespace
