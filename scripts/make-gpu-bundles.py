@@ -9,6 +9,8 @@ Into OUT_DIR, one bundle per case:
   mugraph_<name>   every hand-written µGraph of examples/mugraphs, with the
                    benchmark it implements as reference (the cluster example
                    carries its own, marked mirage.reference);
+  searched_<name>  the µGraph mirage-superoptimize finds for each benchmark in
+                   SEARCHED, with the benchmark as reference;
   upstream_<file>  the first --per-file graphs (or all, if fewer) of each saved
                    µGraph file of the public implementation, with its benchmark
                    as reference.
@@ -31,6 +33,10 @@ HAND_WRITTEN = {
     "gqa_splitkv_bs1": "gqa_bs1",
     "rmsnorm_cluster": None,
 }
+
+
+# Benchmarks whose µGraph the search finds within the time limit.
+SEARCHED = ["rmsnorm_linear_bs1", "gated_mlp", "lora"]
 
 
 def bundle(translate, source, out, functions=None, reference=None):
@@ -67,6 +73,16 @@ def main():
         bundle(translate, os.path.join(ROOT, "examples", "mugraphs", stem + ".mlir"),
                os.path.join(args.out, "mugraph_" + stem),
                reference=reference and os.path.join(benchmarks, reference + ".mlir"))
+
+    opt = os.path.join(args.build, "bin", "mirage-opt")
+    for stem in SEARCHED:
+        reference = os.path.join(benchmarks, stem + ".mlir")
+        searched = os.path.join(args.out, stem + ".searched.mlir")
+        subprocess.run([opt, reference, "--mirage-superoptimize=time-limit=60",
+                        "-o", searched], check=True, capture_output=True)
+        bundle(translate, searched, os.path.join(args.out, "searched_" + stem),
+               reference=reference)
+        os.remove(searched)
 
     if not args.mugraphs:
         print("no saved µGraphs found; skipping them", file=sys.stderr)
