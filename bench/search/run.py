@@ -24,8 +24,7 @@ REMARK = re.compile(
 NUMBERS = re.compile(
     r"(?P<configs>\d+) configurations, (?P<states>\d+) states, (?P<pruned>\d+) "
     r"values pruned, (?P<complete>\d+) complete candidates, (?P<verified>\d+) "
-    r"of (?P<checked>\d+) verified in (?P<seconds>[0-9.]+) s(?P<timeout> \(time "
-    r"limit reached\))?(; estimated (?P<before>[0-9.]+) -> (?P<after>[0-9.]+) us)?")
+    r"of (?P<checked>\d+) verified in (?P<seconds>[0-9.]+) s(?: \((?P<timeout>[^)]*)\))?(; estimated (?P<before>[0-9.]+) -> (?P<after>[0-9.]+) us)?")
 
 
 def describe(ir):
@@ -76,7 +75,7 @@ def main():
             f"| {case} | {'yes' if found else remark.group('verdict')} | "
             f"{n['configs']} | {n['states']} | {n['pruned']} | {n['complete']} | "
             f"{n['verified']} of {n['checked']} | {estimate} | {wall:.1f}"
-            f"{' (limit)' if n['timeout'] else ''} | "
+            f"{' (' + n['timeout'] + ')' if n['timeout'] else ''} | "
             f"{describe(result.stdout) if found else ''} |")
     table = "\n".join([
         "# Search benchmark",

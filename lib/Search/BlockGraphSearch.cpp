@@ -33,6 +33,11 @@ namespace {
 
 using Shape = SmallVector<int64_t, 4>;
 
+/// Throughput of the finite-field matmul on one core of this machine kind
+/// (docs/Benchmarks/Verifier.md), and the trials a check usually takes.
+constexpr double kFieldMultiplyAddsPerSecond = 2.5e8;
+constexpr double kVerificationTrials = 3.0;
+
 /// A block op the search may add: its kind and, for accumulators, the kind
 /// of accumulation.
 struct OpChoice {
@@ -138,6 +143,9 @@ private:
   void verifyCheapestFirst();
   bool equivalent(ExprId a, ExprId b);
   bool outOfTime();
+  /// Whether verifying `program` (its estimated field multiply-adds over the
+  /// usual trials) fits in the time left.
+  bool affordable(const sem::Program &program);
   /// True once enough candidates are verified or time is up.
   bool done() const;
 
@@ -150,6 +158,7 @@ private:
   ValueType outputType;
   SmallVector<ValueType> inputTypes;
   std::vector<OpChoice> vocabulary;
+  /// Created on first use: it evaluates the reference.
   std::optional<sem::EquivalenceChecker> checker;
   /// Complete programs, not yet verified.
   std::vector<sem::Program> complete_;
@@ -215,12 +224,6 @@ FailureOr<std::vector<sem::Program>> Searcher::run(std::string &error) {
                   .str();
       return failure();
     }
-  FailureOr<sem::EquivalenceChecker> created =
-      sem::EquivalenceChecker::create(reference, sem::EquivalenceOptions(),
-                                      error);
-  if (failed(created))
-    return failure();
-  checker.emplace(std::move(*created));
   target = computeOutputExpressions(reference, pool).front();
   outputType = kernel.values[kernel.outputs.front()];
   for (int32_t input : kernel.inputs)
@@ -471,20 +474,67 @@ void Searcher::complete(const Launch &launch, const Graph &body,
   complete_.push_back(std::move(candidate));
 }
 
+/// Multiply-adds of one evaluation of `program`'s matmuls, block graphs
+/// included (every block, every iteration).
+static double countMultiplyAdds(const sem::Program &program) {
+  double total = 0.0;
+  for (const Graph &graph : program.graphs) {
+    double repeat =
+        &graph == &program.getKernelGraph()
+            ? 1.0
+            : double(graph.getNumBlocks()) * double(graph.forloop);
+    for (const Node &node : graph.nodes)
+      if (node.kind == OpKind::Matmul) {
+        const ValueType &a = graph.values[node.operands[0]];
+        const ValueType &out = graph.values[node.results[0]];
+        total += repeat * double(out.getNumElements()) * double(a.shape.back());
+      }
+  }
+  return total;
+}
+
+bool Searcher::affordable(const sem::Program &program) {
+  if (options.timeLimitSeconds <= 0.0)
+    return true;
+  double elapsed = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  double seconds = countMultiplyAdds(program) * kVerificationTrials /
+                   kFieldMultiplyAddsPerSecond;
+  return elapsed + seconds <= options.timeLimitSeconds;
+}
+
 void Searcher::verifyCheapestFirst() {
+  if (complete_.empty())
+    return;
+  // The checker evaluates the reference once per trial.
+  if (!affordable(reference)) {
+    statistics.tooLargeToVerify = true;
+    return;
+  }
+  std::string error;
+  FailureOr<sem::EquivalenceChecker> created = sem::EquivalenceChecker::create(
+      reference, sem::EquivalenceOptions(), error);
+  if (failed(created))
+    return;
+  checker.emplace(std::move(*created));
+
   std::vector<std::pair<CostEstimate, size_t>> order;
   for (auto [i, candidate] : llvm::enumerate(complete_))
     order.push_back({estimateCost(candidate), i});
   llvm::stable_sort(order, [](const auto &a, const auto &b) {
     return a.first < b.first;
   });
-  // The time limit bounds verification too, once one candidate passed.
+  // The time limit bounds verification too: a candidate is checked only if
+  // its estimated cost fits in the time left.
   for (auto &[cost, i] : order) {
-    if (found.size() >= options.maxCandidates ||
-        (!found.empty() && outOfTime()))
+    if (found.size() >= options.maxCandidates || outOfTime())
       break;
+    if (!affordable(complete_[i])) {
+      statistics.tooLargeToVerify = true;
+      break;
+    }
     ++statistics.checked;
-    std::string error;
     FailureOr<sem::EquivalenceVerdict> verdict =
         checker->check(complete_[i], error);
     if (succeeded(verdict) && verdict->equivalent) {

@@ -103,7 +103,9 @@ struct SuperoptimizePass
         "candidates, {4} of {5} verified in {6:f2} s{7}",
         stats.configurations, stats.states, stats.pruned, stats.complete,
         stats.verified, stats.checked, stats.seconds,
-        stats.timedOut ? " (time limit reached)" : "");
+        stats.tooLargeToVerify
+            ? " (verification too costly for the time limit)"
+            : stats.timedOut ? " (time limit reached)" : "");
     if (found->empty()) {
       function.emitRemark("left unchanged, no verified candidate: ") << summary;
       return success();

@@ -66,6 +66,9 @@ struct BlockSearchStatistics {
   int64_t oracleCacheHits = 0;
   double seconds = 0.0;
   bool timedOut = false;
+  /// Verification was skipped or stopped because its estimated cost did not
+  /// fit in the time left.
+  bool tooLargeToVerify = false;
 };
 
 /// Searches one-graph_def programs equivalent to `reference` (a kernel graph
