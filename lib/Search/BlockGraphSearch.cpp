@@ -161,7 +161,7 @@ private:
   /// Created on first use: it evaluates the reference.
   std::optional<sem::EquivalenceChecker> checker;
   /// Complete programs, not yet verified.
-  std::vector<sem::Program> complete_;
+  std::vector<sem::Program> pending;
   std::vector<sem::Program> found;
   std::chrono::steady_clock::time_point start;
 };
@@ -201,7 +201,7 @@ bool Searcher::outOfTime() {
 }
 
 bool Searcher::done() const {
-  return complete_.size() >= options.maxComplete || statistics.timedOut;
+  return pending.size() >= options.maxComplete || statistics.timedOut;
 }
 
 bool Searcher::equivalent(ExprId a, ExprId b) {
@@ -471,7 +471,7 @@ void Searcher::complete(const Launch &launch, const Graph &body,
   candidate.graphs = {std::move(kernel), std::move(saved)};
 
   ++statistics.complete;
-  complete_.push_back(std::move(candidate));
+  pending.push_back(std::move(candidate));
 }
 
 /// Multiply-adds of one evaluation of `program`'s matmuls, block graphs
@@ -505,7 +505,7 @@ bool Searcher::affordable(const sem::Program &program) {
 }
 
 void Searcher::verifyCheapestFirst() {
-  if (complete_.empty())
+  if (pending.empty())
     return;
   // The checker evaluates the reference once per trial.
   if (!affordable(reference)) {
@@ -520,7 +520,7 @@ void Searcher::verifyCheapestFirst() {
   checker.emplace(std::move(*created));
 
   std::vector<std::pair<CostEstimate, size_t>> order;
-  for (auto [i, candidate] : llvm::enumerate(complete_))
+  for (auto [i, candidate] : llvm::enumerate(pending))
     order.push_back({estimateCost(candidate), i});
   llvm::stable_sort(order, [](const auto &a, const auto &b) {
     return a.first < b.first;
@@ -530,16 +530,16 @@ void Searcher::verifyCheapestFirst() {
   for (auto &[cost, i] : order) {
     if (found.size() >= options.maxCandidates || outOfTime())
       break;
-    if (!affordable(complete_[i])) {
+    if (!affordable(pending[i])) {
       statistics.tooLargeToVerify = true;
       break;
     }
     ++statistics.checked;
     FailureOr<sem::EquivalenceVerdict> verdict =
-        checker->check(complete_[i], error);
+        checker->check(pending[i], error);
     if (succeeded(verdict) && verdict->equivalent) {
       ++statistics.verified;
-      found.push_back(std::move(complete_[i]));
+      found.push_back(std::move(pending[i]));
     }
   }
 }
