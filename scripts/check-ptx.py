@@ -31,7 +31,7 @@ def ptxas_path():
 
 
 def check_bundle(bundle, ptxas, counts):
-    """Returns the number of failures in `bundle`."""
+    """Returns the number of PTX files of `bundle` and of its failures."""
     with open(os.path.join(bundle, "plan.json")) as f:
         plan = json.load(f)
     launched = {launch["kernel"] for function in plan["functions"]
@@ -59,7 +59,7 @@ def check_bundle(bundle, ptxas, counts):
     print(f"{os.path.basename(os.path.normpath(bundle))}: "
           f"{len(launched)} kernels, chips {', '.join(sorted(plan['ptx']))}, "
           f"{'ok' if not failures else 'FAILED'}")
-    return failures
+    return len(plan["ptx"]), failures
 
 
 def main(argv):
@@ -74,9 +74,9 @@ def main(argv):
     failures = 0
     files = 0
     for bundle in argv[1:]:
-        failures += check_bundle(bundle, ptxas, counts)
-        with open(os.path.join(bundle, "plan.json")) as f:
-            files += len(json.load(f)["ptx"])
+        bundle_files, bundle_failures = check_bundle(bundle, ptxas, counts)
+        files += bundle_files
+        failures += bundle_failures
     per_chip = ", ".join(f"{chip}: {n}" for chip, n in sorted(counts.items()))
     line = (f"ptxas: {sum(counts.values())} kernels in {files} PTX files "
             f"assembled ({per_chip}), {failures} failures")

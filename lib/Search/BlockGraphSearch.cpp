@@ -152,6 +152,11 @@ private:
   void verifyCheapestFirst();
   bool equivalent(ExprId a, ExprId b);
   bool outOfTime();
+  double elapsedSeconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  }
   /// Whether verifying `program` (its estimated field multiply-adds over the
   /// usual trials) fits in the time left.
   bool affordable(const sem::Program &program);
@@ -211,10 +216,7 @@ void Searcher::chooseVocabulary() {
 bool Searcher::outOfTime() {
   if (options.timeLimitSeconds <= 0.0)
     return false;
-  double elapsed = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
-  statistics.timedOut |= elapsed > options.timeLimitSeconds;
+  statistics.timedOut |= elapsedSeconds() > options.timeLimitSeconds;
   return statistics.timedOut;
 }
 
@@ -272,9 +274,7 @@ FailureOr<std::vector<sem::Program>> Searcher::run(std::string &error) {
         searchLaunch(launch);
       }
   verifyCheapestFirst();
-  statistics.seconds = std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - start)
-                           .count();
+  statistics.seconds = elapsedSeconds();
   statistics.oracleQueries = oracle.getStatistics().queries;
   statistics.oracleCacheHits = oracle.getStatistics().cacheHits;
   return std::move(found);
@@ -518,12 +518,9 @@ static double countMultiplyAdds(const sem::Program &program) {
 bool Searcher::affordable(const sem::Program &program) {
   if (options.timeLimitSeconds <= 0.0)
     return true;
-  double elapsed = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
   double seconds = countMultiplyAdds(program) * kVerificationTrials /
                    kFieldMultiplyAddsPerSecond;
-  return elapsed + seconds <= options.timeLimitSeconds;
+  return elapsedSeconds() + seconds <= options.timeLimitSeconds;
 }
 
 void Searcher::verifyCheapestFirst() {
@@ -544,8 +541,11 @@ void Searcher::verifyCheapestFirst() {
   std::vector<std::pair<CostEstimate, size_t>> order;
   for (auto [i, candidate] : llvm::enumerate(pending))
     order.push_back({estimateCost(candidate), i});
-  llvm::stable_sort(order, [](const auto &a, const auto &b) {
-    return a.first < b.first;
+  // Equal costs keep the order found, so results are deterministic.
+  llvm::sort(order, [](const auto &a, const auto &b) {
+    if (a.first < b.first || b.first < a.first)
+      return a.first < b.first;
+    return a.second < b.second;
   });
   // The time limit bounds verification too: a candidate is checked only if
   // its estimated cost fits in the time left.

@@ -25,18 +25,14 @@ using namespace mlir::mirage;
 
 namespace {
 
-/// True for a function made of predefined kernel ops only.
+/// True for a function made of predefined kernel ops only, at least one.
 bool isReference(func::FuncOp function) {
   if (function.isExternal())
     return false;
-  bool any = false, all = true;
-  for (Operation &op : function.getBody().front().without_terminator()) {
-    bool predefined = isa<kernel::MirageKernelDialect>(op.getDialect()) &&
-                      !isa<kernel::GraphDefOp, kernel::LaunchOp>(op);
-    any |= predefined;
-    all &= predefined;
-  }
-  return any && all;
+  auto ops = function.getBody().front().without_terminator();
+  return !ops.empty() && llvm::all_of(ops, [](Operation &op) {
+    return kernel::isPredefinedKernelOp(&op);
+  });
 }
 
 struct SuperoptimizePass

@@ -150,13 +150,7 @@ struct ConvertMirageKernelToGPUPass
   void runOnOperation() override {
     SmallVector<func::FuncOp> functions;
     for (auto function : getOperation().getOps<func::FuncOp>()) {
-      if (function.isExternal())
-        continue;
-      bool hasMirageOps = false;
-      function.walk([&](Operation *op) {
-        hasMirageOps |= isa<kernel::MirageKernelDialect>(op->getDialect());
-      });
-      if (!hasMirageOps)
+      if (function.isExternal() || !kernel::containsKernelOps(function))
         continue;
       if (failed(checkConvertible(function)))
         return signalPassFailure();

@@ -24,22 +24,14 @@ namespace json = llvm::json;
 namespace {
 
 bool hasKernelOps(func::FuncOp function) {
-  if (function.isExternal())
-    return false;
-  bool found = false;
-  function.walk([&](Operation *op) {
-    found |= isa<kernel::MirageKernelDialect>(op->getDialect());
-  });
-  return found;
+  return !function.isExternal() && kernel::containsKernelOps(function);
 }
 
 /// True for a function made only of predefined kernel ops.
 bool isReferenceForm(func::FuncOp function) {
-  return llvm::none_of(function.getBody().front().without_terminator(),
-                       [](Operation &op) {
-                         return isa<kernel::GraphDefOp, kernel::LaunchOp>(op) ||
-                                !isa<kernel::MirageKernelDialect>(op.getDialect());
-                       });
+  return llvm::all_of(
+      function.getBody().front().without_terminator(),
+      [](Operation &op) { return kernel::isPredefinedKernelOp(&op); });
 }
 
 /// The reference program of `function`: itself when it is in reference form,

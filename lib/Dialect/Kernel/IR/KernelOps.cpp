@@ -285,6 +285,21 @@ LogicalResult GraphDefOp::verifyRegions() {
   return success();
 }
 
+bool mlir::mirage::kernel::isPredefinedKernelOp(Operation *op) {
+  return isa_and_present<MirageKernelDialect>(op->getDialect()) &&
+         !isa<GraphDefOp, LaunchOp>(op);
+}
+
+bool mlir::mirage::kernel::containsKernelOps(Operation *root) {
+  return root
+      ->walk([](Operation *op) {
+        return isa_and_present<MirageKernelDialect>(op->getDialect())
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 //===----------------------------------------------------------------------===//
 // LaunchOp
 //===----------------------------------------------------------------------===//

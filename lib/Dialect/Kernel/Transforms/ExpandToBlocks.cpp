@@ -193,8 +193,7 @@ struct ExpandToBlocksPass
     }
     SmallVector<Operation *> ops;
     for (Operation &op : getOperation().getBody().getOps())
-      if (op.getDialect() && isa<kernel::MirageKernelDialect>(op.getDialect()) &&
-          !isa<kernel::GraphDefOp>(op))
+      if (kernel::isPredefinedKernelOp(&op))
         ops.push_back(&op);
     for (Operation *op : ops) {
       if (isa<kernel::ChunkOp, kernel::AllReduceOp>(op)) {

@@ -22,4 +22,15 @@
 #define GET_OP_CLASSES
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h.inc"
 
+namespace mlir::mirage::kernel {
+
+/// True for a predefined kernel op (`matmul`, `exp`, `rms_norm`, ...): a
+/// `mirage_kernel` op other than `graph_def` and `launch`.
+bool isPredefinedKernelOp(Operation *op);
+
+/// True when `root` or an op nested in it belongs to `mirage_kernel`.
+bool containsKernelOps(Operation *root);
+
+} // namespace mlir::mirage::kernel
+
 #endif // MIRAGE_DIALECT_KERNEL_IR_KERNELOPS_H

@@ -14,7 +14,8 @@ def ExpandToBlocksPass
     : Pass<"mirage-kernel-expand-to-blocks", "::mlir::func::FuncOp"> {
   let summary = "Turn every predefined kernel op into a default graph_def";
   let description = [{
-    Rewrites each kernel op other than `graph_def` into a `graph_def` that
+    Rewrites each predefined kernel op (not `graph_def` or `launch`) into a
+    `graph_def` that
     computes the same function, so that one code generator handles every
     kernel. The block graph applies the block-level op of the same name and
     attributes to one tile per block, in a single loop iteration: grid axes
