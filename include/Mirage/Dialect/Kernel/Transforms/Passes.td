@@ -15,9 +15,8 @@ def ExpandToBlocksPass
   let summary = "Turn every predefined kernel op into a default graph_def";
   let description = [{
     Rewrites each predefined kernel op (not `graph_def` or `launch`) into a
-    `graph_def` that
-    computes the same function, so that one code generator handles every
-    kernel. The block graph applies the block-level op of the same name and
+    `graph_def` that computes the same function, so that one code generator
+    handles every kernel. The block graph applies the block-level op of the same name and
     attributes to one tile per block, in a single loop iteration: grid axes
     x, y and z split the outermost result dimensions that may be split (not
     a reduced or concatenated dimension, not inside an `rms_norm` group)
