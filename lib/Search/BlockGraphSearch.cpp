@@ -43,9 +43,6 @@ constexpr double kVerificationTrials = 3.0;
 struct OpChoice {
   OpKind kind;
   AccumKind accum = AccumKind::Sum;
-  /// rms_norm's group size and epsilon.
-  int64_t size = 1;
-  double eps = 0.0;
 };
 
 /// A tile of the body being built.
@@ -79,12 +76,6 @@ std::optional<Shape> inferShape(const OpChoice &choice,
   const Shape &a = operands[0]->shape;
   if (sem::isUnary(choice.kind))
     return a;
-  if (choice.kind == OpKind::RmsNorm) {
-    // Groups must lie within the tile's rows.
-    if (a.back() % choice.size != 0)
-      return std::nullopt;
-    return a;
-  }
   if (sem::isBinary(choice.kind)) {
     const Shape &b = operands[1]->shape;
     if (a.size() != b.size())
@@ -184,18 +175,9 @@ void Searcher::chooseVocabulary() {
   llvm::SmallSetVector<OpKind, 8> kinds;
   bool reduces = false, normalises = false;
   for (const Node &node : reference.getKernelGraph().nodes) {
-    if (node.kind == OpKind::RmsNorm) {
+    if (node.kind == OpKind::RmsNorm)
       normalises = true;
-      // A block-level rms_norm of the same groups, when a tile holds them.
-      OpChoice norm{OpKind::RmsNorm};
-      norm.size = node.size;
-      norm.eps = node.scalar;
-      if (llvm::none_of(vocabulary, [&](const OpChoice &c) {
-            return c.kind == OpKind::RmsNorm && c.size == norm.size &&
-                   c.eps == norm.eps;
-          }))
-        vocabulary.push_back(norm);
-    } else if (node.kind == OpKind::Reduction)
+    else if (node.kind == OpKind::Reduction)
       reduces = true;
     else
       kinds.insert(node.kind);
@@ -418,10 +400,6 @@ void Searcher::searchOps(const Launch &launch, Graph &body,
           if (choice.kind == OpKind::Reduction) {
             node.dim = shape->size() - 1;
             node.size = 1;
-          }
-          if (choice.kind == OpKind::RmsNorm) {
-            node.size = choice.size;
-            node.scalar = choice.eps;
           }
           body.values.push_back({*shape, outputType.elementType});
           SmallVector<ExprId, 2> operandExprs;
