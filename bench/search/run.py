@@ -33,7 +33,7 @@ def describe(ir):
     grid = re.search(r"grid \[([^\]]*)\]", ir)
     forloop = re.search(r"forloop (\d+)", ir)
     ops = re.findall(r"= (matmul|forloop_accum|div|mul|add|exp|silu|sqrt|"
-                     r"reduction|input_loader|output_saver)\b", ir)
+                     r"reduction|rms_norm|input_loader|output_saver)\b", ir)
     counts = {}
     for op in ops:
         counts[op] = counts.get(op, 0) + 1

@@ -70,7 +70,6 @@ struct SuperoptimizePass
     if (!gridSizes.empty())
       options.gridSizes.assign(gridSizes.begin(), gridSizes.end());
     options.maxBlocks = maxBlocks;
-    options.threadsPerBlock = threads;
     options.maxCandidates = maxCandidates;
     options.timeLimitSeconds = timeLimit;
     return success();

@@ -37,7 +37,6 @@ struct BlockSearchOptions {
   /// Sizes tried for each grid axis.
   std::vector<int64_t> gridSizes = {2, 4, 8, 16, 32, 64, 128, 256};
   int64_t maxBlocks = 1024;
-  int32_t threadsPerBlock = 128;
   /// Stop enumerating after this many complete candidates.
   unsigned maxComplete = 100000;
   /// Verify complete candidates, cheapest first, until this many pass.
