@@ -1,5 +1,7 @@
 """Where the public implementation's saved µGraphs live, and which benchmark
-program each file implements. Shared by the scripts that process them."""
+program each file, and each hand-written µGraph of examples/mugraphs,
+implements. Shared by the scripts that process them and by the kernel
+benchmark (bench/gpu/bench.py)."""
 
 import os
 
@@ -19,6 +21,14 @@ REFERENCES = {
     "single_gated_mlp": "gated_mlp",
     "single_lora": "lora",
     "single_mqa_bs1": "mqa_bs1",
+}
+
+# Hand-written µGraph of examples/mugraphs -> the benchmark it implements
+# (None: its own module holds the reference).
+HAND_WRITTEN = {
+    "rmsnorm_linear_fused": "rmsnorm_linear_bs1",
+    "gqa_splitkv_bs1": "gqa_bs1",
+    "rmsnorm_cluster": None,
 }
 
 
