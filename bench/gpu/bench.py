@@ -1,0 +1,433 @@
+#!/usr/bin/env python3
+"""Benchmarks Mirage's kernels against PyTorch on a GPU (issue 7).
+
+    bench.py BUNDLES_ROOT [--out DIR] [--cases A,B,...] [--no-compile]
+             [--compile-mode MODE] [--time-budget S] [--library PATH]
+             [--commit C] [--seed N] [--scale S] [--device N]
+
+For every case of BENCHMARKS.md (cases.CASES), in this one process:
+
+1. makes the case's inputs, normal(0, 1) * scale in f16 (seeded per case),
+   and the float32 evaluation (reference.py) of the benchmark program, the
+   `reference` of the case's bundles, from them;
+2. Mirage: every function with the case's signature of the bundles under
+   BUNDLES_ROOT that implement it (find_candidates, in order of preference:
+   searched_<case>, mugraph_<µGraph> of HAND_WRITTEN, upstream_<file> of
+   REFERENCES, bench_<case>, as scripts/make-gpu-bundles.py names them),
+   each on the device's own PTX: runs it into outputs filled with NaN and,
+   when ‖out − ref‖ / ‖ref‖ is within the bound, times it with
+   triton.testing.do_bench and do_bench_cudagraph (medians);
+3. checks and times the baselines of cases.py the same way, on the same
+   inputs: PyTorch eager (its CUDA-graph time is eager under CUDA graphs)
+   and, for attention, scaled_dot_product_attention;
+4. writes bench.json, bench.md and bench.png (kernel_results.py) to DIR
+   (--out, else $OUT, else ./gpu-bench-out).
+
+Then, compilation being slow, it compiles each case's baseline with
+torch.compile (--compile-mode), checks and times it, and writes the results
+again after each case, starting no compilation once --time-budget seconds
+have passed since the start (those are reported as skipped). The memory
+floor divides each case's unique bytes by the copy bandwidth measured at the
+start. Prints progress and the table; exits 1 if a case has no correct
+Mirage kernel, 2 on bad arguments.
+"""
+
+import argparse
+import datetime
+import math
+import os
+import pathlib
+import subprocess
+import sys
+import time
+import zlib
+
+HERE = pathlib.Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(REPO / "scripts"))
+
+import cases  # noqa: E402
+import check  # noqa: E402  (also puts python/ on the path)
+import kernel_results  # noqa: E402
+import reference  # noqa: E402
+from cases import CASES  # noqa: E402
+from mirage import runtime  # noqa: E402
+from mugraphs import HAND_WRITTEN, REFERENCES  # noqa: E402
+
+#: Bundle kinds of make-gpu-bundles.py, in order of preference.
+KINDS = ("searched", "mugraph", "upstream", "bench")
+TIME_BUDGET_S = 360
+COMPILE_MODE = "max-autotune-no-cudagraphs"
+COPY_BYTES = 1 << 30
+START = time.monotonic()
+
+
+def bundle_case(name):
+    """The case that the bundle directory `name` of make-gpu-bundles.py
+    implements, or None."""
+    kind, _, stem = name.partition("_")
+    if kind in ("searched", "bench"):
+        case = stem
+    elif kind == "mugraph":
+        case = HAND_WRITTEN.get(stem)
+    elif kind == "upstream":
+        case = REFERENCES.get(stem, stem)
+    else:
+        return None
+    return case if case in CASES else None
+
+
+def find_candidates(root, case):
+    """The bundle directories under `root` that implement `case`, in order
+    of preference (KINDS), then by name."""
+    found = [b for b in check.find_bundles(root) if bundle_case(b.name) == case]
+    return sorted(found, key=lambda b: (KINDS.index(b.name.partition("_")[0]),
+                                        b.name))
+
+
+def matching_functions(specs, case):
+    """The names of the functions (runtime.FunctionSpec by name) with the
+    signature of `case`: its f16 inputs and output."""
+    def signature(tensors):
+        return [(tuple(t.shape), t.dtype) for t in tensors]
+    wanted = ([(shape, "f16") for shape in case.inputs],
+              [(case.output, "f16")])
+    return [name for name, spec in specs.items()
+            if (signature(spec.inputs), signature(spec.outputs)) == wanted]
+
+
+def find_commit(option, environ, repo):
+    """The commit measured: `option`, else $MIRAGE_COMMIT, else the HEAD of
+    the git checkout `repo` (the GPU machine gets a copy without .git),
+    else "unknown"."""
+    if option:
+        return option
+    if environ.get("MIRAGE_COMMIT"):
+        return environ["MIRAGE_COMMIT"]
+    try:
+        result = subprocess.run(["git", "-C", str(repo), "rev-parse",
+                                 "--short", "HEAD"], capture_output=True,
+                                text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return result.stdout.strip()
+
+
+def relative_error(output, expected):
+    """‖output − expected‖ / ‖expected‖ (Frobenius norms, in float64;
+    `output` is taken in the shape of `expected`); inf when either is not
+    finite."""
+    import torch
+    output = output.reshape(expected.shape).double()
+    expected = expected.double()
+    if not bool(torch.isfinite(output).all()):
+        return math.inf
+    error = float((output - expected).norm() / expected.norm())
+    return error if math.isfinite(error) else math.inf
+
+
+def short(error):
+    """One line of at most 300 characters about an exception."""
+    text = f"{type(error).__name__}: {error}".strip().splitlines()[0]
+    return text[:300]
+
+
+def time_modes(call, notes=None):
+    """Median µs of `call` under triton.testing.do_bench and
+    do_bench_cudagraph (on a side stream, which capture needs); a mode that
+    fails is left out, with why appended to `notes`."""
+    import torch
+    import triton.testing
+
+    def cudagraph(fn, **options):
+        with torch.cuda.stream(torch.cuda.Stream()):
+            return triton.testing.do_bench_cudagraph(fn, **options)
+
+    times = {}
+    for mode, bench in (("do_bench", triton.testing.do_bench),
+                        ("cudagraph", cudagraph)):
+        try:
+            times[mode] = 1000 * bench(call, return_mode="median")
+        except Exception as error:  # noqa: BLE001 - reported per mode
+            if notes is not None:
+                notes.append(f"{mode}: {short(error)}")
+        torch.cuda.synchronize()
+    return times
+
+
+def copy_bandwidth(nbytes=COPY_BYTES):
+    """The device's copy bandwidth in bytes/s, counting bytes read and
+    written: the median do_bench time of copying `nbytes`."""
+    import torch
+    import triton.testing
+    source = torch.empty(nbytes, dtype=torch.uint8, device="cuda")
+    target = torch.empty_like(source)
+    ms = triton.testing.do_bench(lambda: target.copy_(source),
+                                 return_mode="median")
+    return 2 * nbytes / (ms * 1e-3)
+
+
+def run_variant(call, expected, bound, poison=None):
+    """Runs `call` (which returns the output) once, after `poison` if
+    given, compares it with `expected` and, if within `bound`, times it.
+    Returns max_rel_err, correct, times and error."""
+    import torch
+    entry = {"max_rel_err": None, "correct": False, "times": {},
+             "error": None}
+    try:
+        if poison:
+            poison()
+        output = call()
+        torch.cuda.synchronize()
+        error = relative_error(output, expected)
+        entry.update(max_rel_err=error, correct=error <= bound)
+        if not entry["correct"]:
+            entry["error"] = f"max_rel_err {error:.2e} above the bound {bound}"
+            return entry
+        notes = []
+        entry["times"] = time_modes(call, notes)
+        entry["error"] = "; ".join(notes) or None
+    except Exception as error:  # noqa: BLE001 - recorded per variant
+        entry["error"] = short(error)
+    return entry
+
+
+def case_reference(case, bundle_dirs):
+    """The benchmark program of `case` as a reference.Program: the
+    `reference` of its bench_ bundle, else of the first candidate that has
+    one, checked against the case's signature; None if there is none."""
+    for bundle_dir in sorted(bundle_dirs,
+                             key=lambda b: not b.name.startswith("bench_")):
+        try:
+            specs = runtime.read_plan(bundle_dir)
+        except ValueError:
+            continue  # reported with the candidates
+        for name in matching_functions(specs, case):
+            spec = specs[name]
+            if spec.reference is not None:
+                program = reference.Program.from_json(spec.reference)
+                program.check_signature(spec.inputs, spec.outputs)
+                return program
+    return None
+
+
+def mirage_candidates(case, bundle_dirs, inputs, expected, bound, options):
+    """Checks and times every candidate function of `case`."""
+    import torch
+    entries = []
+    for bundle_dir in bundle_dirs:
+        base = {"bundle": bundle_dir.name, "function": None, "chip": None}
+        try:
+            names = matching_functions(runtime.read_plan(bundle_dir), case)
+            bundle = runtime.load_bundle(bundle_dir, library=options.library,
+                                         device=options.device)
+        except Exception as error:  # noqa: BLE001 - recorded per bundle
+            entries.append({**base, "max_rel_err": None, "correct": False,
+                            "times": {}, "error": short(error)})
+            continue
+        for name in names:
+            function = bundle(name)
+            outputs = torch.empty(case.output, dtype=torch.float16,
+                                  device=inputs[0].device)
+            entry = {**base, "function": name,
+                     "chip": bundle.chip(options.device),
+                     **run_variant(lambda: function(*inputs, out=outputs),
+                                   expected, bound,
+                                   poison=lambda: outputs.fill_(math.nan))}
+            entries.append(entry)
+            progress(case.name, f"{bundle_dir.name}/{name}", entry)
+        bundle.close()
+    return entries
+
+
+def progress(case, what, entry):
+    times = kernel_results.times_cell(entry["times"])
+    print(f"  {case}: {what}: rel. error "
+          f"{kernel_results.format_error(entry['max_rel_err'])}, "
+          f"{times} µs" + (f" ({entry['error']})" if entry["error"] else ""),
+          flush=True)
+
+
+def benchmark_case(case, options, meta, bandwidth):
+    """The record of one case without torch.compile, and the state the
+    compile phase needs: (inputs, expected, bound), None if unchecked."""
+    import torch
+    record = kernel_results.new_record(case, meta, bandwidth)
+    bundle_dirs = find_candidates(options.bundles_root, case.name)
+    if not bundle_dirs:
+        record["error"] = (
+            f"no Mirage kernel: no bundle for {case.name} under "
+            f"{options.bundles_root} (searched_{case.name}, mugraph_*, "
+            f"upstream_*, bench_{case.name})")
+        return kernel_results.summarise(record), None
+    program = case_reference(case, bundle_dirs)
+    if program is None:
+        record["error"] = ("no Mirage kernel checked: no bundle of the case "
+                           "has its reference program")
+        return kernel_results.summarise(record), None
+    device = torch.device("cuda", options.device)
+    spec = runtime.FunctionSpec(case.name, [runtime.TensorSpec(shape, "f16")
+                                            for shape in case.inputs], [])
+    seed = options.seed + zlib.crc32(case.name.encode())
+    inputs = check.make_inputs(spec, seed, options.scale, device)
+    [expected] = reference.evaluate(program, inputs,
+                                    check.TorchBackend(torch, device), "f32")
+    bound = check.bound_for(program)
+    record["bound"] = bound
+    record["candidates"] = mirage_candidates(case, bundle_dirs, inputs,
+                                             expected, bound, options)
+    calls = {"eager": lambda: case.program(*inputs)}
+    if case.attention:
+        sdpa_args = cases.sdpa_inputs(*inputs)
+        calls["SDPA"] = lambda: cases.sdpa(*sdpa_args)
+    for name, call in calls.items():
+        record["baselines"][name] = run_variant(call, expected, bound)
+        progress(case.name, name, record["baselines"][name])
+    return kernel_results.summarise(record), (inputs, expected, bound)
+
+
+def compile_baseline(case, state, mode):
+    """torch.compile's entry for `case`: compiled, checked and timed;
+    compile_s is the time of the first call, which compiles."""
+    import torch
+    inputs, expected, bound = state
+    start = time.monotonic()
+    try:
+        compiled = torch.compile(case.program, mode=mode, dynamic=False)
+        compiled(*inputs)
+        torch.cuda.synchronize()
+    except Exception as error:  # noqa: BLE001 - recorded
+        return {"max_rel_err": None, "correct": False, "times": {},
+                "error": "compilation failed: " + short(error)}
+    compile_s = time.monotonic() - start
+    return {**run_variant(lambda: compiled(*inputs), expected, bound),
+            "compile_s": round(compile_s, 1)}
+
+
+def skipped(why):
+    return {"max_rel_err": None, "correct": False, "times": {},
+            "error": f"skipped: {why}"}
+
+
+def summary_line(record):
+    if record["status"] != "ok":
+        return f"{record['case']}: FAILED: {record['error']}"
+    text = (f"{record['case']}: Mirage {record['bundle']}/"
+            f"{record['function']} {record['mirage_us']:.3g} µs "
+            f"({record['mirage_mode']}), rel. error "
+            f"{record['max_rel_err']:.1e}")
+    if record["speedup"]:
+        text += (f"; best baseline {record['best_baseline']} "
+                 f"{record['best_baseline_us']:.3g} µs: speed-up "
+                 f"{record['speedup']:.2f}x")
+    return text + (f"; floor {record['floor_us']:.3g} µs "
+                   f"({record['floor_fraction']:.2g} of it)")
+
+
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(
+        prog="bench.py", description=__doc__.split("\n")[0])
+    parser.add_argument("bundles_root", type=pathlib.Path,
+                        help="bundles of scripts/make-gpu-bundles.py")
+    parser.add_argument("--out", type=pathlib.Path,
+                        default=os.environ.get("OUT") or "gpu-bench-out")
+    parser.add_argument("--cases", default=",".join(CASES),
+                        help="comma-separated cases (default: all)")
+    parser.add_argument("--no-compile", action="store_true",
+                        help="skip the torch.compile baseline")
+    parser.add_argument("--compile-mode", default=COMPILE_MODE)
+    parser.add_argument("--time-budget", type=float, default=TIME_BUDGET_S,
+                        help="seconds after which no torch.compile starts")
+    parser.add_argument("--library", default=None,
+                        help="libmirage_runtime.so (default: see "
+                             "mirage.runtime.find_library)")
+    parser.add_argument("--commit", default=None,
+                        help="the commit measured (default: $MIRAGE_COMMIT, "
+                             "else git)")
+    parser.add_argument("--seed", type=int, default=check.SEED)
+    parser.add_argument("--scale", type=float, default=check.INPUT_SCALE)
+    parser.add_argument("--device", type=int, default=0)
+    options = parser.parse_args(argv)
+    root = options.bundles_root
+    if not root.is_dir():
+        parser.error(f"BUNDLES_ROOT {root} is not a directory")
+    if not check.find_bundles(root):
+        parser.error(f"no bundles under {root} (make them with "
+                     f"scripts/make-gpu-bundles.py {root})")
+    options.cases = [c for c in options.cases.split(",") if c]
+    for name in options.cases:
+        if name not in CASES:
+            parser.error(f"unknown case {name!r} (known: "
+                         f"{', '.join(CASES)})")
+    if not options.cases:
+        parser.error("--cases names no case")
+    try:
+        runtime.find_library(options.library)
+    except FileNotFoundError as error:
+        parser.error(str(error))
+    return options, parser
+
+
+def main(argv):
+    options, parser = parse_arguments(argv)
+    try:
+        import torch
+        import triton
+        import triton.testing  # noqa: F401
+    except ImportError as error:
+        parser.error(f"needs torch and triton: {error}")
+    if not torch.cuda.is_available():
+        parser.error("no CUDA device (torch.cuda.is_available() is false)")
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    torch.cuda.set_device(options.device)
+    meta = {"device": torch.cuda.get_device_name(options.device),
+            "date": datetime.date.today().isoformat(),
+            "commit": find_commit(options.commit, os.environ, REPO),
+            "torch": torch.__version__, "triton": triton.__version__}
+    bandwidth = copy_bandwidth()
+    print(f"{meta['device']}, commit {meta['commit']}, torch "
+          f"{meta['torch']}, triton {meta['triton']}; copy bandwidth "
+          f"{bandwidth / 1e12:.2f} TB/s; results in {options.out}",
+          flush=True)
+
+    records, states = [], {}
+    for name in options.cases:
+        print(f"{name}:", flush=True)
+        record, states[name] = benchmark_case(CASES[name], options, meta,
+                                              bandwidth)
+        records.append(record)
+        kernel_results.save(options.out, records)
+        print(summary_line(record), flush=True)
+
+    for record in records:
+        name = record["case"]
+        if states[name] is None:
+            continue
+        if options.no_compile:
+            entry = skipped("--no-compile")
+        elif time.monotonic() - START > options.time_budget:
+            entry = skipped(f"time budget of {options.time_budget:g} s spent")
+        else:
+            print(f"{name}: torch.compile ({options.compile_mode})",
+                  flush=True)
+            entry = compile_baseline(CASES[name], states[name],
+                                     options.compile_mode)
+            progress(name, "torch.compile", entry)
+        record["baselines"]["torch.compile"] = entry
+        kernel_results.summarise(record)
+        kernel_results.save(options.out, records)
+
+    print("\n".join(kernel_results.table(records)))
+    geomean = kernel_results.geomean_speedup(records)
+    print("geometric-mean speed-up over the best baseline: " +
+          (f"{geomean:.2f}x" if geomean else "none measured"))
+    failed = [r["case"] for r in records if r["status"] != "ok"]
+    print(f"kernel benchmark: {len(records) - len(failed)} cases measured, "
+          f"{len(failed)} failed" + (f" ({', '.join(failed)})" if failed
+                                     else "") + f"; results in {options.out}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

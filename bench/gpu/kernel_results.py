@@ -1,0 +1,394 @@
+"""The results of the kernel benchmark (bench.py): one record per case, its
+summary (Mirage's kernel, the best baseline, the speed-up, the memory
+floor), the JSON file, the Markdown report and the plot. Needs neither torch
+nor a GPU; the plot needs matplotlib.
+
+A record, one JSON object per case, holds:
+
+  case, device, date, commit, torch, triton    what ran, where and when
+  status          "ok" (a correct Mirage kernel was timed) or "failed"
+  error           why it failed, else None
+  bytes           unique bytes: the inputs read once, the output written once
+  copy_bandwidth_gb_s   the device's copy bandwidth in this run (bytes read
+                  and written per second)
+  floor_us        bytes / copy bandwidth
+  bound           the bound on max_rel_err
+  candidates      every Mirage kernel tried, in order of preference: bundle,
+                  function, chip, max_rel_err, correct, times, error
+  baselines       "eager", "torch.compile", "SDPA" -> max_rel_err, correct,
+                  times, error (and compile_s for torch.compile)
+  bundle, function, chip, mirage_us, mirage_mode, mirage_times, max_rel_err
+                  the fastest correct candidate: its figure and error
+  best_baseline, best_baseline_us   the fastest figure of a correct baseline
+  speedup         best_baseline_us / mirage_us
+  floor_fraction  floor_us / mirage_us
+
+`times` maps a timing mode to its median in µs: "do_bench"
+(triton.testing.do_bench: L2 flushed between calls, launches included) and
+"cudagraph" (do_bench_cudagraph: calls replayed from a CUDA graph). The
+figure of a kernel or baseline is the lower of its two times.
+"""
+
+import json
+import math
+import pathlib
+
+import check
+from cases import CASES
+
+#: Timing modes and how a baseline's name shows them.
+MODES = {"do_bench": "", "cudagraph": " (CUDA graph)"}
+BASELINES = ("eager", "torch.compile", "SDPA")
+#: What every record of bench/results/latest.json has (issue 7).
+REQUIRED_FIELDS = ("case", "mirage_us", "best_baseline", "best_baseline_us",
+                   "floor_us", "max_rel_err", "device", "date", "commit")
+#: Issue 7's targets: these cases within FLOOR_TARGET times the memory
+#: floor, and a geometric-mean speed-up of at least GEOMEAN_TARGET.
+FLOOR_CASES = ("rmsnorm_linear_bs1", "rmsnorm_linear_bs8", "gated_mlp")
+FLOOR_TARGET = 1.3
+GEOMEAN_TARGET = 1.5
+JSON_NAME, MARKDOWN_NAME, PLOT_NAME = "bench.json", "bench.md", "bench.png"
+
+METHOD = """\
+One process (`bench/gpu/bench.py`) runs every variant of a case
+on the same inputs: normal(0, 1) × 0.1 in f16, seeded per case. Correctness
+comes first: each kernel runs into outputs filled with NaN and is compared
+with a float32 evaluation of the benchmark program (`bench/gpu/reference.py`)
+by ‖out − ref‖ / ‖ref‖ ("rel. error"), which must be within the bound
+(2e-2 for these f16 programs); the baselines are checked the same way, and
+a wrong kernel is not timed. Each time cell is `do_bench / CUDA graph`:
+medians in µs of `triton.testing.do_bench` (L2 flushed between calls, launch
+overhead included) and of `do_bench_cudagraph` (calls replayed from a CUDA
+graph); a variant's figure is the lower of the two. Mirage: the fastest
+correct function among the bundles that implement the case — `searched_*`
+(found by `mirage-superoptimize`), `mugraph_*` (hand-written µGraphs),
+`upstream_*` (the saved µGraphs of the public implementation) and `bench_*`
+(the program compiled as it is) — on the device's own PTX (sm_90a on an
+H100). Baselines: the formulas of BENCHMARKS.md in PyTorch ops (f16), run
+eagerly (*eager*; its CUDA-graph time is *eager under CUDA graphs*),
+compiled by `torch.compile(mode="max-autotune-no-cudagraphs")`, and for
+GQA, MHA and MQA `scaled_dot_product_attention(..., scale=1.0)`, with K
+transposed into SDPA's layout once, outside the timed calls, and the query
+heads that share a KV head folded into the query length (GQA's head
+broadcasting). Speed-up: best baseline / Mirage. Floor: unique bytes (inputs
+read once, output written once) / the copy bandwidth measured in the same
+run (bytes read and written); "of floor" is floor / Mirage."""
+
+RUNNING = """\
+Make the bundles here, run the benchmark on the GPU machine
+(it builds `runtime/` with CMake first; results go to `$OUT`, default
+`./gpu-bench-out`), then record the results here:
+
+```sh
+/usr/bin/python3 scripts/make-gpu-bundles.py gpu-bundles
+MIRAGE_COMMIT=$(git rev-parse --short HEAD) scripts/gpu-bench.sh gpu-bundles
+scripts/update-kernel-results.py gpu-bench-out   # bench/results/latest.json, this page
+```
+
+`scripts/gpu-bench.sh` passes its further arguments to `bench.py`:
+`--cases a,b` runs only those cases, `--no-compile` skips torch.compile,
+`--compile-mode MODE` changes its mode, and `--time-budget S` (default 360)
+starts no compilation after S seconds (the rest are reported as skipped).
+The results are written after every case, so an interrupted run leaves the
+cases done."""
+
+
+def floor_us(nbytes, bandwidth):
+    """The memory floor in µs of moving `nbytes` at `bandwidth` bytes/s."""
+    return nbytes / bandwidth * 1e6
+
+
+def new_record(case, meta, bandwidth):
+    """The record of cases.Case `case` before anything ran; `meta` holds
+    device, date, commit, torch and triton, `bandwidth` the copy bandwidth
+    in bytes/s."""
+    return {"case": case.name, **meta, "status": "failed", "error": None,
+            "bytes": case.bytes, "copy_bandwidth_gb_s": bandwidth / 1e9,
+            "floor_us": floor_us(case.bytes, bandwidth), "bound": None,
+            "candidates": [], "baselines": {}, "bundle": None,
+            "function": None, "chip": None, "mirage_us": None,
+            "mirage_mode": None, "mirage_times": {}, "max_rel_err": None,
+            "best_baseline": None, "best_baseline_us": None, "speedup": None,
+            "floor_fraction": None}
+
+
+def figure(entry):
+    """(mode, µs) of the lower time of a candidate or baseline, or None."""
+    times = entry.get("times") or {}
+    if not times:
+        return None
+    mode = min(times, key=times.get)
+    return mode, times[mode]
+
+
+def candidate_name(candidate):
+    """bundle/function, or the bundle alone when it could not be read."""
+    if candidate["function"] is None:
+        return candidate["bundle"]
+    return f"{candidate['bundle']}/{candidate['function']}"
+
+
+def _why(entry):
+    return entry["error"] or f"max_rel_err {format_error(entry['max_rel_err'])}"
+
+
+def summarise(record):
+    """Fills in the fastest correct Mirage kernel (ties go to the preferred
+    one), the best correct baseline, the speed-up and the fraction of the
+    floor; without a correct Mirage kernel the case failed."""
+    candidates = record["candidates"]
+    correct = [c for c in candidates if c["correct"] and figure(c)]
+    if correct:
+        best = min(correct, key=lambda c: figure(c)[1])
+        mode, us = figure(best)
+        record.update(status="ok", error=None, bundle=best["bundle"],
+                      function=best["function"], chip=best.get("chip"),
+                      mirage_us=us, mirage_mode=mode,
+                      mirage_times=best["times"],
+                      max_rel_err=best["max_rel_err"])
+    else:
+        errors = [c["max_rel_err"] for c in candidates
+                  if c["max_rel_err"] is not None]
+        error = record["error"] or "no Mirage kernel"
+        if candidates:
+            error = "no correct Mirage kernel: " + "; ".join(
+                f"{candidate_name(c)}: {_why(c)}" for c in candidates)
+        record.update(status="failed", error=error, bundle=None,
+                      function=None, chip=None, mirage_us=None,
+                      mirage_mode=None, mirage_times={},
+                      max_rel_err=min(errors) if errors else None)
+    options = [(us, name + MODES[mode])
+               for name, entry in record["baselines"].items()
+               if entry["correct"] for mode, us in entry["times"].items()]
+    best_us, best_name = min(options) if options else (None, None)
+    mirage_us = record["mirage_us"]
+    record.update(
+        best_baseline=best_name, best_baseline_us=best_us,
+        speedup=best_us / mirage_us if best_us and mirage_us else None,
+        floor_fraction=record["floor_us"] / mirage_us if mirage_us else None)
+    return record
+
+
+def geomean_speedup(records):
+    """The geometric mean of the speed-ups measured, or None."""
+    speedups = [r["speedup"] for r in records if r["speedup"]]
+    if not speedups:
+        return None
+    return math.exp(sum(math.log(s) for s in speedups) / len(speedups))
+
+
+def _names(cases):
+    return ", ".join(cases) if cases else "none"
+
+
+def targets(records):
+    """Issue 7's targets, each {"target", "met", "detail"}; none is met
+    while a case of CASES was not measured."""
+    by_case = {r["case"]: r for r in records}
+    missing = [c for c in CASES if c not in by_case]
+    not_measured = [f"not measured: {_names(missing)}"] if missing else []
+    slower = [r["case"] for r in records
+              if not (r["speedup"] and r["speedup"] >= 1)]
+    far = [c for c in FLOOR_CASES if c in by_case and not (
+        (by_case[c]["floor_fraction"] or 0) * FLOOR_TARGET >= 1)]
+    geomean = geomean_speedup(records)
+    return [
+        {"target": "every case correct and at least as fast as the best "
+                   "baseline",
+         "met": not missing and not slower,
+         "detail": "; ".join([f"{len(records) - len(slower)} of "
+                              f"{len(CASES)} cases; slower or failed: "
+                              f"{_names(slower)}"] + not_measured)},
+        {"target": f"RMSNorm + Linear and gated MLP within {FLOOR_TARGET}x "
+                   "of the memory floor",
+         "met": not far and all(c in by_case for c in FLOOR_CASES),
+         "detail": "; ".join([f"{c} {_ratio(by_case[c])}"
+                              for c in FLOOR_CASES if c in by_case] +
+                             not_measured)},
+        {"target": "geometric-mean speed-up over the best baseline at least "
+                   f"{GEOMEAN_TARGET}x",
+         "met": not missing and geomean is not None and
+         geomean >= GEOMEAN_TARGET,
+         "detail": "; ".join(["none measured" if geomean is None
+                              else f"{geomean:.2f}x"] + not_measured)},
+    ]
+
+
+def _ratio(record):
+    """Mirage's time as a multiple of the floor."""
+    fraction = record["floor_fraction"]
+    return f"{1 / fraction:.2f}x the floor" if fraction else "failed"
+
+
+def format_us(us):
+    if us is None:
+        return "–"
+    return f"{us:.3g}" if us < 1000 else f"{us:.0f}"
+
+
+def format_error(error):
+    if error is None:
+        return "–"
+    return error if isinstance(error, str) else f"{error:.1e}"
+
+
+def times_cell(times):
+    """`do_bench / CUDA graph` medians in µs."""
+    return " / ".join(format_us(times.get(mode)) for mode in MODES)
+
+
+def baseline_cell(entry):
+    if entry is None:
+        return "–"
+    if entry["times"]:
+        return times_cell(entry["times"])
+    if (entry["error"] or "").startswith("skipped"):
+        return "skipped"
+    return "wrong" if entry["max_rel_err"] is not None else "FAILED"
+
+
+def table(records):
+    """The Markdown table of the records."""
+    lines = ["| case | Mirage kernel | Mirage | eager | torch.compile | SDPA "
+             "| best baseline | speed-up | floor | of floor | rel. error |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
+             "| --- |"]
+    for r in records:
+        ok = r["status"] == "ok"
+        cells = [r["case"], candidate_name(r) if ok else "FAILED",
+                 times_cell(r["mirage_times"]) if ok else "–"]
+        cells += [baseline_cell(r["baselines"].get(name))
+                  for name in BASELINES]
+        cells += [r["best_baseline"] or "–",
+                  f"{r['speedup']:.2f}x" if r["speedup"] else "–",
+                  format_us(r["floor_us"]),
+                  f"{r['floor_fraction']:.2g}" if r["floor_fraction"]
+                  else "–", format_error(r["max_rel_err"])]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def report(records, image=None):
+    """The Markdown page of a run: what ran where, the table, `image` (the
+    plot's path relative to the page) if given, the targets, the failures,
+    notes, the method and how to run it."""
+    first = records[0] if records else {}
+    lines = ["# Kernel benchmarks", "",
+             "Mirage's kernels against PyTorch on one GPU, every case "
+             "measured side by side in one run (issue 7; the cases and "
+             "method of BENCHMARKS.md).", "",
+             f"- **Date:** {first.get('date', '–')}",
+             f"- **Device:** {first.get('device', '–')}",
+             f"- **Commit:** {first.get('commit', '–')}",
+             f"- **Software:** PyTorch {first.get('torch', '–')}, Triton "
+             f"{first.get('triton', '–')}"]
+    if first:
+        lines.append(f"- **Copy bandwidth:** "
+                     f"{first['copy_bandwidth_gb_s'] / 1000:.2f} TB/s "
+                     "(bytes read and written)")
+    geomean = geomean_speedup(records)
+    count = sum(1 for r in records if r["speedup"])
+    lines += ["", "Geometric-mean speed-up over the best baseline: " +
+              (f"**{geomean:.2f}x** ({count} case{'s' * (count != 1)})."
+               if geomean else "none measured."), ""]
+    lines += table(records)
+    lines += ["", "Times in µs, median: `do_bench / CUDA graph`. Speed-up: "
+              "best baseline / Mirage; of floor: floor / Mirage."]
+    if image:
+        lines += ["", f"![Speed-ups over the best baseline]({image})"]
+    lines += ["", "## Targets of issue 7", ""]
+    lines += [f"- {'met' if t['met'] else 'not met'}: {t['target']} "
+              f"({t['detail']})" for t in targets(records)]
+    failed = [r for r in records if r["status"] != "ok"]
+    if failed:
+        lines += ["", "## Failures", ""]
+        lines += [f"- {r['case']}: {r['error']}" for r in failed]
+    notes = [f"- {r['case']}: {candidate_name(c)}: {_why(c)}"
+             for r in records if r["status"] == "ok"
+             for c in r["candidates"] if not c["correct"]]
+    notes += [f"- {r['case']}: {name}: {_why(entry)}"
+              for r in records for name, entry in r["baselines"].items()
+              if not entry["correct"]]
+    if notes:
+        lines += ["", "## Notes", "",
+                  "Other kernels and baselines that were wrong, failed or "
+                  "were skipped:", ""] + notes
+    lines += ["", "## Method", "", METHOD, "", "## Running it", "", RUNNING]
+    return "\n".join(lines) + "\n"
+
+
+def plot_data(records):
+    """(case, speed-up or None when it failed) in record order."""
+    return [(r["case"], r["speedup"]) for r in records]
+
+
+def plot_speedups(records, path):
+    """Writes a bar chart of the speed-ups to `path` (PNG); False when
+    matplotlib is missing."""
+    try:
+        import matplotlib
+    except ImportError:
+        return False
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    data = plot_data(records)
+    names = [name for name, _ in data]
+    values = [speedup or 0 for _, speedup in data]
+    figure_, axes = plt.subplots(figsize=(max(6, 0.7 * len(data) + 2), 4.5))
+    bars = axes.bar(names, values, color=["tab:green" if v >= 1
+                                          else "tab:red" for v in values])
+    for bar, (_, speedup) in zip(bars, data):
+        axes.annotate("failed" if speedup is None else f"{speedup:.2f}x",
+                      (bar.get_x() + bar.get_width() / 2,
+                       max(bar.get_height(), 1e-3)),
+                      ha="center", va="bottom", fontsize=8)
+    axes.axhline(1.0, color="black", linewidth=0.8)
+    axes.axhline(GEOMEAN_TARGET, color="gray", linestyle="--", linewidth=0.8,
+                 label=f"geometric-mean target {GEOMEAN_TARGET}x")
+    if any(values):
+        axes.set_yscale("log")
+    axes.set_ylabel("speed-up over the best baseline")
+    first = records[0] if records else {}
+    axes.set_title(f"Mirage vs. best PyTorch baseline — "
+                   f"{first.get('device', '')}, {first.get('date', '')}, "
+                   f"{first.get('commit', '')}", fontsize=9)
+    axes.legend(fontsize=8)
+    plt.setp(axes.get_xticklabels(), rotation=30, ha="right")
+    figure_.tight_layout()
+    figure_.savefig(path, dpi=120)
+    plt.close(figure_)
+    return True
+
+
+def save(out, records, plot=True):
+    """Writes bench.json, bench.md and (with `plot`, if matplotlib is
+    there) bench.png to directory `out`."""
+    out = pathlib.Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / JSON_NAME).write_text(
+        json.dumps(check.json_safe(records), indent=2) + "\n")
+    image = PLOT_NAME if plot and plot_speedups(records,
+                                                out / PLOT_NAME) else None
+    (out / MARKDOWN_NAME).write_text(report(records, image))
+
+
+def load(path):
+    """The records of a bench.json; ValueError saying what is wrong."""
+    path = pathlib.Path(path)
+    try:
+        text = path.read_text()
+    except OSError as error:
+        raise ValueError(f"{path}: cannot read: {error.strerror}") from None
+    try:
+        records = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: invalid JSON: {error}") from None
+    if not isinstance(records, list) or not all(
+            isinstance(r, dict) for r in records):
+        raise ValueError(f"{path}: expected a list of objects")
+    for i, r in enumerate(records):
+        missing = [f for f in REQUIRED_FIELDS if f not in r]
+        if missing:
+            raise ValueError(f"{path}: record {i} ({r.get('case', '?')}): "
+                             f"missing fields {', '.join(missing)}")
+    return records

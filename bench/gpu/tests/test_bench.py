@@ -1,0 +1,448 @@
+"""Tests of the kernel benchmark (bench/gpu/bench.py, cases.py,
+kernel_results.py and scripts/update-kernel-results.py) without a GPU: the
+cases and their baselines, bundle selection, floors, the summary, the JSON
+results, the report and the plot data. The GPU parts are skipped where there
+is no GPU."""
+
+import json
+import math
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import pytest
+
+import bench
+import cases
+import kernel_results
+import reference
+from cases import CASES
+
+REPO = pathlib.Path(__file__).resolve().parents[3]
+TRANSLATE = REPO / "build" / "bin" / "mirage-translate"
+BENCH = REPO / "bench" / "gpu" / "bench.py"
+UPDATE = REPO / "scripts" / "update-kernel-results.py"
+
+
+#===---------------------------------------------------------------------===#
+# The cases
+#===---------------------------------------------------------------------===#
+
+
+def benchmark_signature(name):
+    """The input and output shapes of examples/benchmarks/<name>.mlir."""
+    text = (REPO / "examples" / "benchmarks" / f"{name}.mlir").read_text()
+    [line] = [l for l in text.splitlines() if l.startswith("func.func @")]
+    arguments, results = line.split(") -> ")
+
+    def shapes(text):
+        return [tuple(int(d) for d in dims.split("x"))
+                for dims in re.findall(r"tensor<([0-9x]+)xf16>", text)]
+    return shapes(arguments), shapes(results)
+
+
+def test_the_cases_are_those_of_benchmarks_md():
+    assert list(CASES) == [
+        "gqa_bs1", "gqa_bs8", "mha_bs1", "mqa_bs1", "qknorm_gqa_bs1",
+        "rmsnorm_linear_bs1", "rmsnorm_linear_bs8", "lora", "gated_mlp",
+        "ntrans_bs1", "ntrans_bs8"]
+    assert [c for c in CASES if CASES[c].attention] == [
+        "gqa_bs1", "gqa_bs8", "mha_bs1", "mqa_bs1"]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_case_shapes_are_those_of_the_benchmark_program(name):
+    inputs, outputs = benchmark_signature(name)
+    assert CASES[name].inputs == inputs
+    assert [CASES[name].output] == outputs
+
+
+def test_unique_bytes_and_the_memory_floor():
+    # BENCHMARKS.md: 2.23 MB and 50.37 MB; floors 0.76 and 17.07 µs at a
+    # copy bandwidth of 2.95 TB/s.
+    assert CASES["gqa_bs1"].bytes == 2 * (2 * 256 * 64 * 2 + 2 * 2 * 64 * 4096)
+    assert round(CASES["rmsnorm_linear_bs1"].bytes / 1e6, 2) == 50.37
+    assert kernel_results.floor_us(CASES["gqa_bs1"].bytes, 2.95e12) == \
+        pytest.approx(0.755, abs=1e-3)
+    assert kernel_results.floor_us(CASES["rmsnorm_linear_bs1"].bytes,
+                                   2.95e12) == pytest.approx(17.07, abs=0.01)
+
+
+def benchmark_reference(name, tmp_path):
+    """The reference program of examples/benchmarks/<name>.mlir, through
+    the bundle writer."""
+    out = tmp_path / name
+    subprocess.run([str(TRANSLATE), "--mirage-to-bundle", str(
+        REPO / "examples" / "benchmarks" / f"{name}.mlir"), "-o", str(out)],
+        check=True)
+    [function] = json.loads((out / "plan.json").read_text())["functions"]
+    return reference.Program.from_json(function["reference"])
+
+
+@pytest.mark.skipif(not TRANSLATE.is_file(),
+                    reason="build/bin/mirage-translate is not built")
+def test_the_baselines_compute_the_benchmark_programs(tmp_path):
+    torch = pytest.importorskip("torch")
+    import check
+    backend = check.TorchBackend(torch)
+    generator = torch.Generator().manual_seed(0)
+    for name, case in CASES.items():
+        inputs = [torch.randn(shape, generator=generator) * 0.1
+                  for shape in case.inputs]
+        [expected] = reference.evaluate(benchmark_reference(name, tmp_path),
+                                        inputs, backend, "f32")
+        assert bench.relative_error(case.program(*inputs), expected) < 1e-5
+        if case.attention and hasattr(torch.nn.functional,
+                                      "scaled_dot_product_attention"):
+            assert bench.relative_error(
+                cases.sdpa(*cases.sdpa_inputs(*inputs)), expected) < 1e-5
+
+
+def test_sdpa_inputs_are_in_sdpa_layout():
+    torch = pytest.importorskip("torch")
+    q, k, v = (torch.zeros(shape) for shape in CASES["gqa_bs1"].inputs)
+    q4, k4, v4 = cases.sdpa_inputs(q, k, v)
+    assert (q4.shape, k4.shape, v4.shape) == ((1, 2, 256, 64),
+                                             (1, 2, 4096, 64),
+                                             (1, 2, 4096, 64))
+    assert k4.is_contiguous()
+
+
+#===---------------------------------------------------------------------===#
+# The error measure
+#===---------------------------------------------------------------------===#
+
+
+def test_relative_error_is_the_norm_of_the_difference_over_the_norm():
+    torch = pytest.importorskip("torch")
+    expected = torch.tensor([3.0, 4.0])
+    assert bench.relative_error(expected.half(), expected) == 0.0
+    assert bench.relative_error(torch.tensor([3.0, 4.5]), expected) == \
+        pytest.approx(0.1)
+    assert bench.relative_error(torch.tensor([math.nan, 4.0]), expected) \
+        == math.inf
+    assert bench.relative_error(torch.tensor([math.inf, 4.0]), expected) \
+        == math.inf
+
+
+#===---------------------------------------------------------------------===#
+# Bundle selection
+#===---------------------------------------------------------------------===#
+
+
+@pytest.mark.parametrize("bundle_name, case", [
+    ("searched_lora", "lora"),
+    ("bench_gqa_bs8", "gqa_bs8"),
+    ("mugraph_gqa_splitkv_bs1", "gqa_bs1"),
+    ("mugraph_rmsnorm_linear_fused", "rmsnorm_linear_bs1"),
+    ("mugraph_rmsnorm_cluster", None),
+    ("upstream_rmsnorm_bs8", "rmsnorm_linear_bs8"),
+    ("upstream_single_lora", "lora"),
+    ("upstream_mqa_bs1", "mqa_bs1"),
+    ("mugraph_unknown", None),
+    ("other_lora", None),
+])
+def test_bundle_case(bundle_name, case):
+    assert bench.bundle_case(bundle_name) == case
+
+
+def plan(*functions):
+    """A plan.json text with f16 functions (name, input shapes, output
+    shape)."""
+    def tensor(shape):
+        return {"shape": list(shape), "dtype": "f16"}
+    return json.dumps({
+        "format": "mirage-bundle", "version": 1, "ptx": {"sm_80": "x.ptx"},
+        "functions": [{"name": name, "inputs": [tensor(s) for s in inputs],
+                       "outputs": [tensor(output)], "buffers": [],
+                       "launches": []}
+                      for name, inputs, output in functions]})
+
+
+def make_bundles(root, names, case="lora"):
+    signature = (CASES[case].inputs, CASES[case].output)
+    for name in names:
+        (root / name).mkdir(parents=True)
+        (root / name / "plan.json").write_text(plan((name, *signature)))
+
+
+def test_candidates_in_order_of_preference(tmp_path):
+    make_bundles(tmp_path, ["bench_lora", "upstream_single_lora",
+                            "upstream_lora", "searched_lora", "bench_gqa_bs1",
+                            "searched_gated_mlp"])
+    (tmp_path / "searched_ntrans_bs1").mkdir()  # no plan.json: not a bundle
+    assert [p.name for p in bench.find_candidates(tmp_path, "lora")] == [
+        "searched_lora", "upstream_lora", "upstream_single_lora",
+        "bench_lora"]
+    assert bench.find_candidates(tmp_path, "ntrans_bs1") == []
+
+
+def test_only_functions_of_the_case_signature_are_candidates(tmp_path):
+    lora = (CASES["lora"].inputs, CASES["lora"].output)
+    (tmp_path / "plan.json").write_text(plan(
+        ("lora_0", *lora), ("other", [(16, 256)], (16, 4096)),
+        ("lora_1", *lora)))
+    from mirage import runtime
+    specs = runtime.read_plan(tmp_path)
+    assert bench.matching_functions(specs, CASES["lora"]) == ["lora_0",
+                                                              "lora_1"]
+    assert bench.matching_functions(specs, CASES["gqa_bs1"]) == []
+
+
+#===---------------------------------------------------------------------===#
+# Arguments, errors and the commit
+#===---------------------------------------------------------------------===#
+
+
+def run_bench(*arguments):
+    return subprocess.run([sys.executable, str(BENCH), *arguments],
+                          capture_output=True, text=True)
+
+
+def test_a_missing_bundle_directory_is_a_clear_error(tmp_path):
+    result = run_bench(str(tmp_path / "missing"))
+    assert result.returncode == 2
+    assert "not a directory" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_directory_without_bundles_is_a_clear_error(tmp_path):
+    result = run_bench(str(tmp_path))
+    assert result.returncode == 2
+    assert "no bundles" in result.stderr and "make-gpu-bundles.py" in \
+        result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_an_unknown_case_is_a_clear_error(tmp_path):
+    make_bundles(tmp_path, ["bench_lora"])
+    result = run_bench(str(tmp_path), "--cases", "lora,gqa_bs2")
+    assert result.returncode == 2
+    assert "unknown case 'gqa_bs2'" in result.stderr
+    assert "gqa_bs1" in result.stderr  # the known cases are listed
+    assert "Traceback" not in result.stderr
+
+
+def test_the_commit_comes_from_the_option_the_environment_or_git(tmp_path):
+    assert bench.find_commit("abc1234", {}, tmp_path) == "abc1234"
+    assert bench.find_commit(None, {"MIRAGE_COMMIT": "def5678"},
+                             tmp_path) == "def5678"
+    assert bench.find_commit(None, {}, tmp_path) == "unknown"  # no .git
+    if (REPO / ".git").exists():
+        head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short",
+                               "HEAD"], capture_output=True, text=True)
+        assert bench.find_commit(None, {}, REPO) == head.stdout.strip()
+
+
+#===---------------------------------------------------------------------===#
+# The summary, the JSON results, the report and the plot data
+#===---------------------------------------------------------------------===#
+
+META = {"device": "NVIDIA H100 80GB HBM3", "date": "2026-11-22",
+        "commit": "abc1234", "torch": "2.11.0", "triton": "3.6.0"}
+
+
+def entry(do_bench=None, cudagraph=None, err=1e-3, correct=True, **fields):
+    times = {mode: t for mode, t in (("do_bench", do_bench),
+                                     ("cudagraph", cudagraph))
+             if t is not None}
+    return {"max_rel_err": err, "correct": correct, "times": times,
+            "error": None, **fields}
+
+
+def record(name="lora", candidates=(), baselines=None):
+    r = kernel_results.new_record(CASES[name], META, 3e12)
+    r["candidates"] = list(candidates)
+    r["baselines"] = baselines or {}
+    kernel_results.summarise(r)
+    return r
+
+
+def test_the_fastest_correct_candidate_is_mirage():
+    r = record(candidates=[
+        entry(10.0, 8.0, bundle="searched_lora", function="lora",
+              chip="sm_90a"),
+        entry(err=0.5, correct=False, bundle="upstream_lora",
+              function="lora_0", chip="sm_90a"),
+        entry(9.0, 6.0, err=2e-3, bundle="bench_lora", function="lora",
+              chip="sm_90a")],
+        baselines={"eager": entry(19.0, 9.0), "torch.compile": entry(49.0)})
+    assert r["status"] == "ok"
+    assert (r["bundle"], r["function"], r["chip"]) == ("bench_lora", "lora",
+                                                       "sm_90a")
+    assert (r["mirage_us"], r["mirage_mode"], r["max_rel_err"]) == \
+        (6.0, "cudagraph", 2e-3)
+    assert (r["best_baseline"], r["best_baseline_us"]) == \
+        ("eager (CUDA graph)", 9.0)
+    assert r["speedup"] == 1.5
+    assert r["floor_us"] == pytest.approx(CASES["lora"].bytes / 3e12 * 1e6)
+    assert r["floor_fraction"] == pytest.approx(r["floor_us"] / 6.0)
+
+
+def test_ties_go_to_the_preferred_candidate():
+    r = record(candidates=[entry(5.0, bundle="searched_lora", function="a"),
+                           entry(5.0, bundle="bench_lora", function="b")])
+    assert r["bundle"] == "searched_lora"
+
+
+def test_wrong_baselines_do_not_count():
+    r = record(candidates=[entry(10.0, bundle="b", function="f")],
+               baselines={"eager": entry(5.0, 4.0, err=0.5, correct=False),
+                          "SDPA": entry(20.0, 12.0)})
+    assert (r["best_baseline"], r["best_baseline_us"]) == \
+        ("SDPA (CUDA graph)", 12.0)
+    assert r["speedup"] == 1.2
+
+
+def test_a_case_without_a_correct_mirage_kernel_fails():
+    r = record(candidates=[
+        entry(err=0.5, correct=False, bundle="b", function="f"),
+        entry(err=math.inf, correct=False, bundle="c", function="g")],
+        baselines={"eager": entry(5.0)})
+    assert r["status"] == "failed"
+    assert r["mirage_us"] is None and r["speedup"] is None
+    assert r["max_rel_err"] == 0.5
+    assert "no correct Mirage kernel" in r["error"]
+    assert r["best_baseline_us"] == 5.0
+    r = record()
+    assert r["status"] == "failed" and "no Mirage kernel" in r["error"]
+
+
+def test_geometric_mean_and_targets():
+    fast = [record(name, [entry(1.0, bundle="b", function="f")],
+                   {"eager": entry(2.0)}) for name in CASES]
+    for r in fast:  # within 1.3x of the floor where it is a target
+        r["floor_us"], r["floor_fraction"] = 0.8, 0.8
+    assert kernel_results.geomean_speedup(fast) == pytest.approx(2.0)
+    assert [t["met"] for t in kernel_results.targets(fast)] == [True] * 3
+
+    slow = [dict(r) for r in fast]
+    slow[0] = record("gqa_bs1", [entry(4.0, bundle="b", function="f")],
+                     {"eager": entry(2.0)})
+    slow[8] = dict(slow[8], floor_fraction=0.5)  # gated_mlp: 2x the floor
+    met = [t["met"] for t in kernel_results.targets(slow)]
+    assert met == [False, False, True]
+    assert kernel_results.geomean_speedup(slow) == pytest.approx(
+        2.0 ** (9 / 11) * 0.5 ** (1 / 11) * 2.0 ** (1 / 11))
+
+    partial = fast[:3]
+    assert [t["met"] for t in kernel_results.targets(partial)] == \
+        [False] * 3  # cases missing
+    assert kernel_results.geomean_speedup([record()]) is None
+
+
+def test_json_results_have_the_required_fields_and_load_back(tmp_path):
+    records = [record(candidates=[entry(10.0, bundle="b", function="f")],
+                      baselines={"eager": entry(19.0)}),
+               record("gqa_bs1", [entry(err=math.inf, correct=False,
+                                        bundle="b", function="f")])]
+    kernel_results.save(tmp_path, records, plot=False)
+    data = json.loads((tmp_path / "bench.json").read_text())
+    assert isinstance(data, list) and len(data) == 2
+    for item in data:
+        assert set(kernel_results.REQUIRED_FIELDS) <= set(item)
+    assert data[0]["mirage_us"] == 10.0
+    assert data[0]["baselines"]["eager"]["times"]["do_bench"] == 19.0
+    assert data[1]["max_rel_err"] == "inf"  # JSON has no infinity
+    assert kernel_results.load(tmp_path / "bench.json") == data
+    assert "| lora |" in (tmp_path / "bench.md").read_text()
+
+
+def test_loading_reports_bad_results_clearly(tmp_path):
+    path = tmp_path / "bench.json"
+    with pytest.raises(ValueError, match="cannot read"):
+        kernel_results.load(path)
+    path.write_text("{")
+    with pytest.raises(ValueError, match="invalid JSON"):
+        kernel_results.load(path)
+    path.write_text(json.dumps([{"case": "lora", "mirage_us": 1.0}]))
+    with pytest.raises(ValueError, match=r"record 0 \(lora\): missing "
+                       r"fields .*best_baseline"):
+        kernel_results.load(path)
+
+
+def test_the_report_has_the_table_targets_and_failures():
+    records = [record(candidates=[entry(10.0, 8.0, bundle="searched_lora",
+                                        function="lora")],
+                      baselines={"eager": entry(19.0, 9.3),
+                                 "torch.compile": entry(
+                                     err=None, correct=False,
+                                     error="skipped: time budget")}),
+               record("gqa_bs1", [entry(err=0.5, correct=False, bundle="b",
+                                        function="f")],
+                      {"eager": entry(26.2, 19.4), "SDPA": entry(41.7)})]
+    text = kernel_results.report(records, image="bench.png")
+    assert "NVIDIA H100 80GB HBM3" in text and "abc1234" in text
+    assert "| lora | searched_lora/lora | 10 / 8 | 19 / 9.3 | skipped " \
+        "| – | eager (CUDA graph) | 1.16x |" in text
+    assert "| gqa_bs1 | FAILED | – | 26.2 / 19.4 | – | 41.7 / – |" in text
+    assert "Geometric-mean speed-up over the best baseline: **1.16x** " \
+        "(1 case)" in text
+    assert "![Speed-ups" in text and "(bench.png)" in text
+    assert "- gqa_bs1: no correct Mirage kernel" in text
+    assert "not met" in text
+    assert "torch.compile: skipped: time budget" in text
+
+
+def test_plot_data_has_every_case_with_its_speedup():
+    records = [record(candidates=[entry(10.0, bundle="b", function="f")],
+                      baselines={"eager": entry(20.0)}),
+               record("gqa_bs1")]
+    assert kernel_results.plot_data(records) == [("lora", 2.0),
+                                                 ("gqa_bs1", None)]
+
+
+#===---------------------------------------------------------------------===#
+# scripts/update-kernel-results.py
+#===---------------------------------------------------------------------===#
+
+
+def test_update_copies_the_results_and_writes_the_page(tmp_path):
+    results = tmp_path / "out"
+    results.mkdir()
+    kernel_results.save(results, [record(
+        candidates=[entry(10.0, bundle="b", function="f")],
+        baselines={"eager": entry(20.0)})], plot=False)
+    (results / "bench.png").write_bytes(b"png")
+    json_path, page, image = (tmp_path / "latest.json", tmp_path / "K.md",
+                              tmp_path / "k.png")
+    result = subprocess.run(
+        [sys.executable, str(UPDATE), str(results), "--json", str(json_path),
+         "--docs", str(page), "--plot", str(image)],
+        capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(json_path.read_text()) == \
+        json.loads((results / "bench.json").read_text())
+    assert image.read_bytes() == b"png"
+    text = page.read_text()
+    assert "| lora |" in text and "(k.png)" in text
+    assert "scripts/gpu-bench.sh" in text  # how to run it
+
+
+def test_update_reports_a_missing_result_directory(tmp_path):
+    result = subprocess.run([sys.executable, str(UPDATE),
+                             str(tmp_path / "missing")],
+                            capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "bench.json" in result.stderr and "Traceback" not in result.stderr
+
+
+#===---------------------------------------------------------------------===#
+# On a GPU
+#===---------------------------------------------------------------------===#
+
+
+def test_timing_and_bandwidth_on_the_gpu():
+    # Skipped at run time: importing torch while collecting would break
+    # python/tests' check that mirage.runtime imports without it.
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("triton")
+    if not torch.cuda.is_available():
+        pytest.skip("needs a GPU")
+    x = torch.ones(1 << 20, device="cuda")
+    times = bench.time_modes(lambda: x * 2)
+    assert set(times) == {"do_bench", "cudagraph"}
+    assert all(t > 0 for t in times.values())
+    assert bench.copy_bandwidth() > 1e11

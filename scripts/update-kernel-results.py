@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Records a run of the kernel benchmark (scripts/gpu-bench.sh) in the
+repository.
+
+    update-kernel-results.py RESULT_DIR [--json PATH] [--docs PATH]
+                             [--plot PATH]
+
+Copies RESULT_DIR/bench.json to bench/results/latest.json (--json) and
+RESULT_DIR/bench.png, if there is one, to docs/Benchmarks/kernels.png
+(--plot), and writes docs/Benchmarks/Kernels.md (--docs) from the JSON: the
+date, device and commit, the table, the geometric-mean speed-up over the
+best baseline and which targets of issue 7 are met.
+"""
+
+import argparse
+import os
+import pathlib
+import shutil
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench" / "gpu"))
+
+import kernel_results  # noqa: E402
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("result_dir", type=pathlib.Path)
+    parser.add_argument("--json", type=pathlib.Path,
+                        default=ROOT / "bench" / "results" / "latest.json")
+    parser.add_argument("--docs", type=pathlib.Path,
+                        default=ROOT / "docs" / "Benchmarks" / "Kernels.md")
+    parser.add_argument("--plot", type=pathlib.Path,
+                        default=ROOT / "docs" / "Benchmarks" / "kernels.png")
+    options = parser.parse_args(argv)
+    source = options.result_dir / kernel_results.JSON_NAME
+    try:
+        records = kernel_results.load(source)
+    except ValueError as error:
+        parser.error(str(error))
+
+    options.json.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, options.json)
+    image = None
+    plot = options.result_dir / kernel_results.PLOT_NAME
+    if plot.is_file():
+        options.plot.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(plot, options.plot)
+        image = os.path.relpath(options.plot, options.docs.parent)
+    options.docs.parent.mkdir(parents=True, exist_ok=True)
+    options.docs.write_text(kernel_results.report(records, image))
+    print(f"wrote {options.json}, {options.docs}" +
+          (f" and {options.plot}" if image else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
