@@ -80,7 +80,8 @@ def bundle_case(name):
 def find_candidates(root, case):
     """The bundle directories under `root` that implement `case`, in order
     of preference (KINDS), then by name."""
-    found = [b for b in check.find_bundles(root) if bundle_case(b.name) == case]
+    found = [bundle for bundle in check.find_bundles(root)
+             if bundle_case(bundle.name) == case]
     return sorted(found, key=lambda b: (KINDS.index(b.name.partition("_")[0]),
                                         b.name))
 

@@ -50,40 +50,48 @@ GEOMEAN_TARGET = 1.5
 JSON_NAME, MARKDOWN_NAME, PLOT_NAME = "bench.json", "bench.md", "bench.png"
 
 METHOD = """\
-One process (`bench/gpu/bench.py`) runs every variant of a case
-on the same inputs: normal(0, 1) × 0.1 in f16, seeded per case. Correctness
-comes first: each kernel runs into outputs filled with NaN and is compared
-with a float32 evaluation of the benchmark program (`bench/gpu/reference.py`)
-by ‖out − ref‖ / ‖ref‖ ("rel. error"), which must be within the bound
-(2e-2 for these f16 programs); the baselines are checked the same way, and
-a wrong kernel is not timed. Each time cell is `do_bench / CUDA graph`:
-medians in µs of `triton.testing.do_bench` (L2 flushed between calls, launch
-overhead included) and of `do_bench_cudagraph` (calls replayed from a CUDA
-graph); a variant's figure is the lower of the two. Mirage: the fastest
-correct function among the bundles that implement the case — `searched_*`
-(found by `mirage-superoptimize`), `mugraph_*` (hand-written µGraphs),
-`upstream_*` (the saved µGraphs of the public implementation) and `bench_*`
-(the program compiled as it is) — on the device's own PTX (sm_90a on an
-H100). Baselines: the formulas of BENCHMARKS.md in PyTorch ops (f16), run
-eagerly (*eager*; its CUDA-graph time is *eager under CUDA graphs*),
-compiled by `torch.compile(mode="max-autotune-no-cudagraphs")`, and for
-GQA, MHA and MQA `scaled_dot_product_attention(..., scale=1.0)`, with K
-transposed into SDPA's layout once, outside the timed calls, and the query
-heads that share a KV head folded into the query length (GQA's head
-broadcasting). Speed-up: best baseline / Mirage. Floor: unique bytes (inputs
-read once, output written once) / the copy bandwidth measured in the same
-run (bytes read and written); "of floor" is floor / Mirage."""
+One process (`bench/gpu/bench.py`) runs every variant of a case on the same
+inputs: normal(0, 1) × 0.1 in f16, seeded per case. Correctness comes first:
+each kernel runs into outputs filled with NaN and is compared with a float32
+evaluation of the benchmark program (`bench/gpu/reference.py`) by ‖out −
+ref‖ / ‖ref‖ ("rel. error"), which must be within the bound (2e-2 for these
+f16 programs); the baselines are checked the same way, and a wrong kernel is
+not timed. Each time cell is `do_bench / CUDA graph`: medians in µs of
+`triton.testing.do_bench` (L2 flushed between calls, launch overhead
+included) and of `do_bench_cudagraph` (calls replayed from a CUDA graph); a
+variant's figure is the lower of the two. Mirage: the fastest correct
+function among the bundles that implement the case — `searched_*` (found by
+`mirage-superoptimize`), `mugraph_*` (hand-written µGraphs), `upstream_*`
+(the saved µGraphs of the public implementation) and `bench_*` (the program
+compiled as it is) — on the device's own PTX (sm_90a on an H100). Baselines:
+the formulas of BENCHMARKS.md in PyTorch ops (f16), run eagerly (*eager*;
+its CUDA-graph time is *eager under CUDA graphs*), compiled by
+`torch.compile(mode="max-autotune-no-cudagraphs")`, and for GQA, MHA and MQA
+`scaled_dot_product_attention(..., scale=1.0)`, with K transposed into
+SDPA's layout once, outside the timed calls, and the query heads that share
+a KV head folded into the query length (GQA's head broadcasting). Speed-up:
+best baseline / Mirage. Floor: unique bytes (inputs read once, output
+written once) / the copy bandwidth measured in the same run (bytes read and
+written); "of floor" is floor / Mirage."""
 
 RUNNING = """\
-Make the bundles here, run the benchmark on the GPU machine
-(it builds `runtime/` with CMake first; results go to `$OUT`, default
+Make the bundles here, run the benchmark on the GPU machine (it builds
+`runtime/` with CMake first; results go to `$OUT`, default
 `./gpu-bench-out`), then record the results here:
 
 ```sh
-/usr/bin/python3 scripts/make-gpu-bundles.py gpu-bundles
-MIRAGE_COMMIT=$(git rev-parse --short HEAD) scripts/gpu-bench.sh gpu-bundles
-scripts/update-kernel-results.py gpu-bench-out   # bench/results/latest.json, this page
+/usr/bin/python3 scripts/make-gpu-bundles.py gpu-bundles    # here
+MIRAGE_COMMIT=<commit> scripts/gpu-bench.sh gpu-bundles      # on the GPU
+scripts/update-kernel-results.py gpu-bench-out              # here
 ```
+
+The last step writes `bench/results/latest.json`, this page and its plot.
+Give the commit measured: the GPU machine's copy of the tree may have no
+`.git`. With the device tool of these sessions, that is
+`run(command="MIRAGE_COMMIT=<commit> OUT=$OUT bash scripts/gpu-bench.sh
+gpu-bundles", carry=["gpu-bundles"])`, then `update-kernel-results.py` on
+the folder its files come back to; the whole run took under 3 minutes on an
+H100.
 
 `scripts/gpu-bench.sh` passes its further arguments to `bench.py`:
 `--cases a,b` runs only those cases, `--no-compile` skips torch.compile,
@@ -129,7 +137,9 @@ def candidate_name(candidate):
 
 
 def _why(entry):
-    return entry["error"] or f"max_rel_err {format_error(entry['max_rel_err'])}"
+    """Why a candidate or baseline does not count."""
+    return entry["error"] or \
+        f"max_rel_err {format_error(entry['max_rel_err'])}"
 
 
 def summarise(record):
