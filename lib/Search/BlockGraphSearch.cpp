@@ -1,4 +1,4 @@
-//===- BlockGraphSearch.cpp - Search single-kernel µGraphs ----------------===//
+//===- BlockGraphSearch.cpp - Search one- and two-kernel µGraphs ----------===//
 //
 // Part of the Mirage-MLIR project, under the Apache License v2.0.
 // SPDX-License-Identifier: Apache-2.0
@@ -9,6 +9,7 @@
 
 #include "Mirage/Search/AbstractExpr.h"
 #include "Mirage/Search/CostModel.h"
+#include "Mirage/Search/DimensionLabels.h"
 #include "Mirage/Search/Z3Oracle.h"
 #include "Mirage/Semantics/Equivalence.h"
 #include "Mirage/Semantics/LoopPhases.h"
@@ -18,6 +19,7 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <chrono>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::mirage;
@@ -32,34 +34,51 @@ using sem::ValueType;
 namespace {
 
 using Shape = SmallVector<int64_t, 4>;
+/// The dimension labels of a tile (DimensionLabels.h).
+using Labels = SmallVector<int32_t, 4>;
 
 /// Throughput of the finite-field matmul on one core of this machine kind
 /// (docs/Benchmarks/Verifier.md), and the trials a check usually takes.
 constexpr double kFieldMultiplyAddsPerSecond = 2.5e8;
 constexpr double kVerificationTrials = 3.0;
+/// The combining kernel of a split µGraph aims at this many blocks.
+constexpr int64_t kCombineBlocks = 128;
+/// The label of the dimension along which a split µGraph stacks its parts
+/// (no reference dimension has a negative label).
+constexpr int32_t kStackedLabel = -1;
+/// The label of a dimension reduced to extent 1.
+constexpr int32_t kReducedLabel = -2;
 
-/// A block op the search may add: its kind and, for accumulators, the kind
-/// of accumulation.
+/// A block op the search may add: its kind, for accumulators the kind of
+/// accumulation, for reductions the size the last dimension is reduced to,
+/// for rms_norm its group size and epsilon.
 struct OpChoice {
   OpKind kind;
   AccumKind accum = AccumKind::Sum;
+  int64_t size = 1;
+  double eps = 0.0;
 };
 
 /// A tile of the body being built.
 struct Tile {
   Shape shape;
+  Labels labels;
   ExprId expr;
   LoopPhase phase;
   /// The body value holding it.
   int32_t value;
 };
 
-/// One launch configuration: grid axes over output dimensions and the
-/// for-loop range.
+/// One launch configuration: grid axes over output dimensions, or one axis
+/// splitting a reduced dimension, and the for-loop range.
 struct Launch {
   std::array<int64_t, 3> grid = {1, 1, 1};
   /// Output dimension of each grid axis, or -1.
   std::array<int32_t, 3> outputDims = {-1, -1, -1};
+  /// The grid axis that splits the input dimensions labelled `splitLabel`
+  /// (the first kernel of a split µGraph), or -1.
+  int32_t splitAxis = -1;
+  int32_t splitLabel = 0;
   int64_t forloop = 1;
 };
 
@@ -76,6 +95,9 @@ std::optional<Shape> inferShape(const OpChoice &choice,
   const Shape &a = operands[0]->shape;
   if (sem::isUnary(choice.kind))
     return a;
+  // rms_norm's groups must lie within the tile's rows.
+  if (choice.kind == OpKind::RmsNorm)
+    return a.back() % choice.size == 0 ? std::optional<Shape>(a) : std::nullopt;
   if (sem::isBinary(choice.kind)) {
     const Shape &b = operands[1]->shape;
     if (a.size() != b.size())
@@ -99,12 +121,16 @@ std::optional<Shape> inferShape(const OpChoice &choice,
     result[rank - 1] = b[rank - 1];
     return result;
   }
-  case OpKind::Reduction:
+  case OpKind::Reduction: {
+    Shape result(a);
+    if (result.back() == choice.size || result.back() % choice.size != 0)
+      return std::nullopt;
+    result.back() = choice.size;
+    return result;
+  }
   case OpKind::ForloopAccum: {
     Shape result(a);
-    bool reducesLast = choice.kind == OpKind::Reduction ||
-                       choice.accum != AccumKind::Sum;
-    if (reducesLast) {
+    if (choice.accum != AccumKind::Sum) {
       if (result.back() == 1)
         return std::nullopt;
       result.back() = 1;
@@ -116,68 +142,494 @@ std::optional<Shape> inferShape(const OpChoice &choice,
   }
 }
 
-/// Searches the bodies of one reference.
+/// Whether dimensions of extents `a` and `b` may meet in an op: when they
+/// carry the same label or one is broadcast.
+bool agree(int64_t a, int32_t labelA, int64_t b, int32_t labelB) {
+  return a == 1 || b == 1 || labelA == labelB;
+}
+
+/// The labels of `choice`'s result on `operands`, or nothing when the op
+/// would mix dimensions the reference keeps apart or reduce one it keeps.
+std::optional<Labels> inferLabels(const OpChoice &choice,
+                                  ArrayRef<const Tile *> operands,
+                                  const DimensionLabels &reference) {
+  const Tile &a = *operands[0];
+  if (sem::isUnary(choice.kind) || choice.kind == OpKind::RmsNorm)
+    return a.labels;
+  if (sem::isBinary(choice.kind) || choice.kind == OpKind::Matmul) {
+    const Tile &b = *operands[1];
+    size_t rank = a.shape.size();
+    bool matmul = choice.kind == OpKind::Matmul;
+    Labels result;
+    for (size_t d = 0; d < rank; ++d) {
+      if (matmul && d + 2 >= rank)
+        continue;
+      if (!agree(a.shape[d], a.labels[d], b.shape[d], b.labels[d]))
+        return std::nullopt;
+      result.push_back(a.shape[d] == 1 ? b.labels[d] : a.labels[d]);
+    }
+    if (!matmul)
+      return result;
+    if (!agree(a.shape[rank - 1], a.labels[rank - 1], b.shape[rank - 2],
+               b.labels[rank - 2]))
+      return std::nullopt;
+    result.push_back(a.labels[rank - 2]);
+    result.push_back(b.labels[rank - 1]);
+    return result;
+  }
+  bool reducesLast = choice.kind == OpKind::Reduction ||
+                     choice.accum != AccumKind::Sum;
+  if (!reducesLast)
+    return a.labels;
+  if (!reference.isReduced(a.labels.back()))
+    return std::nullopt;
+  Labels result(a.labels);
+  // A strided reduction to a larger size gives back the output's last
+  // dimension (the combining kernel of a split µGraph).
+  result.back() = choice.size == 1 ? kReducedLabel : reference.output.back();
+  return result;
+}
+
+/// Whether `tile` lies along the output's dimensions.
+bool matchesOutput(const Tile &tile, const DimensionLabels &reference) {
+  for (auto [extent, label, outputLabel] :
+       llvm::zip(tile.shape, tile.labels, reference.output))
+    if (extent > 1 && label != outputLabel)
+      return false;
+  return true;
+}
+
+/// The tile of an output of `shape` each block of `launch` computes.
+Shape getOutputTile(ArrayRef<int64_t> shape, const Launch &launch) {
+  Shape tile(shape);
+  for (unsigned axis = 0; axis < 2; ++axis)
+    if (launch.outputDims[axis] >= 0)
+      tile[launch.outputDims[axis]] /= launch.grid[axis];
+  return tile;
+}
+
+/// What every graph_def the search builds shares: the expressions, the
+/// oracle, the budgets, the statistics and the clock.
+class SearchContext {
+public:
+  SearchContext(const BlockSearchOptions &options,
+                BlockSearchStatistics &statistics)
+      : options(options), statistics(statistics),
+        oracle(pool, options.oracleTimeoutMs),
+        start(std::chrono::steady_clock::now()) {}
+
+  double elapsedSeconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  }
+  /// True, and recorded, once the time limit has passed.
+  bool outOfTime() {
+    if (options.timeLimitSeconds <= 0.0)
+      return false;
+    statistics.timedOut |= elapsedSeconds() > options.timeLimitSeconds;
+    return statistics.timedOut;
+  }
+  /// Whether `a` and `b` are equivalent under the axioms.
+  bool equivalent(ExprId a, ExprId b) {
+    return a == b || (oracle.isSubexpression(a, b) == Verdict::Yes &&
+                      oracle.isSubexpression(b, a) == Verdict::Yes);
+  }
+
+  const BlockSearchOptions &options;
+  BlockSearchStatistics &statistics;
+  ExprPool pool;
+  Z3Oracle oracle;
+  /// The reference's output.
+  ExprId target = -1;
+
+private:
+  std::chrono::steady_clock::time_point start;
+};
+
+/// The inputs and the ops of one graph_def to search.
+struct KernelSpace {
+  SmallVector<ValueType> inputTypes;
+  SmallVector<ExprId> inputExprs;
+  /// Dimension labels of the inputs and the output (DimensionLabels.h).
+  DimensionLabels labels;
+  std::vector<OpChoice> vocabulary;
+  unsigned maxOps;
+  /// The µGraph's result: its shape guides the grid and the imaps, its
+  /// element type is every computed tile's.
+  ValueType output;
+};
+
+/// Called on every partial body with at least one op, newest tile last;
+/// returns true to stop the enumeration.
+using StateVisitor = llvm::function_ref<bool(const Launch &, const Graph &,
+                                             ArrayRef<Tile>)>;
+
+/// Enumerates the bodies of one graph_def for a launch: the imap and fmap of
+/// every input, then block ops depth first, each new value pruned unless its
+/// expression is a subexpression of the target.
+class BodyEnumerator {
+public:
+  BodyEnumerator(SearchContext &context, const KernelSpace &space,
+                 StateVisitor visit)
+      : context(context), space(space), visit(visit) {}
+
+  /// Enumerates the bodies of `launch`; false once the visitor stopped it.
+  bool run(const Launch &launch);
+
+private:
+  void searchLoads(size_t index);
+  void searchOps(unsigned ops,
+                 const std::pair<unsigned, SmallVector<int32_t, 2>> &last);
+  /// Tries `choice` on the tiles at `operands`.
+  void tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands, unsigned ops);
+  bool stopping() { return stopped || context.outOfTime(); }
+
+  SearchContext &context;
+  const KernelSpace &space;
+  StateVisitor visit;
+  Launch launch;
+  Graph body;
+  SmallVector<Tile> tiles;
+  bool stopped = false;
+};
+
+bool BodyEnumerator::run(const Launch &newLaunch) {
+  launch = newLaunch;
+  body = Graph();
+  body.grid = launch.grid;
+  body.forloop = launch.forloop;
+  for (const ValueType &type : space.inputTypes) {
+    body.inputs.push_back(body.values.size());
+    body.values.push_back(type);
+  }
+  tiles.clear();
+  searchLoads(0);
+  return !stopped;
+}
+
+void BodyEnumerator::searchLoads(size_t index) {
+  if (stopping())
+    return;
+  if (index == space.inputTypes.size()) {
+    // A split launch must split some input.
+    if (launch.splitAxis >= 0 && llvm::none_of(body.nodes, [&](const Node &n) {
+          return n.map[launch.splitAxis] >= 0;
+        }))
+      return;
+    ++context.statistics.configurations;
+    searchOps(0, {0, {}});
+    return;
+  }
+  // A grid axis splits an input along a dimension labelled as the output
+  // dimension it splits (or the split label), or replicates it; the
+  // for-loop splits one other, reduced, dimension of the tile, or none.
+  ArrayRef<int64_t> shape = space.inputTypes[index].shape;
+  ArrayRef<int32_t> labels = space.labels.inputs[index];
+  SmallVector<SmallVector<int32_t, 4>, 3> axisDims(2);
+  for (unsigned axis = 0; axis < 2; ++axis) {
+    axisDims[axis].push_back(-1);
+    std::optional<int32_t> label;
+    if (static_cast<int32_t>(axis) == launch.splitAxis)
+      label = launch.splitLabel;
+    else if (launch.outputDims[axis] >= 0)
+      label = space.labels.output[launch.outputDims[axis]];
+    for (auto [d, dimLabel] : llvm::enumerate(labels))
+      if (label == dimLabel && shape[d] % launch.grid[axis] == 0)
+        axisDims[axis].push_back(d);
+  }
+  for (int32_t mx : axisDims[0])
+    for (int32_t my : axisDims[1]) {
+      if (mx >= 0 && mx == my)
+        continue;
+      Shape tile(shape);
+      if (mx >= 0)
+        tile[mx] /= launch.grid[0];
+      if (my >= 0)
+        tile[my] /= launch.grid[1];
+      SmallVector<int32_t, 4> fmaps = {-1};
+      if (launch.forloop > 1)
+        for (auto [d, extent] : llvm::enumerate(tile))
+          if (extent % launch.forloop == 0 && extent > launch.forloop - 1 &&
+              space.labels.isReduced(labels[d]) &&
+              static_cast<int32_t>(d) != mx && static_cast<int32_t>(d) != my)
+            fmaps.push_back(d);
+      for (int32_t fmap : fmaps) {
+        Shape loaded(tile);
+        if (fmap >= 0)
+          loaded[fmap] /= launch.forloop;
+        Node node = makeNode(OpKind::InputLoader);
+        node.operands = {body.inputs[index]};
+        node.results = {static_cast<int32_t>(body.values.size())};
+        node.map = {mx, my, -1};
+        node.dim = fmap;
+        body.values.push_back({loaded, space.inputTypes[index].elementType});
+        body.nodes.push_back(node);
+        tiles.push_back({loaded, Labels(labels), space.inputExprs[index],
+                         fmap >= 0 ? LoopPhase::InLoop : LoopPhase::Invariant,
+                         node.results[0]});
+        searchLoads(index + 1);
+        tiles.pop_back();
+        body.nodes.pop_back();
+        body.values.pop_back();
+      }
+    }
+}
+
+void BodyEnumerator::searchOps(
+    unsigned ops, const std::pair<unsigned, SmallVector<int32_t, 2>> &last) {
+  if (stopping())
+    return;
+  ++context.statistics.states;
+  if (ops > 0 && visit(launch, body, tiles)) {
+    stopped = true;
+    return;
+  }
+  if (ops == space.maxOps)
+    return;
+
+  size_t numTiles = tiles.size();
+  for (auto [choiceIndex, choice] : llvm::enumerate(space.vocabulary)) {
+    if (stopping())
+      return;
+    unsigned arity = sem::isBinary(choice.kind) || choice.kind == OpKind::Matmul
+                         ? 2
+                         : 1;
+    if (choice.kind == OpKind::ForloopAccum && launch.forloop == 1)
+      continue;
+    SmallVector<int32_t, 2> operands(arity, 0);
+    // Every operand tuple, in lexicographic order.
+    while (true) {
+      // Canonical order: a new op either uses the newest tile or comes after
+      // the previous op in (choice, operands) order, so independent ops are
+      // added in one order only.
+      bool usesNewest = llvm::is_contained(operands, int32_t(numTiles - 1));
+      std::pair<unsigned, SmallVector<int32_t, 2>> key = {choiceIndex,
+                                                          operands};
+      if (ops == 0 || usesNewest || key >= last)
+        tryOp(choiceIndex, operands, ops);
+      // Next operand tuple.
+      int position = arity - 1;
+      while (position >= 0 && ++operands[position] == int32_t(numTiles))
+        operands[position--] = 0;
+      if (position < 0)
+        break;
+    }
+  }
+}
+
+void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
+                           unsigned ops) {
+  const OpChoice &choice = space.vocabulary[choiceIndex];
+  bool accumulates = choice.kind == OpKind::ForloopAccum;
+  SmallVector<const Tile *, 2> inputs;
+  for (int32_t operand : operands)
+    inputs.push_back(&tiles[operand]);
+  LoopPhase phase = LoopPhase::Invariant;
+  bool mixed = false;
+  for (const Tile *tile : inputs) {
+    if (tile->phase == LoopPhase::Invariant || tile->phase == phase)
+      continue;
+    mixed |= phase != LoopPhase::Invariant;
+    phase = tile->phase;
+  }
+  if (accumulates) {
+    mixed |= phase != LoopPhase::InLoop;
+    phase = LoopPhase::PostLoop;
+  }
+  std::optional<Shape> shape =
+      mixed ? std::nullopt : inferShape(choice, inputs);
+  if (!shape)
+    return;
+  std::optional<Labels> labels = inferLabels(choice, inputs, space.labels);
+  if (!labels)
+    return;
+  Node node = makeNode(choice.kind);
+  for (int32_t operand : operands)
+    node.operands.push_back(tiles[operand].value);
+  node.results = {static_cast<int32_t>(body.values.size())};
+  node.accum = choice.accum;
+  if (choice.kind == OpKind::Reduction) {
+    node.dim = shape->size() - 1;
+    node.size = choice.size;
+  }
+  if (choice.kind == OpKind::RmsNorm) {
+    node.size = choice.size;
+    node.scalar = choice.eps;
+  }
+  SmallVector<ExprId, 2> operandExprs;
+  for (const Tile *tile : inputs)
+    operandExprs.push_back(tile->expr);
+  body.values.push_back({*shape, space.output.elementType});
+  ExprId expr = computeNodeExpression(context.pool, body, node, operandExprs);
+  bool redundant = llvm::any_of(tiles, [&](const Tile &tile) {
+    return tile.expr == expr && tile.shape == *shape &&
+           tile.labels == *labels && tile.phase == phase;
+  });
+  if (redundant) {
+    body.values.pop_back();
+    return;
+  }
+  Verdict verdict = context.oracle.isSubexpression(expr, context.target);
+  if (verdict == Verdict::No ||
+      (verdict == Verdict::Unknown && context.options.pruneUnknown)) {
+    ++context.statistics.pruned;
+    body.values.pop_back();
+    return;
+  }
+  body.nodes.push_back(node);
+  tiles.push_back({*shape, *labels, expr, phase, node.results[0]});
+  searchOps(ops + 1, {choiceIndex, SmallVector<int32_t, 2>(operands)});
+  tiles.pop_back();
+  body.nodes.pop_back();
+  body.values.pop_back();
+}
+
+/// Whether `tile` may be saved: computed after the loop, or in a body
+/// without one.
+bool isSaveable(const Launch &launch, const Tile &tile) {
+  return tile.phase == LoopPhase::PostLoop ||
+         (launch.forloop == 1 && tile.phase != LoopPhase::PostLoop);
+}
+
+/// `body` without the ops none of `saved` depends on, plus an output_saver
+/// with `map` for each of `saved` (into a kernel tensor of the type in
+/// `savedTypes`).
+Graph saveTiles(const Graph &body, ArrayRef<int32_t> saved,
+                ArrayRef<ValueType> savedTypes, std::array<int32_t, 3> map) {
+  Graph result = body;
+  result.nodes.clear();
+  llvm::DenseSet<int32_t> live(saved.begin(), saved.end());
+  for (const Node &node : llvm::reverse(body.nodes))
+    if (live.contains(node.results[0]))
+      live.insert(node.operands.begin(), node.operands.end());
+  for (const Node &node : body.nodes)
+    if (live.contains(node.results[0]))
+      result.nodes.push_back(node);
+  for (auto [value, type] : llvm::zip(saved, savedTypes)) {
+    Node saver = makeNode(OpKind::OutputSaver);
+    saver.operands = {value};
+    saver.results = {static_cast<int32_t>(result.values.size())};
+    saver.map = map;
+    result.values.push_back(type);
+    result.nodes.push_back(saver);
+    result.outputs.push_back(saver.results[0]);
+  }
+  return result;
+}
+
+/// Appends a graph_def of body `bodyIndex` on `operands` to `kernel`;
+/// returns its results.
+SmallVector<int32_t> appendGraphDef(Graph &kernel, ArrayRef<int32_t> operands,
+                                    ArrayRef<ValueType> resultTypes,
+                                    int32_t bodyIndex) {
+  Node graphDef = makeNode(OpKind::GraphDef);
+  graphDef.operands.assign(operands.begin(), operands.end());
+  for (const ValueType &type : resultTypes) {
+    graphDef.results.push_back(kernel.values.size());
+    kernel.values.push_back(type);
+  }
+  graphDef.body = bodyIndex;
+  kernel.nodes.push_back(graphDef);
+  return SmallVector<int32_t>(graphDef.results.begin(), graphDef.results.end());
+}
+
+/// The launch of a split µGraph's combining kernel: grid axes over the
+/// outermost output dimensions but the last (where the parts are stacked),
+/// about kCombineBlocks blocks.
+Launch getCombineLaunch(ArrayRef<int64_t> shape,
+                        ArrayRef<int64_t> gridSizes) {
+  Launch launch;
+  int64_t blocks = 1;
+  unsigned axis = 0;
+  for (auto [d, extent] : llvm::enumerate(shape.drop_back())) {
+    int64_t best = 1;
+    for (int64_t size : gridSizes)
+      if (size > best && extent % size == 0 && blocks * size <= kCombineBlocks)
+        best = size;
+    if (best == 1)
+      continue;
+    launch.grid[axis] = best;
+    launch.outputDims[axis] = d;
+    blocks *= best;
+    if (++axis == 2)
+      break;
+  }
+  return launch;
+}
+
+/// Searches the µGraphs of one reference.
 class Searcher {
 public:
   Searcher(const sem::Program &reference, const BlockSearchOptions &options,
            BlockSearchStatistics &statistics)
       : reference(reference), options(options), statistics(statistics),
-        oracle(pool, options.oracleTimeoutMs) {}
+        context(options, statistics) {}
 
   FailureOr<std::vector<sem::Program>> run(std::string &error);
 
 private:
   /// The block ops the reference's ops suggest.
   void chooseVocabulary();
-  void searchLaunch(const Launch &launch);
-  /// Enumerates the imap/fmap of input `index` onward.
-  void searchLoads(const Launch &launch, size_t index, Graph &body,
-                   SmallVector<Tile> &tiles);
-  /// Depth-first search over block ops from `tiles`.
-  void searchOps(const Launch &launch, Graph &body, SmallVector<Tile> &tiles,
-                 unsigned ops, std::pair<unsigned, SmallVector<int32_t, 2>> last);
-  /// Adds an output_saver for `tile` and keeps the complete program.
-  void complete(const Launch &launch, const Graph &body, const Tile &tile);
+  /// The launches of one-kernel µGraphs and of the first kernel of split
+  /// µGraphs with for-loop range `forloop`.
+  SmallVector<Launch> getLaunches(int64_t forloop) const;
+  /// Keeps a one-kernel µGraph when the newest tile is the reference's
+  /// output.
+  bool visitSingle(const Launch &launch, const Graph &body,
+                   ArrayRef<Tile> tiles);
+  /// Keeps a split µGraph when a combining kernel turns the unused tiles
+  /// into the reference's output.
+  bool visitSplit(const Launch &launch, const Graph &body,
+                  ArrayRef<Tile> tiles);
+  /// The body of a kernel computing the output from the partial results of
+  /// `parts` (types and expressions), or nothing. Cached.
+  const std::optional<Graph> &combine(ArrayRef<ValueType> partTypes,
+                                      ArrayRef<ExprId> partExprs,
+                                      int64_t split);
   /// Verifies the complete programs, cheapest first (CostModel.h), until
   /// enough pass.
   void verifyCheapestFirst();
-  bool equivalent(ExprId a, ExprId b);
-  bool outOfTime();
-  double elapsedSeconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                         start)
-        .count();
-  }
   /// Whether verifying `program` (its estimated field multiply-adds over the
   /// usual trials) fits in the time left.
   bool affordable(const sem::Program &program);
-  /// True once enough candidates are verified or time is up.
-  bool done() const;
+  /// True once enough candidates are complete or time is up.
+  bool done() {
+    return pending.size() >= options.maxComplete || context.outOfTime();
+  }
 
   const sem::Program &reference;
   const BlockSearchOptions &options;
   BlockSearchStatistics &statistics;
-  ExprPool pool;
-  Z3Oracle oracle;
-  ExprId target = -1;
-  ValueType outputType;
-  SmallVector<ValueType> inputTypes;
-  std::vector<OpChoice> vocabulary;
+  SearchContext context;
+  /// The reference's inputs and ops.
+  KernelSpace space;
+  /// The parts' expressions and shapes, and the split.
+  using CombineKey =
+      std::tuple<SmallVector<ExprId>, SmallVector<Shape>, int64_t>;
+  /// Combining kernels found (or not) so far.
+  std::map<CombineKey, std::optional<Graph>> combined;
   /// Created on first use: it evaluates the reference.
   std::optional<sem::EquivalenceChecker> checker;
   /// Complete programs, not yet verified.
   std::vector<sem::Program> pending;
   std::vector<sem::Program> found;
-  std::chrono::steady_clock::time_point start;
 };
 
 void Searcher::chooseVocabulary() {
   llvm::SmallSetVector<OpKind, 8> kinds;
   bool reduces = false, normalises = false;
+  SmallVector<OpChoice> norms;
   for (const Node &node : reference.getKernelGraph().nodes) {
-    if (node.kind == OpKind::RmsNorm)
+    if (node.kind == OpKind::RmsNorm) {
       normalises = true;
-    else if (node.kind == OpKind::Reduction)
+      // A block-level rms_norm of the same groups, when a tile holds them.
+      OpChoice norm{OpKind::RmsNorm, AccumKind::Sum, node.size, node.scalar};
+      if (llvm::none_of(norms, [&](const OpChoice &other) {
+            return other.size == norm.size && other.eps == norm.eps;
+          }))
+        norms.push_back(norm);
+    } else if (node.kind == OpKind::Reduction)
       reduces = true;
     else
       kinds.insert(node.kind);
@@ -185,30 +637,15 @@ void Searcher::chooseVocabulary() {
   if (normalises)
     kinds.insert(OpKind::Div);
   for (OpKind kind : kinds)
-    vocabulary.push_back({kind});
+    space.vocabulary.push_back({kind});
+  llvm::append_range(space.vocabulary, norms);
   if (reduces)
-    vocabulary.push_back({OpKind::Reduction});
-  vocabulary.push_back({OpKind::ForloopAccum, AccumKind::Sum});
+    space.vocabulary.push_back({OpKind::Reduction});
+  space.vocabulary.push_back({OpKind::ForloopAccum, AccumKind::Sum});
   if (reduces)
-    vocabulary.push_back({OpKind::ForloopAccum, AccumKind::SumLast});
+    space.vocabulary.push_back({OpKind::ForloopAccum, AccumKind::SumLast});
   if (normalises)
-    vocabulary.push_back({OpKind::ForloopAccum, AccumKind::RmsLast});
-}
-
-bool Searcher::outOfTime() {
-  if (options.timeLimitSeconds <= 0.0)
-    return false;
-  statistics.timedOut |= elapsedSeconds() > options.timeLimitSeconds;
-  return statistics.timedOut;
-}
-
-bool Searcher::done() const {
-  return pending.size() >= options.maxComplete || statistics.timedOut;
-}
-
-bool Searcher::equivalent(ExprId a, ExprId b) {
-  return a == b || (oracle.isSubexpression(a, b) == Verdict::Yes &&
-                    oracle.isSubexpression(b, a) == Verdict::Yes);
+    space.vocabulary.push_back({OpKind::ForloopAccum, AccumKind::RmsLast});
 }
 
 FailureOr<std::vector<sem::Program>> Searcher::run(std::string &error) {
@@ -226,252 +663,215 @@ FailureOr<std::vector<sem::Program>> Searcher::run(std::string &error) {
                   .str();
       return failure();
     }
-  target = computeOutputExpressions(reference, pool).front();
-  outputType = kernel.values[kernel.outputs.front()];
-  for (int32_t input : kernel.inputs)
-    inputTypes.push_back(kernel.values[input]);
+  context.target = computeOutputExpressions(reference, context.pool).front();
+  space.output = kernel.values[kernel.outputs.front()];
+  for (auto [index, input] : llvm::enumerate(kernel.inputs)) {
+    space.inputTypes.push_back(kernel.values[input]);
+    space.inputExprs.push_back(context.pool.input(index));
+  }
+  space.labels = labelDimensions(reference);
+  space.maxOps = options.maxOps;
   chooseVocabulary();
-  start = std::chrono::steady_clock::now();
 
-  // Grid axes x and y over distinct output dimensions (x first), then every
-  // for-loop range.
-  ArrayRef<int64_t> out = outputType.shape;
+  auto visitSingleState = [this](const Launch &launch, const Graph &body,
+                                 ArrayRef<Tile> tiles) {
+    return visitSingle(launch, body, tiles);
+  };
+  auto visitSplitState = [this](const Launch &launch, const Graph &body,
+                                ArrayRef<Tile> tiles) {
+    return visitSplit(launch, body, tiles);
+  };
+  BodyEnumerator single(context, space, visitSingleState);
+  BodyEnumerator split(context, space, visitSplitState);
+  for (int64_t forloop : options.forloopRanges)
+    for (const Launch &launch : getLaunches(forloop)) {
+      if (done())
+        break;
+      (launch.splitAxis >= 0 ? split : single).run(launch);
+    }
+  verifyCheapestFirst();
+  statistics.seconds = context.elapsedSeconds();
+  statistics.oracleQueries = context.oracle.getStatistics().queries;
+  statistics.oracleCacheHits = context.oracle.getStatistics().cacheHits;
+  return std::move(found);
+}
+
+SmallVector<Launch> Searcher::getLaunches(int64_t forloop) const {
+  // Grid axes x and y over distinct output dimensions (x first).
+  ArrayRef<int64_t> out = space.output.shape;
   SmallVector<std::pair<int32_t, int64_t>> axisChoices = {{-1, 1}};
   for (auto [d, extent] : llvm::enumerate(out))
     for (int64_t size : options.gridSizes)
       if (size > 1 && extent % size == 0)
         axisChoices.push_back({static_cast<int32_t>(d), size});
-  for (int64_t forloop : options.forloopRanges)
-    for (auto [dx, gx] : axisChoices)
-      for (auto [dy, gy] : axisChoices) {
-        if ((dx < 0 && dy >= 0) || (dx >= 0 && dx == dy) ||
-            gx * gy > options.maxBlocks)
+  SmallVector<Launch> launches;
+  for (auto [dx, gx] : axisChoices)
+    for (auto [dy, gy] : axisChoices) {
+      if (!options.singleKernels)
+        break;
+      if ((dx < 0 && dy >= 0) || (dx >= 0 && dx == dy) ||
+          gx * gy > options.maxBlocks)
+        continue;
+      Launch launch;
+      launch.grid = {gx, gy, 1};
+      launch.outputDims = {dx, dy, -1};
+      launch.forloop = forloop;
+      launches.push_back(launch);
+    }
+  if (!options.splitKernels)
+    return launches;
+  // Split launches: grid x over an output dimension (or none), grid y over
+  // the input dimensions of one reduced label; the partial results are
+  // stacked along the last dimension, so they need an output of rank > 1
+  // whose last dimension x leaves alone.
+  llvm::SmallSetVector<std::pair<int32_t, int64_t>, 4> reduced;
+  for (auto [type, labels] : llvm::zip(space.inputTypes, space.labels.inputs))
+    for (auto [extent, label] : llvm::zip(type.shape, labels))
+      if (extent > 1 && space.labels.isReduced(label))
+        reduced.insert({label, extent});
+  for (auto [dx, gx] : axisChoices)
+    for (auto [label, extent] : reduced)
+      for (int64_t gy : options.gridSizes) {
+        if (gy < 2 || extent % gy != 0 || gx * gy > options.maxBlocks ||
+            out.size() < 2 || dx == static_cast<int32_t>(out.size()) - 1)
           continue;
-        if (done() || outOfTime())
-          break;
         Launch launch;
         launch.grid = {gx, gy, 1};
-        launch.outputDims = {dx, dy, -1};
+        launch.outputDims = {dx, -1, -1};
+        launch.splitAxis = 1;
+        launch.splitLabel = label;
         launch.forloop = forloop;
-        searchLaunch(launch);
+        launches.push_back(launch);
       }
-  verifyCheapestFirst();
-  statistics.seconds = elapsedSeconds();
-  statistics.oracleQueries = oracle.getStatistics().queries;
-  statistics.oracleCacheHits = oracle.getStatistics().cacheHits;
-  return std::move(found);
+  return launches;
 }
 
-void Searcher::searchLaunch(const Launch &launch) {
-  Graph body;
-  body.grid = launch.grid;
-  body.forloop = launch.forloop;
-  for (const ValueType &type : inputTypes) {
-    body.inputs.push_back(body.values.size());
-    body.values.push_back(type);
-  }
-  SmallVector<Tile> tiles;
-  searchLoads(launch, 0, body, tiles);
-}
-
-void Searcher::searchLoads(const Launch &launch, size_t index, Graph &body,
-                           SmallVector<Tile> &tiles) {
-  if (done() || outOfTime())
-    return;
-  if (index == inputTypes.size()) {
-    ++statistics.configurations;
-    searchOps(launch, body, tiles, 0, {0, {}});
-    return;
-  }
-  // A grid axis splits an input only along a dimension as long as the output
-  // dimension it splits (or replicates it); the for-loop splits one
-  // dimension of the tile, or none.
-  ArrayRef<int64_t> shape = inputTypes[index].shape;
-  ArrayRef<int64_t> out = outputType.shape;
-  SmallVector<SmallVector<int32_t, 4>, 3> axisDims(2);
-  for (unsigned axis = 0; axis < 2; ++axis) {
-    axisDims[axis].push_back(-1);
-    if (launch.outputDims[axis] < 0)
-      continue;
-    for (auto [d, extent] : llvm::enumerate(shape))
-      if (extent == out[launch.outputDims[axis]])
-        axisDims[axis].push_back(d);
-  }
-  for (int32_t mx : axisDims[0])
-    for (int32_t my : axisDims[1]) {
-      if (mx >= 0 && mx == my)
-        continue;
-      Shape tile(shape);
-      if (mx >= 0)
-        tile[mx] /= launch.grid[0];
-      if (my >= 0)
-        tile[my] /= launch.grid[1];
-      SmallVector<int32_t, 4> fmaps = {-1};
-      if (launch.forloop > 1)
-        for (auto [d, extent] : llvm::enumerate(tile))
-          if (extent % launch.forloop == 0 && extent > launch.forloop - 1 &&
-              static_cast<int32_t>(d) != mx && static_cast<int32_t>(d) != my)
-            fmaps.push_back(d);
-      for (int32_t fmap : fmaps) {
-        Shape loaded(tile);
-        if (fmap >= 0)
-          loaded[fmap] /= launch.forloop;
-        Node node = makeNode(OpKind::InputLoader);
-        node.operands = {body.inputs[index]};
-        node.results = {static_cast<int32_t>(body.values.size())};
-        node.map = {mx, my, -1};
-        node.dim = fmap;
-        body.values.push_back({loaded, inputTypes[index].elementType});
-        body.nodes.push_back(node);
-        tiles.push_back({loaded, pool.input(index),
-                         fmap >= 0 ? LoopPhase::InLoop : LoopPhase::Invariant,
-                         node.results[0]});
-        searchLoads(launch, index + 1, body, tiles);
-        tiles.pop_back();
-        body.nodes.pop_back();
-        body.values.pop_back();
-      }
-    }
-}
-
-void Searcher::searchOps(const Launch &launch, Graph &body,
-                         SmallVector<Tile> &tiles, unsigned ops,
-                         std::pair<unsigned, SmallVector<int32_t, 2>> last) {
-  if (done() || outOfTime())
-    return;
-  ++statistics.states;
-  // The result tile of this block.
-  Shape outTile(outputType.shape);
-  for (unsigned axis = 0; axis < 2; ++axis)
-    if (launch.outputDims[axis] >= 0)
-      outTile[launch.outputDims[axis]] /= launch.grid[axis];
-  if (ops > 0) {
-    const Tile &newest = tiles.back();
-    bool saveable = newest.phase == LoopPhase::PostLoop ||
-                    (launch.forloop == 1 && newest.phase != LoopPhase::PostLoop);
-    if (saveable && newest.shape == outTile && equivalent(newest.expr, target))
-      complete(launch, body, newest);
-  }
-  if (ops == options.maxOps)
-    return;
-
-  size_t numTiles = tiles.size();
-  for (auto [choiceIndex, choice] : llvm::enumerate(vocabulary)) {
-    if (outOfTime())
-      return;
-    unsigned arity = sem::isBinary(choice.kind) || choice.kind == OpKind::Matmul
-                         ? 2
-                         : 1;
-    bool accumulates = choice.kind == OpKind::ForloopAccum;
-    if (accumulates && launch.forloop == 1)
-      continue;
-    SmallVector<int32_t, 2> operands(arity, 0);
-    // Every operand tuple, in lexicographic order.
-    while (true) {
-      // Canonical order: a new op either uses the newest tile or comes after
-      // the previous op in (choice, operands) order, so independent ops are
-      // added in one order only.
-      bool usesNewest = llvm::is_contained(operands, int32_t(numTiles - 1));
-      std::pair<unsigned, SmallVector<int32_t, 2>> key = {choiceIndex, operands};
-      if (ops == 0 || usesNewest || key >= last) {
-        SmallVector<const Tile *, 2> inputs;
-        for (int32_t operand : operands)
-          inputs.push_back(&tiles[operand]);
-        LoopPhase phase = LoopPhase::Invariant;
-        bool mixed = false;
-        for (const Tile *tile : inputs) {
-          if (tile->phase == LoopPhase::Invariant || tile->phase == phase)
-            continue;
-          mixed |= phase != LoopPhase::Invariant;
-          phase = tile->phase;
-        }
-        if (accumulates) {
-          mixed |= phase != LoopPhase::InLoop;
-          phase = LoopPhase::PostLoop;
-        }
-        std::optional<Shape> shape =
-            mixed ? std::nullopt : inferShape(choice, inputs);
-        if (shape) {
-          Node node = makeNode(choice.kind);
-          for (int32_t operand : operands)
-            node.operands.push_back(tiles[operand].value);
-          node.results = {static_cast<int32_t>(body.values.size())};
-          node.accum = choice.accum;
-          if (choice.kind == OpKind::Reduction) {
-            node.dim = shape->size() - 1;
-            node.size = 1;
-          }
-          body.values.push_back({*shape, outputType.elementType});
-          SmallVector<ExprId, 2> operandExprs;
-          for (const Tile *tile : inputs)
-            operandExprs.push_back(tile->expr);
-          ExprId expr = computeNodeExpression(pool, body, node, operandExprs);
-          bool redundant = llvm::any_of(tiles, [&](const Tile &tile) {
-            return tile.expr == expr && tile.shape == *shape &&
-                   tile.phase == phase;
-          });
-          if (!redundant &&
-              oracle.isSubexpression(expr, target) == Verdict::No) {
-            ++statistics.pruned;
-          } else if (!redundant) {
-            body.nodes.push_back(node);
-            tiles.push_back({*shape, expr, phase, node.results[0]});
-            searchOps(launch, body, tiles, ops + 1, key);
-            tiles.pop_back();
-            body.nodes.pop_back();
-          }
-          body.values.pop_back();
-        }
-      }
-      // Next operand tuple.
-      int position = arity - 1;
-      while (position >= 0 && ++operands[position] == int32_t(numTiles))
-        operands[position--] = 0;
-      if (position < 0)
-        break;
-    }
-  }
-}
-
-void Searcher::complete(const Launch &launch, const Graph &body,
-                        const Tile &tile) {
+bool Searcher::visitSingle(const Launch &launch, const Graph &body,
+                           ArrayRef<Tile> tiles) {
+  const Tile &newest = tiles.back();
+  if (!isSaveable(launch, newest) ||
+      newest.shape != getOutputTile(space.output.shape, launch) ||
+      !matchesOutput(newest, space.labels) ||
+      !context.equivalent(newest.expr, context.target))
+    return done();
   sem::Program candidate;
   Graph kernel;
-  for (const ValueType &type : inputTypes) {
+  for (const ValueType &type : space.inputTypes) {
     kernel.inputs.push_back(kernel.values.size());
     kernel.values.push_back(type);
   }
-  Node graphDef = makeNode(OpKind::GraphDef);
-  graphDef.operands.assign(kernel.inputs.begin(), kernel.inputs.end());
-  graphDef.results = {static_cast<int32_t>(kernel.values.size())};
-  graphDef.body = 1;
-  kernel.values.push_back(outputType);
-  kernel.outputs.assign(graphDef.results.begin(), graphDef.results.end());
-  kernel.nodes.push_back(graphDef);
-
-  // The body without the ops the saved tile does not depend on.
-  Graph saved = body;
-  saved.nodes.clear();
-  llvm::DenseSet<int32_t> live = {tile.value};
-  for (const Node &node : llvm::reverse(body.nodes)) {
-    if (!live.contains(node.results[0]))
-      continue;
-    live.insert(node.operands.begin(), node.operands.end());
-  }
-  for (const Node &node : body.nodes)
-    if (live.contains(node.results[0]))
-      saved.nodes.push_back(node);
-  Node saver = makeNode(OpKind::OutputSaver);
-  saver.operands = {tile.value};
-  saver.results = {static_cast<int32_t>(saved.values.size())};
-  saver.map = {launch.outputDims[0], launch.outputDims[1], -1};
-  saved.values.push_back(outputType);
-  saved.nodes.push_back(saver);
-  saved.outputs.assign(saver.results.begin(), saver.results.end());
-  candidate.graphs = {std::move(kernel), std::move(saved)};
-
+  kernel.outputs.assign({appendGraphDef(kernel, kernel.inputs, space.output, 1)[0]});
+  candidate.graphs = {
+      std::move(kernel),
+      saveTiles(body, newest.value, space.output,
+                {launch.outputDims[0], launch.outputDims[1], -1})};
   ++statistics.complete;
   pending.push_back(std::move(candidate));
+  return done();
+}
+
+bool Searcher::visitSplit(const Launch &launch, const Graph &body,
+                          ArrayRef<Tile> tiles) {
+  // The partial results are the computed tiles no op uses.
+  llvm::DenseSet<int32_t> used;
+  for (const Node &node : body.nodes)
+    used.insert(node.operands.begin(), node.operands.end());
+  SmallVector<const Tile *> parts;
+  for (const Tile &tile : tiles.drop_front(space.inputTypes.size()))
+    if (!used.contains(tile.value))
+      parts.push_back(&tile);
+  if (parts.size() > options.maxSplitOutputs ||
+      llvm::any_of(parts, [&](const Tile *tile) {
+        return !isSaveable(launch, *tile);
+      }))
+    return done();
+  // Stacked side by side: x as in the output, y along the last dimension.
+  llvm::sort(parts, [](const Tile *a, const Tile *b) { return a->expr < b->expr; });
+  SmallVector<ValueType> partTypes;
+  SmallVector<ExprId> partExprs;
+  SmallVector<int32_t> partValues;
+  for (const Tile *tile : parts) {
+    Shape shape(tile->shape);
+    if (launch.outputDims[0] >= 0)
+      shape[launch.outputDims[0]] *= launch.grid[0];
+    shape.back() *= launch.grid[1];
+    partTypes.push_back({shape, space.output.elementType});
+    partExprs.push_back(tile->expr);
+    partValues.push_back(tile->value);
+  }
+  const std::optional<Graph> &combiner = combine(partTypes, partExprs, launch.grid[1]);
+  if (!combiner)
+    return done();
+
+  sem::Program candidate;
+  Graph kernel;
+  for (const ValueType &type : space.inputTypes) {
+    kernel.inputs.push_back(kernel.values.size());
+    kernel.values.push_back(type);
+  }
+  SmallVector<int32_t> partials =
+      appendGraphDef(kernel, kernel.inputs, partTypes, 1);
+  kernel.outputs.assign({appendGraphDef(kernel, partials, space.output, 2)[0]});
+  candidate.graphs = {
+      std::move(kernel),
+      saveTiles(body, partValues, partTypes,
+                {launch.outputDims[0], static_cast<int32_t>(
+                                           space.output.shape.size() - 1),
+                 -1}),
+      *combiner};
+  ++statistics.complete;
+  pending.push_back(std::move(candidate));
+  return done();
+}
+
+const std::optional<Graph> &Searcher::combine(ArrayRef<ValueType> partTypes,
+                                              ArrayRef<ExprId> partExprs,
+                                              int64_t split) {
+  CombineKey key;
+  std::get<0>(key).assign(partExprs.begin(), partExprs.end());
+  for (const ValueType &type : partTypes)
+    std::get<1>(key).emplace_back(type.shape.begin(), type.shape.end());
+  std::get<2>(key) = split;
+  auto [entry, inserted] = combined.try_emplace(std::move(key));
+  std::optional<Graph> &result = entry->second;
+  if (!inserted)
+    return result;
+
+  // Strided reductions of each part's last dimension back to the tile's
+  // extent (the sum over the split), then the reference's elementwise ops.
+  KernelSpace parts;
+  parts.inputTypes.assign(partTypes.begin(), partTypes.end());
+  parts.inputExprs.assign(partExprs.begin(), partExprs.end());
+  parts.output = space.output;
+  // The parts' dimensions are the output's, but the stacked last one.
+  parts.labels.output = space.labels.output;
+  for (size_t i = 0; i < partTypes.size(); ++i) {
+    parts.labels.inputs.emplace_back(space.labels.output);
+    parts.labels.inputs.back().back() = kStackedLabel;
+  }
+  parts.maxOps = 2 * partTypes.size() + 1;
+  llvm::SmallSetVector<int64_t, 4> sizes;
+  for (const ValueType &type : partTypes)
+    sizes.insert(type.shape.back() / split);
+  for (int64_t size : sizes)
+    parts.vocabulary.push_back({OpKind::Reduction, AccumKind::Sum, size});
+  for (const OpChoice &choice : space.vocabulary)
+    if (sem::isUnary(choice.kind) || sem::isBinary(choice.kind))
+      parts.vocabulary.push_back(choice);
+  auto visitCombined = [&](const Launch &launch, const Graph &body,
+                           ArrayRef<Tile> tiles) {
+    const Tile &newest = tiles.back();
+    if (newest.shape != getOutputTile(space.output.shape, launch) ||
+        !matchesOutput(newest, parts.labels) ||
+        !context.equivalent(newest.expr, context.target))
+      return false;
+    result = saveTiles(body, newest.value, space.output,
+                       {launch.outputDims[0], launch.outputDims[1], -1});
+    return true;
+  };
+  BodyEnumerator enumerator(context, parts, visitCombined);
+  enumerator.run(getCombineLaunch(space.output.shape, options.gridSizes));
+  return result;
 }
 
 /// Multiply-adds of one evaluation of `program`'s matmuls, block graphs
@@ -498,7 +898,7 @@ bool Searcher::affordable(const sem::Program &program) {
     return true;
   double seconds = countMultiplyAdds(program) * kVerificationTrials /
                    kFieldMultiplyAddsPerSecond;
-  return elapsedSeconds() + seconds <= options.timeLimitSeconds;
+  return context.elapsedSeconds() + seconds <= options.timeLimitSeconds;
 }
 
 void Searcher::verifyCheapestFirst() {
@@ -510,8 +910,10 @@ void Searcher::verifyCheapestFirst() {
     return;
   }
   std::string error;
-  FailureOr<sem::EquivalenceChecker> created = sem::EquivalenceChecker::create(
-      reference, sem::EquivalenceOptions(), error);
+  sem::EquivalenceOptions verification;
+  verification.seed = options.seed;
+  FailureOr<sem::EquivalenceChecker> created =
+      sem::EquivalenceChecker::create(reference, verification, error);
   if (failed(created))
     return;
   checker.emplace(std::move(*created));
@@ -528,7 +930,7 @@ void Searcher::verifyCheapestFirst() {
   // The time limit bounds verification too: a candidate is checked only if
   // its estimated cost fits in the time left.
   for (auto &[cost, i] : order) {
-    if (found.size() >= options.maxCandidates || outOfTime())
+    if (found.size() >= options.maxCandidates || context.outOfTime())
       break;
     if (!affordable(pending[i])) {
       statistics.tooLargeToVerify = true;

@@ -19,6 +19,12 @@ using sem::OpKind;
 static constexpr double kSMs = 132.0;
 static constexpr double kBytesPerMicrosecond = 2.95e6;
 static constexpr double kLaunchMicroseconds = 4.35;
+/// Shared memory one block may use on an H100.
+static constexpr int64_t kSharedBytesPerBlock = 227 * 1024;
+
+bool CostEstimate::fitsSharedMemory() const {
+  return sharedBytes <= kSharedBytesPerBlock;
+}
 
 static int64_t getBytes(const sem::ValueType &type) {
   int64_t elementBytes = type.elementType == sem::ElementType::F32 ? 4 : 2;
@@ -41,6 +47,12 @@ CostEstimate search::estimateCost(const sem::Program &program) {
     } else {
       const Graph &body = program.graphs[node.body];
       blocks = double(body.getNumBlocks());
+      int64_t shared = 0;
+      for (const sem::Node &inner : body.nodes)
+        if (inner.kind != OpKind::OutputSaver)
+          for (int32_t result : inner.results)
+            shared += getBytes(body.values[result]);
+      cost.sharedBytes = std::max(cost.sharedBytes, shared);
       for (const sem::Node &inner : body.nodes) {
         if (inner.kind == OpKind::InputLoader) {
           int64_t loads =

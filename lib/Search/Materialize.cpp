@@ -88,7 +88,8 @@ LogicalResult buildBody(const Graph &body, OpBuilder &builder, Location loc,
       break;
     default: {
       if (!sem::isUnary(node.kind) && !sem::isBinary(node.kind) &&
-          node.kind != OpKind::Matmul && node.kind != OpKind::Reduction)
+          node.kind != OpKind::Matmul && node.kind != OpKind::Reduction &&
+          node.kind != OpKind::RmsNorm)
         return emitError(loc) << "cannot materialize a block-level "
                               << sem::getOpName(node.kind);
       OperationState state(loc, ("mirage_block." + sem::getOpName(node.kind)).str());
@@ -97,6 +98,10 @@ LogicalResult buildBody(const Graph &body, OpBuilder &builder, Location loc,
       if (node.kind == OpKind::Reduction) {
         state.addAttribute("dim", builder.getI64IntegerAttr(node.dim));
         state.addAttribute("size", builder.getI64IntegerAttr(node.size));
+      }
+      if (node.kind == OpKind::RmsNorm) {
+        state.addAttribute("size", builder.getI64IntegerAttr(node.size));
+        state.addAttribute("eps", builder.getF32FloatAttr(node.scalar));
       }
       if (node.kind == OpKind::MulScalar)
         state.addAttribute("value", builder.getF32FloatAttr(node.scalar));

@@ -12,6 +12,8 @@
 
 #include "Mirage/Search/Z3Oracle.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include "llvm/ADT/DenseMap.h"
 
 #include <map>
@@ -40,7 +42,26 @@ struct Z3Oracle::Impl {
   std::vector<std::optional<z3::expr>> terms;
   std::map<double, int> constantIds;
   llvm::DenseMap<std::pair<ExprId, ExprId>, Verdict> cache;
+  /// The syntactic subterms of each `whole` queried so far.
+  llvm::DenseMap<ExprId, llvm::DenseSet<ExprId>> subterms;
+
+  /// The syntactic subterms of `whole`, itself included.
+  const llvm::DenseSet<ExprId> &getSubterms(ExprId whole);
 };
+
+const llvm::DenseSet<ExprId> &Z3Oracle::Impl::getSubterms(ExprId whole) {
+  auto [entry, inserted] = subterms.try_emplace(whole);
+  llvm::DenseSet<ExprId> &found = entry->second;
+  if (!inserted)
+    return found;
+  llvm::SmallVector<ExprId> worklist = {whole};
+  while (!worklist.empty()) {
+    ExprId id = worklist.pop_back_val();
+    if (found.insert(id).second)
+      llvm::append_range(worklist, pool.get(id).operands);
+  }
+  return found;
+}
 
 Z3Oracle::Impl::Impl(const ExprPool &pool, unsigned timeoutMs)
     : pool(pool), solver(context), e(context.uninterpreted_sort("E")),
@@ -206,6 +227,11 @@ Verdict Z3Oracle::isSubexpression(ExprId part, ExprId whole) {
   if (!inserted) {
     ++statistics.cacheHits;
     return it->second;
+  }
+  if (impl->getSubterms(whole).contains(part)) {
+    ++statistics.yes;
+    ++statistics.syntactic;
+    return it->second = Verdict::Yes;
   }
   Verdict verdict = impl->check(part, whole);
   impl->cache[{part, whole}] = verdict;

@@ -72,6 +72,15 @@ struct SuperoptimizePass
     options.maxBlocks = maxBlocks;
     options.maxCandidates = maxCandidates;
     options.timeLimitSeconds = timeLimit;
+    if (!singleKernels && !splitKernels)
+      return getOperation().emitError(
+          "single-kernels and split-kernels are both off: nothing to search");
+    options.singleKernels = singleKernels;
+    options.splitKernels = splitKernels;
+    options.seed = seed;
+    if (oracleTimeout < 1)
+      return getOperation().emitError("oracle-timeout must be positive");
+    options.oracleTimeoutMs = oracleTimeout;
     return success();
   }
 

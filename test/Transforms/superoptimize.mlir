@@ -1,15 +1,23 @@
-// RUN: mirage-opt %s --split-input-file --mirage-superoptimize 2>&1 | FileCheck %s
+// RUN: mirage-opt %s --split-input-file --mirage-superoptimize='forloop-ranges=2,4' 2>&1 | FileCheck %s
+// Without a for-loop, a block-level rms_norm normalises whole rows.
+// RUN: sed -n '1,/^\/\/ -----/p' %s | mirage-opt --mirage-superoptimize='forloop-ranges=1' 2>&1 | FileCheck %s --check-prefix=FREE
+// RUN: not mirage-opt %s --mirage-superoptimize='oracle-timeout=0' 2>&1 | FileCheck %s --check-prefix=ORACLE
 // RUN: not mirage-opt %s --mirage-superoptimize='max-ops=0' 2>&1 | FileCheck %s --check-prefix=OPS
 // RUN: not mirage-opt %s --mirage-superoptimize='grid-sizes=4,0' 2>&1 | FileCheck %s --check-prefix=GRID
 // RUN: not mirage-opt %s --mirage-superoptimize='threads=0' 2>&1 | FileCheck %s --check-prefix=THREADS
 // The result is proved equivalent to the input again, independently.
 // RUN: sed -n '1,/^\/\/ -----/p' %s > %t.reference.mlir
-// RUN: mirage-opt %t.reference.mlir --mirage-superoptimize 2>/dev/null | sed -e '/^module {$/d' -e '/^}$/d' -e 's/@rmsnorm_linear/@searched/' > %t.searched.mlir
+// RUN: mirage-opt %t.reference.mlir --mirage-superoptimize='forloop-ranges=2,4' 2>/dev/null | sed -e '/^module {$/d' -e '/^}$/d' -e 's/@rmsnorm_linear/@searched/' > %t.searched.mlir
 // RUN: cat %t.reference.mlir %t.searched.mlir | mirage-opt --mirage-check-equivalence -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
 
 // OPS: error: max-ops must be in [1, 16], got 0
 // GRID: error: forloop-ranges, grid-sizes and max-blocks must be positive
 // THREADS: error: threads must be in [1, 1024], got 0
+// ORACLE: error: oracle-timeout must be positive
+// FREE: remark: superoptimized
+// FREE: input_loader %{{.*}} imap <x = 0> :
+// FREE: rms_norm %{{.*}} size 64
+// FREE: matmul
 // EQUIV: remark: is equivalent to @rmsnorm_linear
 
 // The paper's RMSNorm + Linear: one kernel whose for-loop runs over the

@@ -1,4 +1,4 @@
-//===- BlockGraphSearchTest.cpp - The single-kernel search ----------------===//
+//===- BlockGraphSearchTest.cpp - The µGraph search ------------------------===//
 //
 // Part of the Mirage-MLIR project, under the Apache License v2.0.
 // SPDX-License-Identifier: Apache-2.0
@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Search/BlockGraphSearch.h"
+#include "Mirage/Search/DimensionLabels.h"
 
 #include "Mirage/InitAllDialects.h"
 #include "Mirage/Semantics/Import.h"
@@ -98,3 +99,62 @@ TEST_F(BlockGraphSearchTest, RejectsProgramsOutsideTheFragment) {
 }
 
 } // namespace
+
+TEST_F(BlockGraphSearchTest, LabelsAttentionDimensions) {
+  // Q's head dimension is contracted (reduced) although V's, of the same
+  // extent, is kept; the key/value dimension is reduced; the batch and query
+  // dimensions are the output's.
+  sem::Program reference = parse(R"mlir(
+    func.func @attention(%q: tensor<2x16x8xf16>, %k: tensor<2x8x64xf16>, %v: tensor<2x64x8xf16>) -> tensor<2x16x8xf16> {
+      %s = mirage_kernel.matmul %q, %k : tensor<2x16x8xf16>, tensor<2x8x64xf16> -> tensor<2x16x64xf16>
+      %e = mirage_kernel.exp %s : tensor<2x16x64xf16>
+      %r = mirage_kernel.reduction %e dim 2 : tensor<2x16x64xf16> -> tensor<2x16x1xf16>
+      %d = mirage_kernel.div %e, %r : tensor<2x16x64xf16>, tensor<2x16x1xf16> -> tensor<2x16x64xf16>
+      %o = mirage_kernel.matmul %d, %v : tensor<2x16x64xf16>, tensor<2x64x8xf16> -> tensor<2x16x8xf16>
+      return %o : tensor<2x16x8xf16>
+    })mlir");
+  DimensionLabels labels = labelDimensions(reference);
+  ASSERT_EQ(labels.inputs.size(), 3u);
+  const auto &q = labels.inputs[0], &k = labels.inputs[1], &v = labels.inputs[2];
+  EXPECT_EQ(q[0], labels.output[0]);
+  EXPECT_EQ(k[0], labels.output[0]);
+  EXPECT_EQ(v[0], labels.output[0]);
+  EXPECT_EQ(q[1], labels.output[1]);
+  EXPECT_EQ(v[2], labels.output[2]);
+  EXPECT_EQ(q[2], k[1]);
+  EXPECT_EQ(k[2], v[1]);
+  EXPECT_TRUE(labels.isReduced(q[2]));
+  EXPECT_TRUE(labels.isReduced(k[2]));
+  EXPECT_FALSE(labels.isReduced(v[2]));
+  EXPECT_NE(q[2], v[2]);
+}
+
+TEST_F(BlockGraphSearchTest, FindsSplitAttention) {
+  // With one-kernel µGraphs off, the search finds the split-KV pair: partial
+  // numerators and denominators over slices of the keys, then a combining
+  // kernel.
+  sem::Program reference = parse(R"mlir(
+    func.func @attention(%q: tensor<1x16x8xf16>, %k: tensor<1x8x256xf16>, %v: tensor<1x256x8xf16>) -> tensor<1x16x8xf16> {
+      %s = mirage_kernel.matmul %q, %k : tensor<1x16x8xf16>, tensor<1x8x256xf16> -> tensor<1x16x256xf16>
+      %e = mirage_kernel.exp %s : tensor<1x16x256xf16>
+      %r = mirage_kernel.reduction %e dim 2 : tensor<1x16x256xf16> -> tensor<1x16x1xf16>
+      %d = mirage_kernel.div %e, %r : tensor<1x16x256xf16>, tensor<1x16x1xf16> -> tensor<1x16x256xf16>
+      %o = mirage_kernel.matmul %d, %v : tensor<1x16x256xf16>, tensor<1x256x8xf16> -> tensor<1x16x8xf16>
+      return %o : tensor<1x16x8xf16>
+    })mlir");
+  BlockSearchOptions options;
+  options.singleKernels = false;
+  BlockSearchStatistics statistics;
+  std::string error;
+  FailureOr<std::vector<sem::Program>> found =
+      searchBlockGraphs(reference, options, statistics, error);
+  ASSERT_TRUE(succeeded(found)) << error;
+  ASSERT_EQ(found->size(), 1u);
+  const sem::Program &program = found->front();
+  ASSERT_EQ(program.graphs.size(), 3u);
+  EXPECT_EQ(program.getKernelGraph().nodes.size(), 2u);
+  // The first kernel splits the keys over its y axis and saves two parts.
+  EXPECT_GT(program.graphs[1].grid[1], 1);
+  EXPECT_EQ(program.graphs[1].outputs.size(), 2u);
+  EXPECT_EQ(statistics.verified, 1);
+}

@@ -5,14 +5,17 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The first stage of the superoptimizer (docs/Search.md): µGraphs made of one
-// graph_def that computes a reference kernel graph's output. It enumerates
-// launch configurations (grid axes over output dimensions, the for-loop
-// range), loads (imap and fmap of every input), block ops and accumulators,
-// up to budgets; prunes every new value whose abstract expression is not a
-// subexpression of the reference's output (Z3Oracle); then verifies the
-// complete candidates with the finite-field EquivalenceChecker, cheapest
-// first by the cost model, until enough pass.
+// The superoptimizer's search (docs/Search.md) for µGraphs computing a
+// reference kernel graph's output: one graph_def, or a split pair (a first
+// graph_def whose grid also splits a reduced dimension and saves partial
+// results side by side, then a combining graph_def that sums them with
+// strided reductions, as split-KV attention does). It enumerates launch
+// configurations (grid axes, the for-loop range), loads (imap and fmap of
+// every input), block ops and accumulators, up to budgets; prunes every new
+// value whose abstract expression is not a subexpression of the reference's
+// output (Z3Oracle); then verifies the complete candidates with the
+// finite-field EquivalenceChecker, cheapest first by the cost model, until
+// enough pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,7 +47,22 @@ struct BlockSearchOptions {
   /// Stop after this many seconds (0: no limit).
   double timeLimitSeconds = 60.0;
   /// Time limit of one Z3 query, in milliseconds.
-  unsigned oracleTimeoutMs = 100;
+  unsigned oracleTimeoutMs = 10;
+  /// Prune values whose query Z3 could not settle within the time limit
+  /// (keeping them keeps the search complete under the axioms, but a
+  /// reference whose queries time out, such as nTrans's chains of adds,
+  /// then explores every value).
+  bool pruneUnknown = true;
+  /// Also search split µGraphs: a first kernel whose grid splits a reduced
+  /// dimension and writes partial results side by side, and a combining
+  /// kernel that sums them (strided reductions) and finishes the output.
+  bool splitKernels = true;
+  /// Search one-graph_def µGraphs.
+  bool singleKernels = true;
+  /// Seeds the verifier's random inputs.
+  uint64_t seed = 1;
+  /// The most partial results the first kernel of a split µGraph writes.
+  unsigned maxSplitOutputs = 3;
 };
 
 /// What the search did.

@@ -33,11 +33,17 @@ struct CostEstimate {
   int64_t globalBytes = 0;
   /// Kernel launches.
   int64_t launches = 0;
+  /// The most shared memory a block of any graph_def needs when every tile
+  /// it loads or computes is staged there (no reuse).
+  int64_t sharedBytes = 0;
 
-  /// Orders by estimated time, then by traffic.
+  /// Whether every block fits in an H100's shared memory (227 KiB).
+  bool fitsSharedMemory() const;
+  /// Orders blocks that fit first, then by estimated time, then by traffic.
   bool operator<(const CostEstimate &other) const {
-    return std::tie(microseconds, globalBytes) <
-           std::tie(other.microseconds, other.globalBytes);
+    return std::make_tuple(!fitsSharedMemory(), microseconds, globalBytes) <
+           std::make_tuple(!other.fitsSharedMemory(), other.microseconds,
+                           other.globalBytes);
   }
 };
 

@@ -9,11 +9,13 @@
 // under the equivalence and subexpression axioms of the Mirage paper (§4.2),
 // with Z3: expressions become terms over an uninterpreted sort, the axioms
 // universally quantified formulas, and a query holds when its negation is
-// unsatisfiable. Queries are cached. Quantifiers are instantiated by
-// E-matching only, so "no" means the axioms, instantiated as their patterns
-// direct, do not prove the query; a query Z3 cannot settle within the time
-// limit is `Unknown`, and the search keeps such candidates (pruning is an
-// optimisation, the verifier decides).
+// unsatisfiable. Queries are cached. A syntactic subterm (the pool
+// normalises commutative operands and nested sums) is a subexpression with no
+// Z3 query. Quantifiers are instantiated by E-matching only, so "no" means
+// the axioms, instantiated as their patterns direct, do not prove the query;
+// a query Z3 cannot settle within the time limit is `Unknown`, and the
+// search decides what to do with it (pruning is an optimisation, the
+// verifier decides equivalence).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +36,8 @@ struct OracleStatistics {
   int64_t queries = 0;
   int64_t cacheHits = 0;
   int64_t yes = 0;
+  /// Of the yes answers, syntactic subterms (no Z3 query).
+  int64_t syntactic = 0;
   int64_t no = 0;
   int64_t unknown = 0;
 };

@@ -37,6 +37,9 @@ def CheckEquivalencePass : Pass<"mirage-check-equivalence", "::mlir::ModuleOp"> 
     Option<"trials", "trials", "unsigned", "0",
            "Independent random trials per candidate (0: enough for a "
            "false-positive bound of 2^-40, at least 2, at most 8)">,
+    Option<"oracleTimeout", "oracle-timeout", "unsigned", "10",
+           "Milliseconds per Z3 query; a query not settled in time prunes "
+           "the value">,
     Option<"seed", "seed", "uint64_t", "1",
            "Seed of the random inputs and keyed functions">,
   ];
@@ -68,6 +71,9 @@ def TestEvaluatePass : Pass<"mirage-test-evaluate", "::mlir::ModuleOp"> {
   let options = [
     Option<"domain", "domain", "std::string", "\"f64\"",
            "Number system: f64, storage or field">,
+    Option<"oracleTimeout", "oracle-timeout", "unsigned", "10",
+           "Milliseconds per Z3 query; a query not settled in time prunes "
+           "the value">,
     Option<"seed", "seed", "uint64_t", "1", "Seed of the random inputs">,
     Option<"printLimit", "print-limit", "unsigned", "8",
            "Elements printed per output">,
@@ -81,10 +87,14 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     µGraphs that compute the same function (docs/Search.md), verifies each
     with the finite-field checker, ranks the verified ones with the cost
     model, and replaces the function's body by the best. Today's search
-    covers one-graph_def µGraphs of references with one output: grid axes
-    over output dimensions, the for-loop, loads, block ops (the reference's
-    kinds, plus division and accumulators where it normalises or reduces),
-    pruned by abstract expressions with Z3.
+    covers µGraphs of references with one output made of one graph_def, or
+    of a split pair (a graph_def whose grid also splits a reduced dimension
+    and saves partial results side by side, then a combining graph_def
+    summing them with strided reductions, as split-KV attention does): grid
+    axes, the for-loop, loads, block ops (the reference's kinds, plus
+    division and accumulators where it normalises or reduces), restricted by
+    the reference's dimension labels and pruned by abstract expressions with
+    Z3.
 
     A remark on each function reports the configurations, states, pruned
     values, verified candidates, time, and the estimated global-memory
@@ -113,6 +123,16 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "cheapest first)">,
     Option<"timeLimit", "time-limit", "double", "60",
            "Seconds per function (0: no limit)">,
+    Option<"singleKernels", "single-kernels", "bool", "true",
+           "Search one-graph_def µGraphs">,
+    Option<"splitKernels", "split-kernels", "bool", "true",
+           "Search split µGraphs: a graph_def writing partial results over "
+           "a split reduced dimension, and a combining graph_def">,
+    Option<"oracleTimeout", "oracle-timeout", "unsigned", "10",
+           "Milliseconds per Z3 query; a query not settled in time prunes "
+           "the value">,
+    Option<"seed", "seed", "uint64_t", "1",
+           "Seed of the verifier's random inputs">,
   ];
   let statistics = [
     Statistic<"numStates", "num-states", "Partial block graphs explored">,
