@@ -276,22 +276,72 @@ void GraphDefLowering::lowerElementwise(Operation *op, double scalar) {
   });
 }
 
+/// The shortest contraction slice a thread sums on its own.
+static constexpr int64_t kMinSliceLength = 32;
+
+/// How many slices of the contraction a block's matmul splits over its
+/// threads: enough (thread, element) pairs to give every thread two, each
+/// slice at least kMinSliceLength long.
+static int64_t getContractionSlices(int64_t elements, int64_t contraction,
+                                    int64_t threads) {
+  int64_t slices = 1;
+  while (elements * slices < 2 * threads &&
+         contraction % (2 * slices) == 0 &&
+         contraction / (2 * slices) >= kMinSliceLength)
+    slices *= 2;
+  return slices;
+}
+
 void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
   Tile a = tiles[op.getLhs()], b = tiles[op.getRhs()];
   ArrayRef<int64_t> shape = getShape(op.getResult());
   int64_t k = a.shape.back();
+  int64_t elements = 1;
+  for (int64_t extent : shape)
+    elements *= extent;
+  int64_t slices = getContractionSlices(elements, k, emitter.getNumThreads());
+  int64_t sliceLength = k / slices;
   Tile out = allocateResult(op.getResult());
-  emitter.forEachElement(shape, [&](ValueRange c) {
+  OpBuilder &builder = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  // Element `c` summed over contraction indices [first, first + sliceLength).
+  auto dot = [&](ValueRange c, Value first) {
     size_t rank = c.size();
-    Value sum = emitter.sequentialSum(k, emitter.f32(0.0), [&](Value i, Value acc) {
+    return emitter.sequentialSum(sliceLength, emitter.f32(0.0), [&](Value i, Value acc) {
       SmallVector<Value, 4> ac(c), bc(c);
-      ac[rank - 1] = i;
-      bc[rank - 2] = i;
-      Value product = arith::MulFOp::create(emitter.getBuilder(), emitter.getLoc(),
-                                            emitter.load(a, ac), emitter.load(b, bc));
-      return arith::AddFOp::create(emitter.getBuilder(), emitter.getLoc(), acc,
-                                   product);
+      Value position = first ? arith::AddIOp::create(builder, loc, first, i) : i;
+      ac[rank - 1] = position;
+      bc[rank - 2] = position;
+      Value product = arith::MulFOp::create(builder, loc, emitter.load(a, ac),
+                                            emitter.load(b, bc));
+      return arith::AddFOp::create(builder, loc, acc, product);
     });
+  };
+  if (slices == 1) {
+    emitter.forEachElement(shape, [&](ValueRange c) {
+      emitter.store(out, c, dot(c, Value()));
+    });
+    return;
+  }
+  // A small tile with a long contraction: threads take (slice, element)
+  // pairs, consecutive threads consecutive elements (coalesced reads of the
+  // rhs), write f32 partial sums to shared memory, then add them up in
+  // slice order.
+  SmallVector<int64_t, 4> partialShape = {slices};
+  llvm::append_range(partialShape, shape);
+  Tile partials = emitter.allocateShared(partialShape, builder.getF32Type());
+  emitter.forEachElement(partialShape, [&](ValueRange pc) {
+    Value first = arith::MulIOp::create(builder, loc, pc[0],
+                                        emitter.index(sliceLength));
+    emitter.store(partials, pc, dot(pc.drop_front(), first));
+  });
+  emitter.forEachElement(shape, [&](ValueRange c) {
+    Value sum = emitter.f32(0.0);
+    for (int64_t slice = 0; slice < slices; ++slice) {
+      SmallVector<Value, 5> pc = {emitter.index(slice)};
+      llvm::append_range(pc, c);
+      sum = arith::AddFOp::create(builder, loc, sum, emitter.load(partials, pc));
+    }
     emitter.store(out, c, sum);
   });
 }

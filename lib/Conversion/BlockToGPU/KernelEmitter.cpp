@@ -19,6 +19,8 @@ using namespace mlir::mirage;
 /// Alignment of every shared-memory buffer: enough for 16-byte vector
 /// accesses.
 static constexpr int64_t kSharedAlignment = 16;
+/// Independent partial values of a sequentialSum.
+static constexpr int64_t kSumUnroll = 4;
 
 Type Tile::getStorageType() const {
   return cast<MemRefType>(buffer.getType()).getElementType();
@@ -95,16 +97,33 @@ void KernelEmitter::forEachElement(ArrayRef<int64_t> shape,
 
 Value KernelEmitter::sequentialSum(int64_t count, Value init,
                                    function_ref<Value(Value, Value)> body) {
+  int64_t unroll = count % kSumUnroll == 0 ? kSumUnroll : 1;
+  SmallVector<Value, 4> inits = {init};
+  inits.append(unroll - 1, f32(0.0));
   auto loop = scf::ForOp::create(
-      builder, loc, index(0), index(count), index(1), ValueRange{init},
+      builder, loc, index(0), index(count), index(unroll), inits,
       [&](OpBuilder &nested, Location, Value i, ValueRange carried) {
         OpBuilder::InsertionGuard guard(builder);
         builder.setInsertionPoint(nested.getInsertionBlock(),
                                   nested.getInsertionPoint());
-        Value next = body(i, carried.front());
+        SmallVector<Value, 4> next;
+        for (auto [u, acc] : llvm::enumerate(carried)) {
+          Value position =
+              u == 0 ? i : arith::AddIOp::create(builder, loc, i, index(u));
+          next.push_back(body(position, acc));
+        }
         scf::YieldOp::create(builder, loc, next);
       });
-  return loop.getResult(0);
+  // ((a0 + a1) + (a2 + a3)): a fixed order, so results are deterministic.
+  SmallVector<Value, 4> partials(loop.getResults());
+  while (partials.size() > 1) {
+    SmallVector<Value, 4> halves;
+    for (size_t p = 0; p < partials.size(); p += 2)
+      halves.push_back(
+          arith::AddFOp::create(builder, loc, partials[p], partials[p + 1]));
+    partials = std::move(halves);
+  }
+  return partials.front();
 }
 
 void KernelEmitter::barrier() { gpu::BarrierOp::create(builder, loc); }

@@ -66,9 +66,13 @@ public:
                       bool synchronize = true);
   /// `scf.for %i = 0 to count` run by every thread (not spread); `body`
   /// returns the next value of the f32 carried in `init`. Returns the final
-  /// value.
+  /// value. When `count` allows, the loop keeps kSumUnroll independent
+  /// partial values (unrolled, so their loads are in flight together) and
+  /// adds them at the end.
   Value sequentialSum(int64_t count, Value init,
                       function_ref<Value(Value i, Value acc)> body);
+  /// Threads per block.
+  int64_t getNumThreads() const { return numThreads; }
   /// Synchronises the threads of the block.
   void barrier();
 

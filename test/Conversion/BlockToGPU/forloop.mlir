@@ -34,9 +34,9 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
 // The for-loop.
 // CHECK: %[[C8:.*]] = arith.constant 8 : index
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[C8]] step
-// The matmul: one k-loop per result element, carrying an f32 sum.
+// The matmul: one k-loop per result element, carrying four f32 partial sums.
 // CHECK: scf.for
-// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f32)
+// CHECK: scf.for {{.*}} step %c4 iter_args({{.*}}) -> (f32, f32, f32, f32)
 // CHECK: arith.mulf
 // CHECK: arith.addf
 // CHECK: memref.store %{{.*}}, %[[MM]]
@@ -47,7 +47,7 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
 // CHECK: arith.addf
 // CHECK: memref.store %{{.*}}, %[[ACC]]
 // rms_last: rms += sum of squares of the row.
-// CHECK: scf.for {{.*}} -> (f32)
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32)
 // CHECK: arith.mulf
 // CHECK: memref.store %{{.*}}, %[[RMS]]
 // CHECK: gpu.barrier

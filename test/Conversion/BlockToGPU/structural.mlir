@@ -24,7 +24,7 @@ func.func @reduction(%x: tensor<8x16xf32>) -> tensor<8x4xf32> {
 // CHECK-LABEL: gpu.func @norm_kernel0
 // CHECK: %[[SCRATCH:.*]] = memref.view %{{.*}} to memref<8xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for
-// CHECK: scf.for {{.*}} -> (f32)
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32)
 // CHECK: arith.mulf
 // CHECK: arith.constant 1.600000e+01 : f32
 // CHECK: arith.divf
@@ -105,4 +105,33 @@ func.func @fused(%a: tensor<8x64xf16>, %b: tensor<8x1xf16>) -> (tensor<8x64xf16>
     yield %s0, %s1 : tensor<8x64xf16>, tensor<8x64xf16>
   }
   return %o#0, %o#1 : tensor<8x64xf16>, tensor<8x64xf16>
+}
+
+// -----
+
+// A matmul with a small result tile and a long contraction splits the
+// contraction over the threads: 8 results x 8 slices of 32 partial sums in
+// shared memory (f32), then each result adds its 8 partials in slice order.
+// CHECK-LABEL: gpu.func @gemv_kernel0
+// CHECK-DAG: memref.view %{{.*}} to memref<8xf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[PARTS:.*]] = memref.view %{{.*}} to memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.for
+// CHECK: %[[FIRST:.*]] = arith.muli %{{.*}}, %c32{{.*}} : index
+// CHECK: scf.for {{.*}} = %{{.*}} to %c32{{.*}} step %c4{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
+// CHECK: arith.addi %[[FIRST]]
+// CHECK: memref.store %{{.*}}, %[[PARTS]]
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK-COUNT-8: memref.load %[[PARTS]]
+// CHECK: gpu.barrier
+func.func @gemv(%x: tensor<1x256xf16>, %w: tensor<256x8xf16>) -> tensor<1x8xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<1x256xf16>, %W = %w : tensor<256x8xf16>) -> tensor<1x8xf16>
+      grid [1, 1, 1] block [32, 1, 1] forloop 1 {
+    %xt = input_loader %X imap <> : tensor<1x256xf16> -> !mirage_block.stensor<1x256xf16>
+    %wt = input_loader %W imap <> : tensor<256x8xf16> -> !mirage_block.stensor<256x8xf16>
+    %y = matmul %xt, %wt : !mirage_block.stensor<1x256xf16>, !mirage_block.stensor<256x8xf16> -> !mirage_block.stensor<1x8xf16>
+    %s = output_saver %y omap <> : !mirage_block.stensor<1x8xf16> -> tensor<1x8xf16>
+    yield %s : tensor<1x8xf16>
+  }
+  return %o : tensor<1x8xf16>
 }
