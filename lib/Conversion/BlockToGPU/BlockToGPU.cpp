@@ -66,6 +66,13 @@ private:
   void lowerInputLoader(block::InputLoaderOp op);
   void lowerOutputSaver(block::OutputSaverOp op);
   void lowerElementwise(Operation *op, double scalar);
+  /// For every element `c` of `shape`, sums `term(c, k)` over
+  /// `k < terms` and calls `finish(c, sum)`. Few elements with many terms
+  /// split the terms over the threads (f32 partial sums in shared memory,
+  /// added in slice order).
+  void emitSums(ArrayRef<int64_t> shape, int64_t terms,
+                function_ref<Value(ValueRange c, Value k)> term,
+                function_ref<void(ValueRange c, Value sum)> finish);
   void lowerMatmul(block::MatmulOp op);
   void lowerReduction(block::ReductionOp op);
   void lowerRmsNorm(block::RmsNormOp op);
@@ -276,64 +283,53 @@ void GraphDefLowering::lowerElementwise(Operation *op, double scalar) {
   });
 }
 
-/// The shortest contraction slice a thread sums on its own.
+/// The shortest slice of a sum a thread adds up on its own.
 static constexpr int64_t kMinSliceLength = 32;
 
-/// How many slices of the contraction a block's matmul splits over its
-/// threads: enough (thread, element) pairs to give every thread two, each
-/// slice at least kMinSliceLength long.
-static int64_t getContractionSlices(int64_t elements, int64_t contraction,
-                                    int64_t threads) {
+/// How many slices of a sum's terms a block splits over its threads:
+/// enough (slice, element) pairs to give every thread two, each slice at
+/// least kMinSliceLength long.
+static int64_t getSumSlices(int64_t elements, int64_t terms, int64_t threads) {
   int64_t slices = 1;
-  while (elements * slices < 2 * threads &&
-         contraction % (2 * slices) == 0 &&
-         contraction / (2 * slices) >= kMinSliceLength)
+  while (elements * slices < 2 * threads && terms % (2 * slices) == 0 &&
+         terms / (2 * slices) >= kMinSliceLength)
     slices *= 2;
   return slices;
 }
 
-void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
-  Tile a = tiles[op.getLhs()], b = tiles[op.getRhs()];
-  ArrayRef<int64_t> shape = getShape(op.getResult());
-  int64_t k = a.shape.back();
+void GraphDefLowering::emitSums(
+    ArrayRef<int64_t> shape, int64_t terms,
+    function_ref<Value(ValueRange c, Value k)> term,
+    function_ref<void(ValueRange c, Value sum)> finish) {
   int64_t elements = 1;
   for (int64_t extent : shape)
     elements *= extent;
-  int64_t slices = getContractionSlices(elements, k, emitter.getNumThreads());
-  int64_t sliceLength = k / slices;
-  Tile out = allocateResult(op.getResult());
+  int64_t slices = getSumSlices(elements, terms, emitter.getNumThreads());
+  int64_t sliceLength = terms / slices;
   OpBuilder &builder = emitter.getBuilder();
   Location loc = emitter.getLoc();
-  // Element `c` summed over contraction indices [first, first + sliceLength).
-  auto dot = [&](ValueRange c, Value first) {
-    size_t rank = c.size();
+  // Element `c` summed over terms [first, first + sliceLength).
+  auto sumSlice = [&](ValueRange c, Value first) {
     return emitter.sequentialSum(sliceLength, emitter.f32(0.0), [&](Value i, Value acc) {
-      SmallVector<Value, 4> ac(c), bc(c);
-      Value position = first ? arith::AddIOp::create(builder, loc, first, i) : i;
-      ac[rank - 1] = position;
-      bc[rank - 2] = position;
-      Value product = arith::MulFOp::create(builder, loc, emitter.load(a, ac),
-                                            emitter.load(b, bc));
-      return arith::AddFOp::create(builder, loc, acc, product);
+      Value k = first ? arith::AddIOp::create(builder, loc, first, i) : i;
+      return arith::AddFOp::create(builder, loc, acc, term(c, k));
     });
   };
   if (slices == 1) {
     emitter.forEachElement(shape, [&](ValueRange c) {
-      emitter.store(out, c, dot(c, Value()));
+      finish(c, sumSlice(c, Value()));
     });
     return;
   }
-  // A small tile with a long contraction: threads take (slice, element)
-  // pairs, consecutive threads consecutive elements (coalesced reads of the
-  // rhs), write f32 partial sums to shared memory, then add them up in
-  // slice order.
+  // Threads take (slice, element) pairs, consecutive threads consecutive
+  // elements (coalesced reads along the last dimension).
   SmallVector<int64_t, 4> partialShape = {slices};
   llvm::append_range(partialShape, shape);
   Tile partials = emitter.allocateShared(partialShape, builder.getF32Type());
   emitter.forEachElement(partialShape, [&](ValueRange pc) {
     Value first = arith::MulIOp::create(builder, loc, pc[0],
                                         emitter.index(sliceLength));
-    emitter.store(partials, pc, dot(pc.drop_front(), first));
+    emitter.store(partials, pc, sumSlice(pc.drop_front(), first));
   });
   emitter.forEachElement(shape, [&](ValueRange c) {
     Value sum = emitter.f32(0.0);
@@ -342,25 +338,41 @@ void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
       llvm::append_range(pc, c);
       sum = arith::AddFOp::create(builder, loc, sum, emitter.load(partials, pc));
     }
-    emitter.store(out, c, sum);
+    finish(c, sum);
   });
+}
+
+void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
+  Tile a = tiles[op.getLhs()], b = tiles[op.getRhs()];
+  ArrayRef<int64_t> shape = getShape(op.getResult());
+  Tile out = allocateResult(op.getResult());
+  OpBuilder &builder = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  emitSums(
+      shape, a.shape.back(),
+      [&](ValueRange c, Value k) {
+        SmallVector<Value, 4> ac(c), bc(c);
+        ac[c.size() - 1] = k;
+        bc[c.size() - 2] = k;
+        return arith::MulFOp::create(builder, loc, emitter.load(a, ac),
+                                     emitter.load(b, bc));
+      },
+      [&](ValueRange c, Value sum) { emitter.store(out, c, sum); });
 }
 
 void GraphDefLowering::lowerReduction(block::ReductionOp op) {
   // out[.., j, ..] = sum_k in[.., j + k * size, ..]: the strided rule.
   Tile in = tiles[op.getInput()];
   int64_t dim = op.getDim(), size = op.getSize();
-  int64_t terms = in.shape[dim] / size;
   Tile out = allocateResult(op.getResult());
-  emitter.forEachElement(out.shape, [&](ValueRange c) {
-    Value sum = emitter.sequentialSum(terms, emitter.f32(0.0), [&](Value k, Value acc) {
-      SmallVector<Value, 4> ic(c);
-      ic[dim] = addScaled(c[dim], k, size);
-      return arith::AddFOp::create(emitter.getBuilder(), emitter.getLoc(), acc,
-                                   emitter.load(in, ic));
-    });
-    emitter.store(out, c, sum);
-  });
+  emitSums(
+      out.shape, in.shape[dim] / size,
+      [&](ValueRange c, Value k) {
+        SmallVector<Value, 4> ic(c);
+        ic[dim] = addScaled(c[dim], k, size);
+        return emitter.load(in, ic);
+      },
+      [&](ValueRange c, Value sum) { emitter.store(out, c, sum); });
 }
 
 void GraphDefLowering::lowerRmsNorm(block::RmsNormOp op) {
@@ -374,18 +386,20 @@ void GraphDefLowering::lowerRmsNorm(block::RmsNormOp op) {
   Location loc = emitter.getLoc();
   Tile rms = emitter.allocateShared({count / size}, b.getF32Type());
   double eps = op.getEps().convertToDouble();
-  emitter.forEachElement(rms.shape, [&](ValueRange group) {
-    Value first = arith::MulIOp::create(b, loc, group[0], emitter.index(size));
-    Value sum = emitter.sequentialSum(size, emitter.f32(0.0), [&](Value i, Value acc) {
-      Value linear = arith::AddIOp::create(b, loc, first, i);
-      Value x = emitter.load(in, emitter.delinearize(linear, in.shape));
-      return arith::AddFOp::create(b, loc, acc, arith::MulFOp::create(b, loc, x, x));
-    });
-    Value mean = arith::DivFOp::create(b, loc, sum, emitter.f32(double(size)));
-    if (eps != 0.0)
-      mean = arith::AddFOp::create(b, loc, mean, emitter.f32(eps));
-    emitter.store(rms, group, math::SqrtOp::create(b, loc, mean));
-  });
+  emitSums(
+      rms.shape, size,
+      [&](ValueRange group, Value i) {
+        Value first = arith::MulIOp::create(b, loc, group[0], emitter.index(size));
+        Value linear = arith::AddIOp::create(b, loc, first, i);
+        Value x = emitter.load(in, emitter.delinearize(linear, in.shape));
+        return arith::MulFOp::create(b, loc, x, x);
+      },
+      [&](ValueRange group, Value sum) {
+        Value mean = arith::DivFOp::create(b, loc, sum, emitter.f32(double(size)));
+        if (eps != 0.0)
+          mean = arith::AddFOp::create(b, loc, mean, emitter.f32(eps));
+        emitter.store(rms, group, math::SqrtOp::create(b, loc, mean));
+      });
   Tile out = allocateResult(op.getResult());
   SmallVector<int64_t, 4> strides = getContiguousStrides(in.shape);
   Tile contiguous{in.shape, Value(), Value(), strides};

@@ -135,3 +135,24 @@ func.func @gemv(%x: tensor<1x256xf16>, %w: tensor<256x8xf16>) -> tensor<1x8xf16>
   }
   return %o : tensor<1x8xf16>
 }
+
+// -----
+
+// A reduction to one element splits its 512 terms over the threads too:
+// 16 slices of 32, each thread's slice summed with four partials.
+// CHECK-LABEL: gpu.func @total_kernel0
+// CHECK-DAG: %[[PARTS:.*]] = memref.view %{{.*}} to memref<16xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.for {{.*}} = %{{.*}} to %c32{{.*}} step %c4{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
+// CHECK: memref.store %{{.*}}, %[[PARTS]]
+// CHECK: gpu.barrier
+// CHECK-COUNT-16: memref.load %[[PARTS]]
+func.func @total(%x: tensor<1x512xf32>) -> tensor<1x1xf32> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<1x512xf32>) -> tensor<1x1xf32>
+      grid [1, 1, 1] block [32, 1, 1] forloop 1 {
+    %t = input_loader %X imap <> : tensor<1x512xf32> -> !mirage_block.stensor<1x512xf32>
+    %r = reduction %t dim 1 : !mirage_block.stensor<1x512xf32> -> !mirage_block.stensor<1x1xf32>
+    %s = output_saver %r omap <> : !mirage_block.stensor<1x1xf32> -> tensor<1x1xf32>
+    yield %s : tensor<1x1xf32>
+  }
+  return %o : tensor<1x1xf32>
+}
