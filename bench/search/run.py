@@ -82,8 +82,8 @@ def main():
         "",
         f"`bench/search/run.py --time-limit {args.time_limit:g}` on this 2-core "
         f"CPU machine, {datetime.date.today()}, commit {commit}: "
-        "`mirage-superoptimize` on every benchmark program (one output, "
-        "one-graph_def µGraphs; docs/Search.md). Times are wall seconds for the "
+        "`mirage-superoptimize` on every benchmark program (one output; "
+        "one-graph_def µGraphs and split pairs; docs/Search.md). Times are wall seconds for the "
         "whole search — enumeration, pruning and verification of the cheapest "
         "candidates at full size; the first verified candidate is the best by "
         "the cost model. \"estimated µs\": the cost model's H100 estimate for "
