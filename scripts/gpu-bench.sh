@@ -28,13 +28,8 @@ build="${MIRAGE_RUNTIME_BUILD_DIR:-$root/build-runtime}"
 python="${PYTHON:-python3}"
 mkdir -p "$out"
 
-generator=()
-command -v ninja >/dev/null && generator=(-G Ninja)
-if ! { cmake -S "$root/runtime" -B "$build" "${generator[@]}" \
-         -DCMAKE_BUILD_TYPE=Release &&
-       cmake --build "$build" --parallel --target mirage_runtime; } \
-     >"$out/runtime-build.log" 2>&1; then
-  tail -40 "$out/runtime-build.log"
+if ! "$root/scripts/build-runtime.sh" "$build" "$out/runtime-build.log" \
+       --target mirage_runtime; then
   echo "kernel benchmark: the runtime did not build"
   exit 1
 fi

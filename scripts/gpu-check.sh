@@ -26,12 +26,7 @@ build="${MIRAGE_RUNTIME_BUILD_DIR:-$root/build-runtime}"
 python="${PYTHON:-python3}"
 mkdir -p "$out"
 
-generator=()
-command -v ninja >/dev/null && generator=(-G Ninja)
-if ! { cmake -S "$root/runtime" -B "$build" "${generator[@]}" \
-         -DCMAKE_BUILD_TYPE=Release &&
-       cmake --build "$build" --parallel; } >"$out/runtime-build.log" 2>&1; then
-  tail -40 "$out/runtime-build.log"
+if ! "$root/scripts/build-runtime.sh" "$build" "$out/runtime-build.log"; then
   echo "GPU check: 0 passed, 1 failed (the runtime did not build)"
   exit 1
 fi

@@ -20,17 +20,11 @@ ctest_report="$(realpath -m "$1")"
 pytest_report="${2:+$(realpath -m "$2")}"
 mkdir -p "$(dirname "$ctest_report")"
 
-configure=(-S "$root/runtime" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release)
-[[ -d /usr/local/cuda ]] && configure+=(-DCUDAToolkit_ROOT=/usr/local/cuda)
 status=0
-mkdir -p "$build"
-if cmake "${configure[@]}" >"$build/configure.log" 2>&1 &&
-   cmake --build "$build" >"$build/build.log" 2>&1; then
+if "$root/scripts/build-runtime.sh" "$build" "$build/build.log"; then
   ctest --test-dir "$build" --output-on-failure \
     --output-junit "$ctest_report" || status=1
 else
-  echo "runtime: configure or build failed:"
-  tail -40 "$build/configure.log" "$build/build.log" 2>/dev/null
   status=1
 fi
 
