@@ -8,6 +8,7 @@
 #include "Mirage/Search/BlockGraphSearch.h"
 
 #include "Mirage/Search/AbstractExpr.h"
+#include "Mirage/Search/Checkpoint.h"
 #include "Mirage/Search/CostModel.h"
 #include "Mirage/Search/DimensionLabels.h"
 #include "Mirage/Search/Z3Oracle.h"
@@ -17,9 +18,12 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FormatVariadic.h"
 
+#include <atomic>
 #include <chrono>
 #include <map>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::mirage;
@@ -208,14 +212,11 @@ Shape getOutputTile(ArrayRef<int64_t> shape, const Launch &launch) {
   return tile;
 }
 
-/// What every graph_def the search builds shares: the expressions, the
-/// oracle, the budgets, the statistics and the clock.
-class SearchContext {
-public:
-  SearchContext(const BlockSearchOptions &options,
-                BlockSearchStatistics &statistics)
-      : options(options), statistics(statistics),
-        oracle(pool, options.oracleTimeoutMs),
+/// What the workers of one search share: the reference, the options, the
+/// clock and the count of complete candidates.
+struct SharedState {
+  SharedState(const sem::Program &reference, const BlockSearchOptions &options)
+      : reference(reference), options(options),
         start(std::chrono::steady_clock::now()) {}
 
   double elapsedSeconds() const {
@@ -225,11 +226,28 @@ public:
   }
   /// True, and recorded, once the time limit has passed.
   bool outOfTime() {
-    if (options.timeLimitSeconds <= 0.0)
-      return false;
-    statistics.timedOut |= elapsedSeconds() > options.timeLimitSeconds;
-    return statistics.timedOut;
+    if (options.timeLimitSeconds > 0.0 &&
+        elapsedSeconds() > options.timeLimitSeconds)
+      timedOut = true;
+    return timedOut;
   }
+
+  const sem::Program &reference;
+  const BlockSearchOptions &options;
+  std::chrono::steady_clock::time_point start;
+  std::atomic<bool> timedOut = false;
+  std::atomic<int64_t> complete = 0;
+};
+
+/// What every graph_def one worker builds shares: the expressions, the
+/// oracle, the statistics and the shared state.
+class SearchContext {
+public:
+  SearchContext(SharedState &shared, BlockSearchStatistics &statistics)
+      : options(shared.options), statistics(statistics), shared(shared),
+        oracle(pool, options.oracleTimeoutMs) {}
+
+  bool outOfTime() { return shared.outOfTime(); }
   /// Whether `a` and `b` are equivalent under the axioms.
   bool equivalent(ExprId a, ExprId b) {
     return a == b || (oracle.isSubexpression(a, b) == Verdict::Yes &&
@@ -238,13 +256,11 @@ public:
 
   const BlockSearchOptions &options;
   BlockSearchStatistics &statistics;
+  SharedState &shared;
   ExprPool pool;
   Z3Oracle oracle;
   /// The reference's output.
   ExprId target = -1;
-
-private:
-  std::chrono::steady_clock::time_point start;
 };
 
 /// The inputs and the ops of one graph_def to search.
@@ -258,6 +274,9 @@ struct KernelSpace {
   /// The µGraph's result: its shape guides the grid and the imaps, its
   /// element type is every computed tile's.
   ValueType output;
+  /// Imap and fmap overrides (BlockSearchOptions), empty when free.
+  ArrayRef<int32_t> imaps;
+  ArrayRef<int32_t> fmaps;
 };
 
 /// Called on every partial body with at least one op, newest tile last;
@@ -340,7 +359,9 @@ void BodyEnumerator::searchLoads(size_t index) {
   }
   for (int32_t mx : axisDims[0])
     for (int32_t my : axisDims[1]) {
-      if (mx >= 0 && mx == my)
+      if ((mx >= 0 && mx == my) ||
+          (!space.imaps.empty() && (space.imaps[2 * index] != mx ||
+                                    space.imaps[2 * index + 1] != my)))
         continue;
       Shape tile(shape);
       if (mx >= 0)
@@ -355,6 +376,8 @@ void BodyEnumerator::searchLoads(size_t index) {
               static_cast<int32_t>(d) != mx && static_cast<int32_t>(d) != my)
             fmaps.push_back(d);
       for (int32_t fmap : fmaps) {
+        if (!space.fmaps.empty() && space.fmaps[index] != fmap)
+          continue;
         Shape loaded(tile);
         if (fmap >= 0)
           loaded[fmap] /= launch.forloop;
@@ -558,69 +581,12 @@ Launch getCombineLaunch(ArrayRef<int64_t> shape,
   return launch;
 }
 
-/// Searches the µGraphs of one reference.
-class Searcher {
-public:
-  Searcher(const sem::Program &reference, const BlockSearchOptions &options,
-           BlockSearchStatistics &statistics)
-      : reference(reference), options(options), statistics(statistics),
-        context(options, statistics) {}
-
-  FailureOr<std::vector<sem::Program>> run(std::string &error);
-
-private:
-  /// The block ops the reference's ops suggest.
-  void chooseVocabulary();
-  /// The launches of one-kernel µGraphs and of the first kernel of split
-  /// µGraphs with for-loop range `forloop`.
-  SmallVector<Launch> getLaunches(int64_t forloop) const;
-  /// Keeps a one-kernel µGraph when the newest tile is the reference's
-  /// output.
-  bool visitSingle(const Launch &launch, const Graph &body,
-                   ArrayRef<Tile> tiles);
-  /// Keeps a split µGraph when a combining kernel turns the unused tiles
-  /// into the reference's output.
-  bool visitSplit(const Launch &launch, const Graph &body,
-                  ArrayRef<Tile> tiles);
-  /// The body of a kernel computing the output from the partial results of
-  /// `parts` (types and expressions), or nothing. Cached.
-  const std::optional<Graph> &combine(ArrayRef<ValueType> partTypes,
-                                      ArrayRef<ExprId> partExprs,
-                                      int64_t split);
-  /// Verifies the complete programs, cheapest first (CostModel.h), until
-  /// enough pass.
-  void verifyCheapestFirst();
-  /// Whether verifying `program` (its estimated field multiply-adds over the
-  /// usual trials) fits in the time left.
-  bool affordable(const sem::Program &program);
-  /// True once enough candidates are complete or time is up.
-  bool done() {
-    return pending.size() >= options.maxComplete || context.outOfTime();
-  }
-
-  const sem::Program &reference;
-  const BlockSearchOptions &options;
-  BlockSearchStatistics &statistics;
-  SearchContext context;
-  /// The reference's inputs and ops.
-  KernelSpace space;
-  /// The parts' expressions and shapes, and the split.
-  using CombineKey =
-      std::tuple<SmallVector<ExprId>, SmallVector<Shape>, int64_t>;
-  /// Combining kernels found (or not) so far.
-  std::map<CombineKey, std::optional<Graph>> combined;
-  /// Created on first use: it evaluates the reference.
-  std::optional<sem::EquivalenceChecker> checker;
-  /// Complete programs, not yet verified.
-  std::vector<sem::Program> pending;
-  std::vector<sem::Program> found;
-};
-
-void Searcher::chooseVocabulary() {
+/// The block ops the reference's ops suggest.
+std::vector<OpChoice> chooseVocabulary(const Graph &kernel) {
   llvm::SmallSetVector<OpKind, 8> kinds;
   bool reduces = false, normalises = false;
   SmallVector<OpChoice> norms;
-  for (const Node &node : reference.getKernelGraph().nodes) {
+  for (const Node &node : kernel.nodes) {
     if (node.kind == OpKind::RmsNorm) {
       normalises = true;
       // A block-level rms_norm of the same groups, when a tile holds them.
@@ -636,118 +602,105 @@ void Searcher::chooseVocabulary() {
   }
   if (normalises)
     kinds.insert(OpKind::Div);
+  std::vector<OpChoice> vocabulary;
   for (OpKind kind : kinds)
-    space.vocabulary.push_back({kind});
-  llvm::append_range(space.vocabulary, norms);
+    vocabulary.push_back({kind});
+  llvm::append_range(vocabulary, norms);
   if (reduces)
-    space.vocabulary.push_back({OpKind::Reduction});
-  space.vocabulary.push_back({OpKind::ForloopAccum, AccumKind::Sum});
+    vocabulary.push_back({OpKind::Reduction});
+  vocabulary.push_back({OpKind::ForloopAccum, AccumKind::Sum});
   if (reduces)
-    space.vocabulary.push_back({OpKind::ForloopAccum, AccumKind::SumLast});
+    vocabulary.push_back({OpKind::ForloopAccum, AccumKind::SumLast});
   if (normalises)
-    space.vocabulary.push_back({OpKind::ForloopAccum, AccumKind::RmsLast});
+    vocabulary.push_back({OpKind::ForloopAccum, AccumKind::RmsLast});
+  return vocabulary;
 }
 
-FailureOr<std::vector<sem::Program>> Searcher::run(std::string &error) {
-  const Graph &kernel = reference.getKernelGraph();
-  if (kernel.outputs.size() != 1) {
-    error = "the search handles references with one output";
-    return failure();
+/// One thread's share of a search: its own expressions, oracle and
+/// combining kernels; it turns launches into complete candidates.
+class Worker {
+public:
+  Worker(SharedState &shared, const KernelSpace &prototype)
+      : shared(shared), context(shared, statistics), space(prototype) {
+    space.inputExprs.clear();
+    for (size_t i = 0; i < space.inputTypes.size(); ++i)
+      space.inputExprs.push_back(context.pool.input(i));
+    context.target =
+        computeOutputExpressions(shared.reference, context.pool).front();
   }
-  for (const Node &node : kernel.nodes)
-    if (node.kind == OpKind::GraphDef || node.kind == OpKind::Chunk ||
-        node.kind == OpKind::Concat) {
-      error = (getOpName(node.kind) + " is outside the searchable fragment "
-                                      "(predefined elementwise, matmul, "
-                                      "reduction and rms_norm ops)")
-                  .str();
-      return failure();
-    }
-  context.target = computeOutputExpressions(reference, context.pool).front();
-  space.output = kernel.values[kernel.outputs.front()];
-  for (auto [index, input] : llvm::enumerate(kernel.inputs)) {
-    space.inputTypes.push_back(kernel.values[input]);
-    space.inputExprs.push_back(context.pool.input(index));
+
+  /// Appends the complete candidates of `launch` to `out`, in the order
+  /// found.
+  void explore(const Launch &launch, std::vector<sem::Program> &out);
+  /// True once enough candidates are complete or time is up.
+  bool done() {
+    return shared.complete >= int64_t(shared.options.maxComplete) ||
+           context.outOfTime();
   }
-  space.labels = labelDimensions(reference);
-  space.maxOps = options.maxOps;
-  chooseVocabulary();
 
-  auto visitSingleState = [this](const Launch &launch, const Graph &body,
-                                 ArrayRef<Tile> tiles) {
-    return visitSingle(launch, body, tiles);
+  /// Configurations, states, pruned values and complete candidates.
+  BlockSearchStatistics statistics;
+  const OracleStatistics &getOracleStatistics() const {
+    return context.oracle.getStatistics();
+  }
+
+private:
+  /// Keeps a one-kernel µGraph when the newest tile is the reference's
+  /// output.
+  bool visitSingle(const Launch &launch, const Graph &body,
+                   ArrayRef<Tile> tiles);
+  /// Keeps a split µGraph when a combining kernel turns the unused tiles
+  /// into the reference's output.
+  bool visitSplit(const Launch &launch, const Graph &body,
+                  ArrayRef<Tile> tiles);
+  /// The body of a kernel computing the output from the partial results of
+  /// `parts` (types and expressions), or nothing. Cached.
+  const std::optional<Graph> &combine(ArrayRef<ValueType> partTypes,
+                                      ArrayRef<ExprId> partExprs,
+                                      int64_t split);
+  /// Records a complete candidate.
+  bool keep(sem::Program candidate) {
+    ++statistics.complete;
+    ++shared.complete;
+    found->push_back(std::move(candidate));
+    return done();
+  }
+
+  SharedState &shared;
+  SearchContext context;
+  KernelSpace space;
+  /// The parts' expressions and shapes, and the split.
+  using CombineKey =
+      std::tuple<SmallVector<ExprId>, SmallVector<Shape>, int64_t>;
+  /// Combining kernels found (or not) so far.
+  std::map<CombineKey, std::optional<Graph>> combined;
+  /// Where explore() puts candidates.
+  std::vector<sem::Program> *found = nullptr;
+};
+
+void Worker::explore(const Launch &launch, std::vector<sem::Program> &out) {
+  found = &out;
+  auto visit = [&](const Launch &launch, const Graph &body,
+                   ArrayRef<Tile> tiles) {
+    return launch.splitAxis >= 0 ? visitSplit(launch, body, tiles)
+                                 : visitSingle(launch, body, tiles);
   };
-  auto visitSplitState = [this](const Launch &launch, const Graph &body,
-                                ArrayRef<Tile> tiles) {
-    return visitSplit(launch, body, tiles);
-  };
-  BodyEnumerator single(context, space, visitSingleState);
-  BodyEnumerator split(context, space, visitSplitState);
-  for (int64_t forloop : options.forloopRanges)
-    for (const Launch &launch : getLaunches(forloop)) {
-      if (done())
-        break;
-      (launch.splitAxis >= 0 ? split : single).run(launch);
-    }
-  verifyCheapestFirst();
-  statistics.seconds = context.elapsedSeconds();
-  statistics.oracleQueries = context.oracle.getStatistics().queries;
-  statistics.oracleCacheHits = context.oracle.getStatistics().cacheHits;
-  return std::move(found);
+  BodyEnumerator(context, space, visit).run(launch);
+  found = nullptr;
 }
 
-SmallVector<Launch> Searcher::getLaunches(int64_t forloop) const {
-  // Grid axes x and y over distinct output dimensions (x first).
-  ArrayRef<int64_t> out = space.output.shape;
-  SmallVector<std::pair<int32_t, int64_t>> axisChoices = {{-1, 1}};
-  for (auto [d, extent] : llvm::enumerate(out))
-    for (int64_t size : options.gridSizes)
-      if (size > 1 && extent % size == 0)
-        axisChoices.push_back({static_cast<int32_t>(d), size});
-  SmallVector<Launch> launches;
-  for (auto [dx, gx] : axisChoices)
-    for (auto [dy, gy] : axisChoices) {
-      if (!options.singleKernels)
-        break;
-      if ((dx < 0 && dy >= 0) || (dx >= 0 && dx == dy) ||
-          gx * gy > options.maxBlocks)
-        continue;
-      Launch launch;
-      launch.grid = {gx, gy, 1};
-      launch.outputDims = {dx, dy, -1};
-      launch.forloop = forloop;
-      launches.push_back(launch);
-    }
-  if (!options.splitKernels)
-    return launches;
-  // Split launches: grid x over an output dimension (or none), grid y over
-  // the input dimensions of one reduced label; the partial results are
-  // stacked along the last dimension, so they need an output of rank > 1
-  // whose last dimension x leaves alone.
-  llvm::SmallSetVector<std::pair<int32_t, int64_t>, 4> reduced;
-  for (auto [type, labels] : llvm::zip(space.inputTypes, space.labels.inputs))
-    for (auto [extent, label] : llvm::zip(type.shape, labels))
-      if (extent > 1 && space.labels.isReduced(label))
-        reduced.insert({label, extent});
-  for (auto [dx, gx] : axisChoices)
-    for (auto [label, extent] : reduced)
-      for (int64_t gy : options.gridSizes) {
-        if (gy < 2 || extent % gy != 0 || gx * gy > options.maxBlocks ||
-            out.size() < 2 || dx == static_cast<int32_t>(out.size()) - 1)
-          continue;
-        Launch launch;
-        launch.grid = {gx, gy, 1};
-        launch.outputDims = {dx, -1, -1};
-        launch.splitAxis = 1;
-        launch.splitLabel = label;
-        launch.forloop = forloop;
-        launches.push_back(launch);
-      }
-  return launches;
+/// A kernel graph over `inputs` of the reference.
+Graph makeKernelGraph(ArrayRef<ValueType> inputs) {
+  Graph kernel;
+  for (const ValueType &type : inputs) {
+    kernel.inputs.push_back(kernel.values.size());
+    kernel.values.push_back(type);
+  }
+  return kernel;
 }
 
-bool Searcher::visitSingle(const Launch &launch, const Graph &body,
-                           ArrayRef<Tile> tiles) {
+bool Worker::visitSingle(const Launch &launch, const Graph &body,
+                         ArrayRef<Tile> tiles) {
   const Tile &newest = tiles.back();
   if (!isSaveable(launch, newest) ||
       newest.shape != getOutputTile(space.output.shape, launch) ||
@@ -755,23 +708,18 @@ bool Searcher::visitSingle(const Launch &launch, const Graph &body,
       !context.equivalent(newest.expr, context.target))
     return done();
   sem::Program candidate;
-  Graph kernel;
-  for (const ValueType &type : space.inputTypes) {
-    kernel.inputs.push_back(kernel.values.size());
-    kernel.values.push_back(type);
-  }
-  kernel.outputs.assign({appendGraphDef(kernel, kernel.inputs, space.output, 1)[0]});
+  Graph kernel = makeKernelGraph(space.inputTypes);
+  kernel.outputs.assign(
+      {appendGraphDef(kernel, kernel.inputs, space.output, 1)[0]});
   candidate.graphs = {
       std::move(kernel),
       saveTiles(body, newest.value, space.output,
                 {launch.outputDims[0], launch.outputDims[1], -1})};
-  ++statistics.complete;
-  pending.push_back(std::move(candidate));
-  return done();
+  return keep(std::move(candidate));
 }
 
-bool Searcher::visitSplit(const Launch &launch, const Graph &body,
-                          ArrayRef<Tile> tiles) {
+bool Worker::visitSplit(const Launch &launch, const Graph &body,
+                        ArrayRef<Tile> tiles) {
   // The partial results are the computed tiles no op uses.
   llvm::DenseSet<int32_t> used;
   for (const Node &node : body.nodes)
@@ -780,13 +728,14 @@ bool Searcher::visitSplit(const Launch &launch, const Graph &body,
   for (const Tile &tile : tiles.drop_front(space.inputTypes.size()))
     if (!used.contains(tile.value))
       parts.push_back(&tile);
-  if (parts.size() > options.maxSplitOutputs ||
+  if (parts.size() > shared.options.maxSplitOutputs ||
       llvm::any_of(parts, [&](const Tile *tile) {
         return !isSaveable(launch, *tile);
       }))
     return done();
-  // Stacked side by side: x as in the output, y along the last dimension.
-  llvm::sort(parts, [](const Tile *a, const Tile *b) { return a->expr < b->expr; });
+  // Stacked side by side, in body order (expression ids depend on the
+  // worker, and the output must not): x as in the output, y along the last
+  // dimension.
   SmallVector<ValueType> partTypes;
   SmallVector<ExprId> partExprs;
   SmallVector<int32_t> partValues;
@@ -799,34 +748,28 @@ bool Searcher::visitSplit(const Launch &launch, const Graph &body,
     partExprs.push_back(tile->expr);
     partValues.push_back(tile->value);
   }
-  const std::optional<Graph> &combiner = combine(partTypes, partExprs, launch.grid[1]);
+  const std::optional<Graph> &combiner =
+      combine(partTypes, partExprs, launch.grid[1]);
   if (!combiner)
     return done();
 
   sem::Program candidate;
-  Graph kernel;
-  for (const ValueType &type : space.inputTypes) {
-    kernel.inputs.push_back(kernel.values.size());
-    kernel.values.push_back(type);
-  }
+  Graph kernel = makeKernelGraph(space.inputTypes);
   SmallVector<int32_t> partials =
       appendGraphDef(kernel, kernel.inputs, partTypes, 1);
   kernel.outputs.assign({appendGraphDef(kernel, partials, space.output, 2)[0]});
   candidate.graphs = {
       std::move(kernel),
       saveTiles(body, partValues, partTypes,
-                {launch.outputDims[0], static_cast<int32_t>(
-                                           space.output.shape.size() - 1),
-                 -1}),
+                {launch.outputDims[0],
+                 static_cast<int32_t>(space.output.shape.size() - 1), -1}),
       *combiner};
-  ++statistics.complete;
-  pending.push_back(std::move(candidate));
-  return done();
+  return keep(std::move(candidate));
 }
 
-const std::optional<Graph> &Searcher::combine(ArrayRef<ValueType> partTypes,
-                                              ArrayRef<ExprId> partExprs,
-                                              int64_t split) {
+const std::optional<Graph> &Worker::combine(ArrayRef<ValueType> partTypes,
+                                            ArrayRef<ExprId> partExprs,
+                                            int64_t split) {
   CombineKey key;
   std::get<0>(key).assign(partExprs.begin(), partExprs.end());
   for (const ValueType &type : partTypes)
@@ -870,13 +813,14 @@ const std::optional<Graph> &Searcher::combine(ArrayRef<ValueType> partTypes,
     return true;
   };
   BodyEnumerator enumerator(context, parts, visitCombined);
-  enumerator.run(getCombineLaunch(space.output.shape, options.gridSizes));
+  enumerator.run(
+      getCombineLaunch(space.output.shape, shared.options.gridSizes));
   return result;
 }
 
 /// Multiply-adds of one evaluation of `program`'s matmuls, block graphs
 /// included (every block, every iteration).
-static double countMultiplyAdds(const sem::Program &program) {
+double countMultiplyAdds(const sem::Program &program) {
   double total = 0.0;
   for (const Graph &graph : program.graphs) {
     double repeat =
@@ -893,62 +837,398 @@ static double countMultiplyAdds(const sem::Program &program) {
   return total;
 }
 
+/// Searches the µGraphs of one reference: for-loop range by range, the
+/// launches shared among the workers, then the verification of the range's
+/// candidates that may enter the best K.
+class Searcher {
+public:
+  Searcher(const sem::Program &reference, const BlockSearchOptions &options,
+           BlockSearchStatistics &statistics)
+      : reference(reference), options(options), statistics(statistics),
+        shared(reference, options) {}
+
+  FailureOr<std::vector<RankedProgram>> run(std::string &error);
+
+private:
+  /// Fails for overrides that do not fit the reference.
+  LogicalResult checkOverrides(std::string &error) const;
+  /// Restores the state a checkpoint recorded, if any.
+  LogicalResult resume(std::string &error);
+  /// Records the state after a range in the checkpoint, if any.
+  LogicalResult saveCheckpoint(std::string &error) const;
+  /// The launches of one-kernel µGraphs and of the first kernel of split
+  /// µGraphs with for-loop range `forloop`.
+  SmallVector<Launch> getLaunches(int64_t forloop) const;
+  /// Explores `launches` with every worker; `results[i]` gets the complete
+  /// candidates of `launches[i]`.
+  void explore(ArrayRef<Launch> launches,
+               std::vector<std::vector<sem::Program>> &results);
+  /// Verifies `candidates`, cheapest first, while they may enter the best
+  /// K; false when the time limit stopped it.
+  bool verify(std::vector<sem::Program> candidates);
+  /// Whether verifying `program` (its estimated field multiply-adds over the
+  /// usual trials) fits in the time left.
+  bool affordable(const sem::Program &program);
+  /// The statistics: the checkpoint's, the workers' and this run's.
+  BlockSearchStatistics collectStatistics() const;
+  /// Seconds since the search began, runs resumed from a checkpoint
+  /// included.
+  double totalSeconds() const {
+    return resumed.seconds + shared.elapsedSeconds();
+  }
+  void reportProgress(int64_t forloop, size_t launches) const;
+
+  const sem::Program &reference;
+  const BlockSearchOptions &options;
+  BlockSearchStatistics &statistics;
+  SharedState shared;
+  /// What the reference's graph_defs are made of (expressions per worker).
+  KernelSpace prototype;
+  std::vector<std::unique_ptr<Worker>> workers;
+  /// Checked and verified candidates, and when.
+  BlockSearchStatistics verification;
+  /// What runs resumed from the checkpoint had done.
+  BlockSearchStatistics resumed;
+  std::vector<int64_t> rangesDone;
+  std::string fingerprint;
+  /// Created on first use: it evaluates the reference.
+  std::optional<sem::EquivalenceChecker> checker;
+  /// The best verified candidates, cheapest first.
+  std::vector<RankedProgram> found;
+};
+
+LogicalResult Searcher::checkOverrides(std::string &error) const {
+  auto check = [&](StringRef name, ArrayRef<int32_t> values, size_t perItem,
+                   StringRef items, auto getRank) {
+    size_t expected = items == "output" ? 1 : prototype.inputTypes.size();
+    if (!values.empty() && values.size() != perItem * expected) {
+      error = llvm::formatv("{0} has {1} entries; the reference has {2} "
+                            "{3}{4}, so it needs {5}",
+                            name, values.size(), expected, items,
+                            expected == 1 ? "" : "s", perItem * expected)
+                  .str();
+      return false;
+    }
+    for (auto [i, value] : llvm::enumerate(values)) {
+      int64_t rank = getRank(i / perItem);
+      if (value < -1 || value >= rank) {
+        error = llvm::formatv("{0} entry {1} is {2}, not -1 or a dimension "
+                              "of {3} {4} (rank {5})",
+                              name, i, value, items, i / perItem, rank)
+                    .str();
+        return false;
+      }
+    }
+    return true;
+  };
+  auto inputRank = [&](size_t i) {
+    return int64_t(prototype.inputTypes[i].shape.size());
+  };
+  auto outputRank = [&](size_t) {
+    return int64_t(prototype.output.shape.size());
+  };
+  return success(check("omap", options.omap, 2, "output", outputRank) &&
+                 check("imaps", options.imaps, 2, "input", inputRank) &&
+                 check("fmaps", options.fmaps, 1, "input", inputRank));
+}
+
+LogicalResult Searcher::resume(std::string &error) {
+  if (options.checkpointPath.empty())
+    return success();
+  FailureOr<std::optional<CheckpointEntry>> entry = readCheckpoint(
+      options.checkpointPath, options.checkpointKey, error);
+  if (failed(entry))
+    return failure();
+  if (!*entry)
+    return success();
+  if ((*entry)->fingerprint != fingerprint) {
+    error = ("checkpoint '" + Twine(options.checkpointPath) + "' records a search of '" +
+             options.checkpointKey +
+             "' with another reference or other options; remove the file "
+             "or pass another one")
+                .str();
+    return failure();
+  }
+  resumed = (*entry)->statistics;
+  rangesDone = (*entry)->rangesDone;
+  for (sem::Program &program : (*entry)->candidates) {
+    CostEstimate cost = estimateCost(program, options.gpu);
+    found.push_back({std::move(program), cost});
+  }
+  return success();
+}
+
+LogicalResult Searcher::saveCheckpoint(std::string &error) const {
+  if (options.checkpointPath.empty())
+    return success();
+  CheckpointEntry entry;
+  entry.fingerprint = fingerprint;
+  entry.rangesDone = rangesDone;
+  entry.statistics = collectStatistics();
+  for (const RankedProgram &candidate : found)
+    entry.candidates.push_back(candidate.program);
+  return writeCheckpoint(options.checkpointPath, options.checkpointKey, entry,
+                         error);
+}
+
+FailureOr<std::vector<RankedProgram>> Searcher::run(std::string &error) {
+  if (failed(checkSearchable(reference, error)))
+    return failure();
+  const Graph &kernel = reference.getKernelGraph();
+  prototype.output = kernel.values[kernel.outputs.front()];
+  for (int32_t input : kernel.inputs)
+    prototype.inputTypes.push_back(kernel.values[input]);
+  prototype.labels = labelDimensions(reference);
+  prototype.maxOps = options.maxOps;
+  prototype.vocabulary = chooseVocabulary(kernel);
+  prototype.imaps = options.imaps;
+  prototype.fmaps = options.fmaps;
+  if (failed(checkOverrides(error)))
+    return failure();
+  fingerprint = fingerprintSearch(reference, options);
+  if (failed(resume(error)))
+    return failure();
+
+  for (unsigned i = 0; i < std::max(options.threads, 1u); ++i)
+    workers.push_back(std::make_unique<Worker>(shared, prototype));
+  for (int64_t forloop : options.forloopRanges) {
+    if (llvm::is_contained(rangesDone, forloop)) {
+      ++statistics.resumedRanges;
+      continue;
+    }
+    if (workers.front()->done())
+      break;
+    SmallVector<Launch> launches = getLaunches(forloop);
+    std::vector<std::vector<sem::Program>> results(launches.size());
+    explore(launches, results);
+    bool explored = !shared.timedOut;
+    std::vector<sem::Program> candidates;
+    for (std::vector<sem::Program> &programs : results)
+      for (sem::Program &program : programs)
+        candidates.push_back(std::move(program));
+    // A range counts as done once every candidate that could enter the
+    // best K was verified.
+    if (verify(std::move(candidates)) && explored) {
+      rangesDone.push_back(forloop);
+      ++verification.ranges;
+      if (failed(saveCheckpoint(error)))
+        return failure();
+    }
+    reportProgress(forloop, launches.size());
+  }
+  BlockSearchStatistics total = collectStatistics();
+  total.resumedRanges = statistics.resumedRanges;
+  statistics = total;
+  return std::move(found);
+}
+
+BlockSearchStatistics Searcher::collectStatistics() const {
+  BlockSearchStatistics total = resumed;
+  for (const std::unique_ptr<Worker> &worker : workers) {
+    addCounts(total, worker->statistics);
+    total.oracleQueries += worker->getOracleStatistics().queries;
+    total.oracleCacheHits += worker->getOracleStatistics().cacheHits;
+  }
+  addCounts(total, verification);
+  if (verification.firstSeconds >= 0.0 && total.firstSeconds < 0.0)
+    total.firstSeconds = verification.firstSeconds;
+  if (verification.bestSeconds >= 0.0)
+    total.bestSeconds = verification.bestSeconds;
+  total.seconds = totalSeconds();
+  total.timedOut = shared.timedOut;
+  total.tooLargeToVerify = verification.tooLargeToVerify;
+  return total;
+}
+
+void Searcher::reportProgress(int64_t forloop, size_t launches) const {
+  if (!options.progress)
+    return;
+  BlockSearchStatistics now = collectStatistics();
+  *options.progress << llvm::formatv(
+      "mirage-superoptimize: {0}: forloop {1}: {2} launches, {3} states, {4} "
+      "complete, {5} of {6} verified",
+      options.checkpointKey.empty() ? "search" : options.checkpointKey,
+      forloop, launches, now.states, now.complete, now.verified, now.checked);
+  if (!found.empty())
+    *options.progress << llvm::formatv(", best {0:f1} us",
+                                       found.front().cost.microseconds);
+  *options.progress << llvm::formatv(", {0:f1} s{1}\n", now.seconds,
+                                     now.timedOut ? " (time limit)" : "");
+  options.progress->flush();
+}
+
+SmallVector<Launch> Searcher::getLaunches(int64_t forloop) const {
+  // Grid axes x and y over distinct output dimensions (x first).
+  ArrayRef<int64_t> out = prototype.output.shape;
+  SmallVector<std::pair<int32_t, int64_t>> axisChoices = {{-1, 1}};
+  for (auto [d, extent] : llvm::enumerate(out))
+    for (int64_t size : options.gridSizes)
+      if (size > 1 && extent % size == 0)
+        axisChoices.push_back({static_cast<int32_t>(d), size});
+  auto omapAllows = [&](unsigned axis, int32_t dim) {
+    return options.omap.empty() || options.omap[axis] == dim;
+  };
+  SmallVector<Launch> launches;
+  for (auto [dx, gx] : axisChoices)
+    for (auto [dy, gy] : axisChoices) {
+      if (!options.singleKernels)
+        break;
+      if ((dx < 0 && dy >= 0) || (dx >= 0 && dx == dy) ||
+          gx * gy > options.maxBlocks || !omapAllows(0, dx) ||
+          !omapAllows(1, dy))
+        continue;
+      Launch launch;
+      launch.grid = {gx, gy, 1};
+      launch.outputDims = {dx, dy, -1};
+      launch.forloop = forloop;
+      launches.push_back(launch);
+    }
+  if (!options.splitKernels)
+    return launches;
+  // Split launches: grid x over an output dimension (or none), grid y over
+  // the input dimensions of one reduced label; the partial results are
+  // stacked along the last dimension, so they need an output of rank > 1
+  // whose last dimension x leaves alone.
+  llvm::SmallSetVector<std::pair<int32_t, int64_t>, 4> reduced;
+  for (auto [type, labels] :
+       llvm::zip(prototype.inputTypes, prototype.labels.inputs))
+    for (auto [extent, label] : llvm::zip(type.shape, labels))
+      if (extent > 1 && prototype.labels.isReduced(label))
+        reduced.insert({label, extent});
+  for (auto [dx, gx] : axisChoices)
+    for (auto [label, extent] : reduced)
+      for (int64_t gy : options.gridSizes) {
+        if (gy < 2 || extent % gy != 0 || gx * gy > options.maxBlocks ||
+            out.size() < 2 || dx == static_cast<int32_t>(out.size()) - 1 ||
+            !omapAllows(0, dx))
+          continue;
+        Launch launch;
+        launch.grid = {gx, gy, 1};
+        launch.outputDims = {dx, -1, -1};
+        launch.splitAxis = 1;
+        launch.splitLabel = label;
+        launch.forloop = forloop;
+        launches.push_back(launch);
+      }
+  return launches;
+}
+
+void Searcher::explore(ArrayRef<Launch> launches,
+                       std::vector<std::vector<sem::Program>> &results) {
+  std::atomic<size_t> next = 0;
+  auto work = [&](Worker &worker) {
+    for (size_t i = next++; i < launches.size() && !worker.done(); i = next++)
+      worker.explore(launches[i], results[i]);
+  };
+  if (workers.size() == 1)
+    return work(*workers.front());
+  std::vector<std::thread> threads;
+  for (std::unique_ptr<Worker> &worker : workers)
+    threads.emplace_back(work, std::ref(*worker));
+  for (std::thread &thread : threads)
+    thread.join();
+}
+
 bool Searcher::affordable(const sem::Program &program) {
   if (options.timeLimitSeconds <= 0.0)
     return true;
   double seconds = countMultiplyAdds(program) * kVerificationTrials /
                    kFieldMultiplyAddsPerSecond;
-  return context.elapsedSeconds() + seconds <= options.timeLimitSeconds;
+  return shared.elapsedSeconds() + seconds <= options.timeLimitSeconds;
 }
 
-void Searcher::verifyCheapestFirst() {
-  if (pending.empty())
-    return;
-  // The checker evaluates the reference once per trial.
-  if (!affordable(reference)) {
-    statistics.tooLargeToVerify = true;
-    return;
-  }
-  std::string error;
-  sem::EquivalenceOptions verification;
-  verification.seed = options.seed;
-  FailureOr<sem::EquivalenceChecker> created =
-      sem::EquivalenceChecker::create(reference, verification, error);
-  if (failed(created))
-    return;
-  checker.emplace(std::move(*created));
-
+bool Searcher::verify(std::vector<sem::Program> candidates) {
   std::vector<std::pair<CostEstimate, size_t>> order;
-  for (auto [i, candidate] : llvm::enumerate(pending))
-    order.push_back({estimateCost(candidate), i});
+  for (auto [i, candidate] : llvm::enumerate(candidates))
+    order.push_back({estimateCost(candidate, options.gpu), i});
   // Equal costs keep the order found, so results are deterministic.
   llvm::sort(order, [](const auto &a, const auto &b) {
     if (a.first < b.first || b.first < a.first)
       return a.first < b.first;
     return a.second < b.second;
   });
-  // The time limit bounds verification too: a candidate is checked only if
-  // its estimated cost fits in the time left.
+  auto isCheaper = [](const CostEstimate &cost, const RankedProgram &other) {
+    return cost < other.cost;
+  };
   for (auto &[cost, i] : order) {
-    if (found.size() >= options.maxCandidates || context.outOfTime())
+    if (found.size() >= options.maxCandidates &&
+        !isCheaper(cost, found.back()))
       break;
-    if (!affordable(pending[i])) {
-      statistics.tooLargeToVerify = true;
-      break;
+    // The time limit bounds verification too: a candidate is checked only
+    // if its estimated cost fits in the time left; the checker evaluates
+    // the reference once per trial.
+    if (shared.outOfTime())
+      return false;
+    if (!affordable(candidates[i]) || (!checker && !affordable(reference))) {
+      verification.tooLargeToVerify = true;
+      return false;
     }
-    ++statistics.checked;
+    if (!checker) {
+      std::string error;
+      sem::EquivalenceOptions checkOptions;
+      checkOptions.seed = options.seed;
+      FailureOr<sem::EquivalenceChecker> created =
+          sem::EquivalenceChecker::create(reference, checkOptions, error);
+      if (failed(created))
+        return false;
+      checker.emplace(std::move(*created));
+    }
+    ++verification.checked;
+    std::string error;
     FailureOr<sem::EquivalenceVerdict> verdict =
-        checker->check(pending[i], error);
-    if (succeeded(verdict) && verdict->equivalent) {
-      ++statistics.verified;
-      found.push_back(std::move(pending[i]));
-    }
+        checker->check(candidates[i], error);
+    if (failed(verdict) || !verdict->equivalent)
+      continue;
+    ++verification.verified;
+    double now = totalSeconds();
+    if (verification.firstSeconds < 0.0 && resumed.firstSeconds < 0.0)
+      verification.firstSeconds = now;
+    auto position =
+        std::upper_bound(found.begin(), found.end(), cost, isCheaper);
+    if (position == found.begin())
+      verification.bestSeconds = now;
+    found.insert(position, {std::move(candidates[i]), cost});
+    if (found.size() > options.maxCandidates)
+      found.pop_back();
   }
+  return true;
 }
 
 } // namespace
 
-FailureOr<std::vector<sem::Program>>
+LogicalResult search::checkSearchable(const sem::Program &reference,
+                                      std::string &error) {
+  const Graph &kernel = reference.getKernelGraph();
+  if (kernel.outputs.size() != 1) {
+    error = "the search handles references with one output";
+    return failure();
+  }
+  for (const Node &node : kernel.nodes)
+    if (node.kind == OpKind::GraphDef || node.kind == OpKind::Chunk ||
+        node.kind == OpKind::Concat) {
+      error = (getOpName(node.kind) + " is outside the searchable fragment "
+                                      "(predefined elementwise, matmul, "
+                                      "reduction and rms_norm ops)")
+                  .str();
+      return failure();
+    }
+  return success();
+}
+
+void search::addCounts(BlockSearchStatistics &total,
+                       const BlockSearchStatistics &other) {
+  total.configurations += other.configurations;
+  total.states += other.states;
+  total.pruned += other.pruned;
+  total.complete += other.complete;
+  total.checked += other.checked;
+  total.verified += other.verified;
+  total.oracleQueries += other.oracleQueries;
+  total.oracleCacheHits += other.oracleCacheHits;
+  total.ranges += other.ranges;
+}
+
+FailureOr<std::vector<RankedProgram>>
 search::searchBlockGraphs(const sem::Program &reference,
                           const BlockSearchOptions &options,
                           BlockSearchStatistics &statistics,

@@ -14,16 +14,16 @@ using namespace mlir::mirage::search;
 using sem::Graph;
 using sem::OpKind;
 
-/// H100 SXM as BENCHMARKS.md measured it: 132 SMs, 2.95 TB/s copy
-/// bandwidth, 4.35 µs for a tiny kernel.
-static constexpr double kSMs = 132.0;
-static constexpr double kBytesPerMicrosecond = 2.95e6;
-static constexpr double kLaunchMicroseconds = 4.35;
-/// Shared memory one block may use on an H100.
-static constexpr int64_t kSharedBytesPerBlock = 227 * 1024;
-
-bool CostEstimate::fitsSharedMemory() const {
-  return sharedBytes <= kSharedBytesPerBlock;
+std::optional<GPUSpec> search::getGPUSpec(llvm::StringRef chip) {
+  // H100 SXM as BENCHMARKS.md measured it: 2.95 TB/s copy bandwidth, 4.35 µs
+  // for a tiny kernel, 227 KiB of shared memory per block.
+  if (chip == "sm_90a")
+    return GPUSpec{"sm_90a", 132.0, 2.95e6, 4.35, 227 * 1024};
+  // A100 SXM 80 GB by its datasheet (1.55-2.0 TB/s, 163 KiB per block), at
+  // the copy efficiency measured on the H100 (2.95 of 3.35 TB/s).
+  if (chip == "sm_80")
+    return GPUSpec{"sm_80", 108.0, 1.76e6, 4.35, 163 * 1024};
+  return std::nullopt;
 }
 
 static int64_t getBytes(const sem::ValueType &type) {
@@ -31,14 +31,16 @@ static int64_t getBytes(const sem::ValueType &type) {
   return type.getNumElements() * elementBytes;
 }
 
-CostEstimate search::estimateCost(const sem::Program &program) {
+CostEstimate search::estimateCost(const sem::Program &program,
+                                  const GPUSpec &gpu) {
   CostEstimate cost;
+  cost.sharedBytesLimit = gpu.sharedBytesPerBlock;
   const Graph &kernel = program.getKernelGraph();
   for (const sem::Node &node : kernel.nodes) {
     ++cost.launches;
     int64_t bytes = 0;
     // Predefined ops are assumed to fill the GPU.
-    double blocks = kSMs;
+    double blocks = gpu.multiprocessors;
     if (node.kind != OpKind::GraphDef) {
       for (int32_t value : node.operands)
         bytes += getBytes(kernel.values[value]);
@@ -64,9 +66,9 @@ CostEstimate search::estimateCost(const sem::Program &program) {
       }
     }
     cost.globalBytes += bytes;
-    double share = std::min(1.0, blocks / kSMs);
-    cost.microseconds +=
-        double(bytes) / (kBytesPerMicrosecond * share) + kLaunchMicroseconds;
+    double share = std::min(1.0, blocks / gpu.multiprocessors);
+    cost.microseconds += double(bytes) / (gpu.bytesPerMicrosecond * share) +
+                         gpu.launchMicroseconds;
   }
   return cost;
 }

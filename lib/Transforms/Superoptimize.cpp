@@ -81,6 +81,49 @@ struct SuperoptimizePass
     if (oracleTimeout < 1)
       return getOperation().emitError("oracle-timeout must be positive");
     options.oracleTimeoutMs = oracleTimeout;
+    options.omap.assign(omap.begin(), omap.end());
+    options.imaps.assign(imaps.begin(), imaps.end());
+    options.fmaps.assign(fmaps.begin(), fmaps.end());
+    if (searchThreads < 1 || searchThreads > 256)
+      return getOperation().emitError("search-threads must be in [1, 256], got ")
+             << static_cast<unsigned>(searchThreads);
+    options.threads = searchThreads;
+    std::optional<search::GPUSpec> gpu = search::getGPUSpec(chip);
+    if (!gpu)
+      return getOperation().emitError("chip must be sm_80 or sm_90a, got '")
+             << chip << "'";
+    options.gpu = *gpu;
+    if (progress)
+      options.progress = &llvm::errs();
+    options.checkpointPath = checkpoint;
+    return success();
+  }
+
+  /// Adds `candidates` after `function` as @<name>_candidate_<rank>, each
+  /// with its estimated time and global-memory traffic.
+  LogicalResult emitCandidatesAfter(func::FuncOp function,
+                                    ArrayRef<search::RankedProgram> candidates) {
+    OpBuilder builder(function->getContext());
+    builder.setInsertionPointAfter(function);
+    for (auto [rank, candidate] : llvm::enumerate(candidates)) {
+      auto copy = func::FuncOp::create(
+          builder, function.getLoc(),
+          (function.getSymName() + "_candidate_" + Twine(rank)).str(),
+          function.getFunctionType());
+      copy->setAttr("mirage.estimated_us",
+                    builder.getF64FloatAttr(candidate.cost.microseconds));
+      copy->setAttr("mirage.global_bytes",
+                    builder.getI64IntegerAttr(candidate.cost.globalBytes));
+      Block *body = copy.addEntryBlock();
+      OpBuilder inside = OpBuilder::atBlockEnd(body);
+      FailureOr<SmallVector<Value>> outputs = search::materializeProgram(
+          candidate.program, inside, function.getLoc(), body->getArguments(),
+          threads);
+      if (failed(outputs))
+        return failure();
+      func::ReturnOp::create(inside, function.getLoc(), *outputs);
+      builder.setInsertionPointAfter(copy);
+    }
     return success();
   }
 
@@ -89,24 +132,37 @@ struct SuperoptimizePass
     FailureOr<sem::Program> reference = sem::buildProgram(function);
     if (failed(reference))
       return failure();
-    search::BlockSearchStatistics stats;
     std::string error;
-    FailureOr<std::vector<sem::Program>> found =
-        search::searchBlockGraphs(*reference, options, stats, error);
-    if (failed(found)) {
+    if (failed(search::checkSearchable(*reference, error))) {
       function.emitRemark("left unchanged: ") << error;
       return success();
     }
+    search::BlockSearchStatistics stats;
+    search::BlockSearchOptions functionOptions = options;
+    functionOptions.checkpointKey = function.getSymName().str();
+    FailureOr<std::vector<search::RankedProgram>> found =
+        search::searchBlockGraphs(*reference, functionOptions, stats, error);
+    // The reference is searchable: overrides that do not fit it and
+    // checkpoints that cannot be used are the user's errors.
+    if (failed(found))
+      return function.emitError(error);
+    if (emitCandidates && failed(emitCandidatesAfter(function, *found)))
+      return failure();
     numStates += stats.states;
     numPruned += stats.pruned;
     numChecked += stats.checked;
     numVerified += stats.verified;
-    search::CostEstimate before = search::estimateCost(*reference);
+    search::CostEstimate before = search::estimateCost(*reference, options.gpu);
     std::string summary = llvm::formatv(
         "{0} configurations, {1} states, {2} values pruned, {3} complete "
-        "candidates, {4} of {5} verified in {6:f2} s{7}",
+        "candidates, {4} of {5} verified in {6:f2} s{7}{8}",
         stats.configurations, stats.states, stats.pruned, stats.complete,
         stats.verified, stats.checked, stats.seconds,
+        stats.resumedRanges
+            ? llvm::formatv(" ({0} for-loop ranges from the checkpoint)",
+                            stats.resumedRanges)
+                  .str()
+            : "",
         stats.tooLargeToVerify
             ? " (verification too costly for the time limit)"
             : stats.timedOut ? " (time limit reached)" : "");
@@ -115,8 +171,8 @@ struct SuperoptimizePass
       return success();
     }
     // Candidates come cheapest first.
-    const sem::Program *best = &found->front();
-    search::CostEstimate after = search::estimateCost(*best);
+    const sem::Program *best = &found->front().program;
+    const search::CostEstimate &after = found->front().cost;
     if (!(after < before)) {
       function.emitRemark("left unchanged, no verified candidate is cheaper: ")
           << summary

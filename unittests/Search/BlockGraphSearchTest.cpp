@@ -70,11 +70,11 @@ TEST_F(BlockGraphSearchTest, FindsTheFusedRmsNormLinear) {
   options.maxCandidates = 1;
   BlockSearchStatistics statistics;
   std::string error;
-  FailureOr<std::vector<sem::Program>> found =
+  FailureOr<std::vector<RankedProgram>> found =
       searchBlockGraphs(reference, options, statistics, error);
   ASSERT_TRUE(succeeded(found)) << error;
   ASSERT_EQ(found->size(), 1u);
-  const sem::Program &fused = found->front();
+  const sem::Program &fused = found->front().program;
   EXPECT_EQ(fused.getKernelGraph().nodes.size(), 1u);
   EXPECT_EQ(fused.graphs[1].forloop, 4);
   std::vector<sem::OpKind> kinds = bodyKinds(fused);
@@ -141,11 +141,11 @@ TEST_F(BlockGraphSearchTest, FindsSplitAttention) {
   options.singleKernels = false;
   BlockSearchStatistics statistics;
   std::string error;
-  FailureOr<std::vector<sem::Program>> found =
+  FailureOr<std::vector<RankedProgram>> found =
       searchBlockGraphs(reference, options, statistics, error);
   ASSERT_TRUE(succeeded(found)) << error;
   ASSERT_EQ(found->size(), 1u);
-  const sem::Program &program = found->front();
+  const sem::Program &program = found->front().program;
   ASSERT_EQ(program.graphs.size(), 3u);
   EXPECT_EQ(program.getKernelGraph().nodes.size(), 2u);
   // The first kernel splits the keys over its y axis and saves two parts.

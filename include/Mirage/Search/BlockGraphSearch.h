@@ -13,15 +13,19 @@
 // configurations (grid axes, the for-loop range), loads (imap and fmap of
 // every input), block ops and accumulators, up to budgets; prunes every new
 // value whose abstract expression is not a subexpression of the reference's
-// output (Z3Oracle); then verifies the complete candidates with the
-// finite-field EquivalenceChecker, cheapest first by the cost model, until
-// enough pass.
+// output (Z3Oracle). Launches are explored one for-loop range at a time,
+// shared among threads; after each range the complete candidates are
+// verified with the finite-field EquivalenceChecker, cheapest first by the
+// cost model, those that could still enter the best K. Progress goes to a
+// stream, and a checkpoint file records the ranges done and the candidates
+// kept, so an interrupted search resumes where it stopped.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MIRAGE_SEARCH_BLOCKGRAPHSEARCH_H
 #define MIRAGE_SEARCH_BLOCKGRAPHSEARCH_H
 
+#include "Mirage/Search/CostModel.h"
 #include "Mirage/Semantics/Program.h"
 #include "mlir/Support/LLVM.h"
 
@@ -42,8 +46,27 @@ struct BlockSearchOptions {
   int64_t maxBlocks = 1024;
   /// Stop enumerating after this many complete candidates.
   unsigned maxComplete = 100000;
-  /// Verify complete candidates, cheapest first, until this many pass.
+  /// The verified candidates to keep: the K cheapest.
   unsigned maxCandidates = 1;
+  /// Launch overrides, empty when free. `omap`: the output dimension of grid
+  /// axes x and y (-1: the axis is unused); a split launch's y axis splits a
+  /// reduced dimension, so only x applies to it. `imaps`: for each input,
+  /// the dimension grid axes x and y split (-1: replicated). `fmaps`: for
+  /// each input, the dimension the for-loop splits (-1: loaded once).
+  std::vector<int32_t> omap;
+  std::vector<int32_t> imaps;
+  std::vector<int32_t> fmaps;
+  /// Threads exploring launches (each with its own expressions and Z3
+  /// context). Results do not depend on it unless a limit stops the search.
+  unsigned threads = 1;
+  /// The GPU candidates are ranked for.
+  GPUSpec gpu = *getGPUSpec("sm_90a");
+  /// Where to report each for-loop range explored, or null.
+  llvm::raw_ostream *progress = nullptr;
+  /// A checkpoint file to resume from and to update after each range, or
+  /// empty; `checkpointKey` names the search within it (the function).
+  std::string checkpointPath;
+  std::string checkpointKey;
   /// Stop after this many seconds (0: no limit).
   double timeLimitSeconds = 60.0;
   /// Time limit of one Z3 query, in milliseconds.
@@ -82,17 +105,41 @@ struct BlockSearchStatistics {
   int64_t oracleQueries = 0;
   int64_t oracleCacheHits = 0;
   double seconds = 0.0;
+  /// When the first verified candidate, and the best, were found (seconds
+  /// from the start; negative when none was).
+  double firstSeconds = -1.0;
+  double bestSeconds = -1.0;
+  /// For-loop ranges explored, and of them those a checkpoint had done.
+  int64_t ranges = 0;
+  int64_t resumedRanges = 0;
   bool timedOut = false;
   /// Verification was skipped or stopped because its estimated cost did not
   /// fit in the time left.
   bool tooLargeToVerify = false;
 };
 
-/// Searches one-graph_def programs equivalent to `reference` (a kernel graph
-/// of predefined ops with one output). Returns the verified candidates in
-/// order of estimated cost; fails with `error` for a reference outside the
-/// fragment.
-FailureOr<std::vector<sem::Program>>
+/// A verified candidate and its estimated cost.
+struct RankedProgram {
+  sem::Program program;
+  CostEstimate cost;
+};
+
+/// Adds the counts of `other` to `total` (times are not added).
+void addCounts(BlockSearchStatistics &total,
+               const BlockSearchStatistics &other);
+
+/// Fails, with the reason in `error`, for a reference outside the
+/// searchable fragment: one output, predefined elementwise, matmul,
+/// reduction and rms_norm ops.
+LogicalResult checkSearchable(const sem::Program &reference,
+                              std::string &error);
+
+/// Searches programs equivalent to `reference` (a kernel graph of predefined
+/// ops with one output). Returns the best `maxCandidates` verified
+/// candidates, cheapest first; fails with `error` for a reference outside
+/// the fragment, overrides that do not fit it, or a checkpoint that cannot
+/// be read or written.
+FailureOr<std::vector<RankedProgram>>
 searchBlockGraphs(const sem::Program &reference,
                   const BlockSearchOptions &options,
                   BlockSearchStatistics &statistics, std::string &error);

@@ -7,8 +7,8 @@
 //
 // A first analytic cost model (docs/Search.md): the global-memory traffic of
 // a program, which bounds the memory-bound kernels the benchmarks are made
-// of, and its number of launches. Calibration against measured times is the
-// job of the fast-kernels work.
+// of, and its number of launches, on an A100 (sm_80) or an H100 (sm_90a).
+// Calibration against measured times is the job of the fast-kernels work.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,11 +17,28 @@
 
 #include "Mirage/Semantics/Program.h"
 
+#include <optional>
 #include <tuple>
 
 namespace mlir::mirage::search {
 
-/// What a program costs on an H100-class GPU.
+/// The figures of a GPU the cost model uses.
+struct GPUSpec {
+  /// The chip's name as `--mirage-to-ptx-pipeline` takes it.
+  llvm::StringRef chip;
+  double multiprocessors;
+  /// Measured copy bandwidth, bytes read and written.
+  double bytesPerMicrosecond;
+  /// Time of a launch of a tiny kernel.
+  double launchMicroseconds;
+  /// Shared memory one block may use.
+  int64_t sharedBytesPerBlock;
+};
+
+/// The spec of `chip` (`sm_80` or `sm_90a`), or nothing.
+std::optional<GPUSpec> getGPUSpec(llvm::StringRef chip);
+
+/// What a program costs on one GPU.
 struct CostEstimate {
   /// Estimated run time: the traffic at the memory bandwidth the grid can
   /// draw (a grid of fewer blocks than SMs draws a proportional share), plus
@@ -36,9 +53,11 @@ struct CostEstimate {
   /// The most shared memory a block of any graph_def needs when every tile
   /// it loads or computes is staged there (no reuse).
   int64_t sharedBytes = 0;
+  /// The shared memory a block may use on the GPU estimated for.
+  int64_t sharedBytesLimit = 0;
 
-  /// Whether every block fits in an H100's shared memory (227 KiB).
-  bool fitsSharedMemory() const;
+  /// Whether every block fits in the GPU's shared memory.
+  bool fitsSharedMemory() const { return sharedBytes <= sharedBytesLimit; }
   /// Orders blocks that fit first, then by estimated time, then by traffic.
   bool operator<(const CostEstimate &other) const {
     return std::make_tuple(!fitsSharedMemory(), microseconds, globalBytes) <
@@ -47,7 +66,8 @@ struct CostEstimate {
   }
 };
 
-CostEstimate estimateCost(const sem::Program &program);
+/// The cost of `program` on `gpu`.
+CostEstimate estimateCost(const sem::Program &program, const GPUSpec &gpu);
 
 } // namespace mlir::mirage::search
 

@@ -133,6 +133,26 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "the value">,
     Option<"seed", "seed", "uint64_t", "1",
            "Seed of the verifier's random inputs">,
+    ListOption<"omap", "omap", "int32_t",
+               "Output dimension of grid axes x and y (-1: axis unused)">,
+    ListOption<"imaps", "imaps", "int32_t",
+               "For each input, the dimension grid axes x and y split (-1: "
+               "replicated), two entries per input">,
+    ListOption<"fmaps", "fmaps", "int32_t",
+               "For each input, the dimension the for-loop splits (-1: "
+               "loaded once)">,
+    Option<"searchThreads", "search-threads", "unsigned", "1",
+           "Threads exploring launches">,
+    Option<"chip", "chip", "std::string", "\"sm_90a\"",
+           "GPU the cost model ranks candidates for: sm_80 or sm_90a">,
+    Option<"progress", "progress", "bool", "false",
+           "Report each for-loop range explored on stderr">,
+    Option<"checkpoint", "checkpoint", "std::string", "\"\"",
+           "Checkpoint file: resume from it, update it after each for-loop "
+           "range">,
+    Option<"emitCandidates", "emit-candidates", "bool", "false",
+           "Also add the max-candidates best verified candidates as "
+           "functions @<name>_candidate_<rank> with their cost estimates">,
   ];
   let statistics = [
     Statistic<"numStates", "num-states", "Partial block graphs explored">,
