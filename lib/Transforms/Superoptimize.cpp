@@ -12,6 +12,7 @@
 #include "Mirage/Search/CostModel.h"
 #include "Mirage/Search/Materialize.h"
 #include "Mirage/Semantics/Import.h"
+#include "Mirage/Transforms/ThreadGraphs.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -122,6 +123,8 @@ struct SuperoptimizePass
       if (failed(outputs))
         return failure();
       func::ReturnOp::create(inside, function.getLoc(), *outputs);
+      if (threadGraphs)
+        formThreadGraphs(copy);
       builder.setInsertionPointAfter(copy);
     }
     return success();
@@ -166,6 +169,10 @@ struct SuperoptimizePass
         stats.tooLargeToVerify
             ? " (verification too costly for the time limit)"
             : stats.timedOut ? " (time limit reached)" : "");
+    if (stats.firstSeconds >= 0.0)
+      summary += llvm::formatv("; first verified after {0:f2} s, best after "
+                               "{1:f2} s",
+                               stats.firstSeconds, stats.bestSeconds);
     if (found->empty()) {
       function.emitRemark("left unchanged, no verified candidate: ") << summary;
       return success();
@@ -196,6 +203,8 @@ struct SuperoptimizePass
         old.push_back(&op);
     for (Operation *op : llvm::reverse(old))
       op->erase();
+    if (threadGraphs)
+      formThreadGraphs(function);
     ++numReplaced;
     function.emitRemark("superoptimized: ")
         << summary

@@ -9,6 +9,7 @@
 #define MIRAGE_TRANSFORMS_PASSES_H
 
 #include "Mirage/Dialect/Block/IR/BlockDialect.h"
+#include "Mirage/Dialect/Thread/IR/ThreadDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

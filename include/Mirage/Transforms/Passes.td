@@ -150,6 +150,9 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     Option<"checkpoint", "checkpoint", "std::string", "\"\"",
            "Checkpoint file: resume from it, update it after each for-loop "
            "range">,
+    Option<"threadGraphs", "thread-graphs", "bool", "true",
+           "Fuse the result's elementwise chains into thread graphs "
+           "(mirage-form-thread-graphs)">,
     Option<"emitCandidates", "emit-candidates", "bool", "false",
            "Also add the max-candidates best verified candidates as "
            "functions @<name>_candidate_<rank> with their cost estimates">,
@@ -161,7 +164,37 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     Statistic<"numVerified", "num-verified", "Candidates proved equivalent">,
     Statistic<"numReplaced", "num-replaced", "Functions replaced">,
   ];
-  let dependentDialects = ["::mlir::mirage::block::MirageBlockDialect"];
+  let dependentDialects = ["::mlir::mirage::block::MirageBlockDialect",
+                           "::mlir::mirage::thread::MirageThreadDialect"];
+}
+
+def FormThreadGraphsPass
+    : Pass<"mirage-form-thread-graphs", "::mlir::ModuleOp"> {
+  let summary = "Fuse chains of elementwise block ops into thread graphs";
+  let description = [{
+    In every graph_def body, fuses each tree of elementwise block ops
+    (unary, binary, `mul_scalar`) whose inner results have one use and the
+    shape and element type of the tree's root, all in one loop phase, into
+    one `thread_graph`: the tree's operands become the thread graph's inputs,
+    its ops the scalar body, and the root its result. Every scalar op keeps
+    its element type, so the values are those of the unfused ops exactly
+    (DESIGN.md §3); the code generator then computes the chain per element
+    in registers instead of staging every intermediate tile in shared
+    memory. Single ops are left alone.
+
+    Example: `%s = silu %x` then `%p = mul %s, %g` become
+
+    ```mlir
+    %p = thread_graph %x, %g : !mirage_block.stensor<8x64xf16>,
+        !mirage_block.stensor<8x64xf16> -> !mirage_block.stensor<8x64xf16> {
+    ^bb0(%a: f16, %b: f16):
+      %0 = silu %a : f16
+      %1 = mul %0, %b : f16
+      yield %1 : f16
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::mirage::thread::MirageThreadDialect"];
 }
 
 def TestSubexpressionsPass
