@@ -11,7 +11,7 @@ each, the candidates that may beat the best so far; the remark gives the time
 to the first and to the best verified candidate, recorded here beside the
 whole search time.
 
-    --threads N    search threads (default 2, the cores of this machine)
+    --threads N    search threads (default 1)
 """
 import argparse
 import datetime
@@ -51,7 +51,7 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--time-limit", type=float, default=30.0)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--output", default=os.path.join(ROOT, "docs", "Benchmarks", "Search.md"))
     args = parser.parse_args()
     opt = os.path.join(args.build, "bin", "mirage-opt")

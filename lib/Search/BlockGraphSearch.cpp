@@ -293,10 +293,16 @@ public:
                  StateVisitor visit)
       : context(context), space(space), visit(visit) {}
 
-  /// Enumerates the bodies of `launch`; false once the visitor stopped it.
-  bool run(const Launch &launch);
+  /// Enumerates the bodies of `launch`, or only those of its configuration
+  /// (choice of loads) number `configuration`; false once the visitor
+  /// stopped it.
+  bool run(const Launch &launch, int64_t configuration = -1);
+  /// The number of configurations of `launch`.
+  int64_t countConfigurations(const Launch &launch);
 
 private:
+  /// Starts the enumeration of `launch`'s loads.
+  void startLoads(const Launch &launch);
   void searchLoads(size_t index);
   void searchOps(unsigned ops,
                  const std::pair<unsigned, SmallVector<int32_t, 2>> &last);
@@ -311,9 +317,14 @@ private:
   Graph body;
   SmallVector<Tile> tiles;
   bool stopped = false;
+  /// The configuration to explore (-1: all), or none when counting.
+  int64_t onlyConfiguration = -1;
+  bool counting = false;
+  /// Configurations met so far.
+  int64_t configurations = 0;
 };
 
-bool BodyEnumerator::run(const Launch &newLaunch) {
+void BodyEnumerator::startLoads(const Launch &newLaunch) {
   launch = newLaunch;
   body = Graph();
   body.grid = launch.grid;
@@ -323,8 +334,22 @@ bool BodyEnumerator::run(const Launch &newLaunch) {
     body.values.push_back(type);
   }
   tiles.clear();
+  configurations = 0;
   searchLoads(0);
+}
+
+bool BodyEnumerator::run(const Launch &newLaunch, int64_t configuration) {
+  onlyConfiguration = configuration;
+  counting = false;
+  startLoads(newLaunch);
   return !stopped;
+}
+
+int64_t BodyEnumerator::countConfigurations(const Launch &newLaunch) {
+  counting = true;
+  startLoads(newLaunch);
+  counting = false;
+  return configurations;
 }
 
 void BodyEnumerator::searchLoads(size_t index) {
@@ -335,6 +360,10 @@ void BodyEnumerator::searchLoads(size_t index) {
     if (launch.splitAxis >= 0 && llvm::none_of(body.nodes, [&](const Node &n) {
           return n.map[launch.splitAxis] >= 0;
         }))
+      return;
+    int64_t configuration = configurations++;
+    if (counting ||
+        (onlyConfiguration >= 0 && configuration != onlyConfiguration))
       return;
     ++context.statistics.configurations;
     searchOps(0, {0, {}});
@@ -629,9 +658,16 @@ public:
         computeOutputExpressions(shared.reference, context.pool).front();
   }
 
-  /// Appends the complete candidates of `launch` to `out`, in the order
-  /// found.
-  void explore(const Launch &launch, std::vector<sem::Program> &out);
+  /// Appends the complete candidates of configuration `configuration` of
+  /// `launch` to `out`, in the order found.
+  void explore(const Launch &launch, int64_t configuration,
+               std::vector<sem::Program> &out);
+  /// The number of configurations of `launch`.
+  int64_t countConfigurations(const Launch &launch) {
+    return BodyEnumerator(context, space, [](const Launch &, const Graph &,
+                                             ArrayRef<Tile>) { return true; })
+        .countConfigurations(launch);
+  }
   /// True once enough candidates are complete or time is up.
   bool done() {
     return shared.complete >= int64_t(shared.options.maxComplete) ||
@@ -678,14 +714,15 @@ private:
   std::vector<sem::Program> *found = nullptr;
 };
 
-void Worker::explore(const Launch &launch, std::vector<sem::Program> &out) {
+void Worker::explore(const Launch &launch, int64_t configuration,
+                     std::vector<sem::Program> &out) {
   found = &out;
   auto visit = [&](const Launch &launch, const Graph &body,
                    ArrayRef<Tile> tiles) {
     return launch.splitAxis >= 0 ? visitSplit(launch, body, tiles)
                                  : visitSingle(launch, body, tiles);
   };
-  BodyEnumerator(context, space, visit).run(launch);
+  BodyEnumerator(context, space, visit).run(launch, configuration);
   found = nullptr;
 }
 
@@ -859,10 +896,10 @@ private:
   /// The launches of one-kernel µGraphs and of the first kernel of split
   /// µGraphs with for-loop range `forloop`.
   SmallVector<Launch> getLaunches(int64_t forloop) const;
-  /// Explores `launches` with every worker; `results[i]` gets the complete
-  /// candidates of `launches[i]`.
-  void explore(ArrayRef<Launch> launches,
-               std::vector<std::vector<sem::Program>> &results);
+  /// Explores `launches` with every worker, one configuration of a launch
+  /// at a time; returns the complete candidates in the order one thread
+  /// would find them.
+  std::vector<sem::Program> explore(ArrayRef<Launch> launches);
   /// Verifies `candidates`, cheapest first, while they may enter the best
   /// K; false when the time limit stopped it.
   bool verify(std::vector<sem::Program> candidates);
@@ -999,13 +1036,8 @@ FailureOr<std::vector<RankedProgram>> Searcher::run(std::string &error) {
     if (workers.front()->done())
       break;
     SmallVector<Launch> launches = getLaunches(forloop);
-    std::vector<std::vector<sem::Program>> results(launches.size());
-    explore(launches, results);
+    std::vector<sem::Program> candidates = explore(launches);
     bool explored = !shared.timedOut;
-    std::vector<sem::Program> candidates;
-    for (std::vector<sem::Program> &programs : results)
-      for (sem::Program &program : programs)
-        candidates.push_back(std::move(program));
     // A range counts as done once every candidate that could enter the
     // best K was verified.
     if (verify(std::move(candidates)) && explored) {
@@ -1113,20 +1145,34 @@ SmallVector<Launch> Searcher::getLaunches(int64_t forloop) const {
   return launches;
 }
 
-void Searcher::explore(ArrayRef<Launch> launches,
-                       std::vector<std::vector<sem::Program>> &results) {
+std::vector<sem::Program> Searcher::explore(ArrayRef<Launch> launches) {
+  // One task per configuration: a launch's configurations can differ in
+  // cost by orders of magnitude, and one launch may hold most of a range.
+  std::vector<std::pair<size_t, int64_t>> tasks;
+  for (auto [i, launch] : llvm::enumerate(launches))
+    for (int64_t c = 0, e = workers.front()->countConfigurations(launch);
+         c < e; ++c)
+      tasks.push_back({i, c});
+  std::vector<std::vector<sem::Program>> results(tasks.size());
   std::atomic<size_t> next = 0;
   auto work = [&](Worker &worker) {
-    for (size_t i = next++; i < launches.size() && !worker.done(); i = next++)
-      worker.explore(launches[i], results[i]);
+    for (size_t i = next++; i < tasks.size() && !worker.done(); i = next++)
+      worker.explore(launches[tasks[i].first], tasks[i].second, results[i]);
   };
-  if (workers.size() == 1)
-    return work(*workers.front());
-  std::vector<std::thread> threads;
-  for (std::unique_ptr<Worker> &worker : workers)
-    threads.emplace_back(work, std::ref(*worker));
-  for (std::thread &thread : threads)
-    thread.join();
+  if (workers.size() == 1) {
+    work(*workers.front());
+  } else {
+    std::vector<std::thread> threads;
+    for (std::unique_ptr<Worker> &worker : workers)
+      threads.emplace_back(work, std::ref(*worker));
+    for (std::thread &thread : threads)
+      thread.join();
+  }
+  std::vector<sem::Program> candidates;
+  for (std::vector<sem::Program> &programs : results)
+    for (sem::Program &program : programs)
+      candidates.push_back(std::move(program));
+  return candidates;
 }
 
 bool Searcher::affordable(const sem::Program &program) {

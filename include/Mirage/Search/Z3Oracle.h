@@ -46,7 +46,8 @@ struct OracleStatistics {
 /// use one oracle per thread.
 class Z3Oracle {
 public:
-  /// `timeoutMs` bounds each Z3 check.
+  /// `timeoutMs` bounds each Z3 check, as the resource count Z3 spends in
+  /// that time on this machine kind (deterministic, whatever the load).
   explicit Z3Oracle(const ExprPool &pool, unsigned timeoutMs = 500);
   ~Z3Oracle();
 
