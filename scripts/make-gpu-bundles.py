@@ -16,11 +16,14 @@ Into OUT_DIR, one bundle per case:
                    as reference.
 Every plan.json also records the program each function computes, so the GPU
 check compares the kernels with a PyTorch evaluation of exactly that program
-and, separately, with the reference.
+and, separately, with the reference. Each bundle keeps the MLIR it was
+compiled from as source.mlir (scripts/calibrate-cost-model.py estimates its
+functions).
 """
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -38,6 +41,7 @@ def bundle(translate, source, out, functions=None, reference=None):
     if reference:
         command.append("--mirage-bundle-reference=" + reference)
     subprocess.run(command, check=True)
+    shutil.copyfile(source, os.path.join(out, "source.mlir"))
     with open(os.path.join(out, "plan.json")) as f:
         plan = json.load(f)
     print(f"{os.path.basename(out)}: {len(plan['functions'])} functions, "

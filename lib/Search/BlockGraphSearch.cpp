@@ -855,25 +855,6 @@ const std::optional<Graph> &Worker::combine(ArrayRef<ValueType> partTypes,
   return result;
 }
 
-/// Multiply-adds of one evaluation of `program`'s matmuls, block graphs
-/// included (every block, every iteration).
-double countMultiplyAdds(const sem::Program &program) {
-  double total = 0.0;
-  for (const Graph &graph : program.graphs) {
-    double repeat =
-        &graph == &program.getKernelGraph()
-            ? 1.0
-            : double(graph.getNumBlocks()) * double(graph.forloop);
-    for (const Node &node : graph.nodes)
-      if (node.kind == OpKind::Matmul) {
-        const ValueType &a = graph.values[node.operands[0]];
-        const ValueType &out = graph.values[node.results[0]];
-        total += repeat * double(out.getNumElements()) * double(a.shape.back());
-      }
-  }
-  return total;
-}
-
 /// Searches the µGraphs of one reference: for-loop range by range, the
 /// launches shared among the workers, then the verification of the range's
 /// candidates that may enter the best K.
@@ -1178,8 +1159,8 @@ std::vector<sem::Program> Searcher::explore(ArrayRef<Launch> launches) {
 bool Searcher::affordable(const sem::Program &program) {
   if (options.timeLimitSeconds <= 0.0)
     return true;
-  double seconds = countMultiplyAdds(program) * kVerificationTrials /
-                   kFieldMultiplyAddsPerSecond;
+  double seconds = estimateCost(program, options.gpu).multiplyAdds *
+                   kVerificationTrials / kFieldMultiplyAddsPerSecond;
   return shared.elapsedSeconds() + seconds <= options.timeLimitSeconds;
 }
 

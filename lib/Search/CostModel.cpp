@@ -7,6 +7,8 @@
 
 #include "Mirage/Search/CostModel.h"
 
+#include "Mirage/Semantics/LoopPhases.h"
+
 #include <algorithm>
 
 using namespace mlir::mirage;
@@ -17,18 +19,38 @@ using sem::OpKind;
 std::optional<GPUSpec> search::getGPUSpec(llvm::StringRef chip) {
   // H100 SXM as BENCHMARKS.md measured it: 2.95 TB/s copy bandwidth, 4.35 µs
   // for a tiny kernel, 227 KiB of shared memory per block.
+  // 132 SMs x 128 f32 lanes at 1.98 GHz.
   if (chip == "sm_90a")
-    return GPUSpec{"sm_90a", 132.0, 2.95e6, 4.35, 227 * 1024};
+    return GPUSpec{"sm_90a", 132.0, 2.95e6, 3.34e7, 4.35, 227 * 1024};
   // A100 SXM 80 GB by its datasheet (1.55-2.0 TB/s, 163 KiB per block), at
   // the copy efficiency measured on the H100 (2.95 of 3.35 TB/s).
+  // 108 SMs x 64 f32 lanes at 1.41 GHz.
   if (chip == "sm_80")
-    return GPUSpec{"sm_80", 108.0, 1.76e6, 4.35, 163 * 1024};
+    return GPUSpec{"sm_80", 108.0, 1.76e6, 9.75e6, 4.35, 163 * 1024};
   return std::nullopt;
 }
 
 static int64_t getBytes(const sem::ValueType &type) {
   int64_t elementBytes = type.elementType == sem::ElementType::F32 ? 4 : 2;
   return type.getNumElements() * elementBytes;
+}
+
+/// The multiply-adds of `node`, a matmul of `graph`.
+static double countMatmulMultiplyAdds(const Graph &graph, const sem::Node &node) {
+  const sem::ValueType &lhs = graph.values[node.operands[0]];
+  const sem::ValueType &result = graph.values[node.results[0]];
+  return double(result.getNumElements()) * double(lhs.shape.back());
+}
+
+/// The multiply-adds of one block of `body` over the whole for-loop.
+static double countBlockMultiplyAdds(const Graph &body) {
+  std::vector<sem::LoopPhase> phases = sem::computeLoopPhases(body);
+  double total = 0.0;
+  for (auto [node, phase] : llvm::zip(body.nodes, phases))
+    if (node.kind == OpKind::Matmul)
+      total += countMatmulMultiplyAdds(body, node) *
+               (phase == sem::LoopPhase::InLoop ? double(body.forloop) : 1.0);
+  return total;
 }
 
 CostEstimate search::estimateCost(const sem::Program &program,
@@ -39,6 +61,7 @@ CostEstimate search::estimateCost(const sem::Program &program,
   for (const sem::Node &node : kernel.nodes) {
     ++cost.launches;
     int64_t bytes = 0;
+    double multiplyAdds = 0.0;
     // Predefined ops are assumed to fill the GPU.
     double blocks = gpu.multiprocessors;
     if (node.kind != OpKind::GraphDef) {
@@ -46,9 +69,12 @@ CostEstimate search::estimateCost(const sem::Program &program,
         bytes += getBytes(kernel.values[value]);
       for (int32_t value : node.results)
         bytes += getBytes(kernel.values[value]);
+      if (node.kind == OpKind::Matmul)
+        multiplyAdds = countMatmulMultiplyAdds(kernel, node);
     } else {
       const Graph &body = program.graphs[node.body];
       blocks = double(body.getNumBlocks());
+      multiplyAdds = blocks * countBlockMultiplyAdds(body);
       int64_t shared = 0;
       for (const sem::Node &inner : body.nodes)
         if (inner.kind != OpKind::OutputSaver)
@@ -66,9 +92,11 @@ CostEstimate search::estimateCost(const sem::Program &program,
       }
     }
     cost.globalBytes += bytes;
+    cost.multiplyAdds += multiplyAdds;
     double share = std::min(1.0, blocks / gpu.multiprocessors);
-    cost.microseconds += double(bytes) / (gpu.bytesPerMicrosecond * share) +
-                         gpu.launchMicroseconds;
+    double memory = double(bytes) / (gpu.bytesPerMicrosecond * share);
+    double compute = multiplyAdds / (gpu.multiplyAddsPerMicrosecond * share);
+    cost.microseconds += std::max(memory, compute) + gpu.launchMicroseconds;
   }
   return cost;
 }

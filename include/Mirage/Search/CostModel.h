@@ -7,7 +7,9 @@
 //
 // A first analytic cost model (docs/Search.md): the global-memory traffic of
 // a program, which bounds the memory-bound kernels the benchmarks are made
-// of, and its number of launches, on an A100 (sm_80) or an H100 (sm_90a).
+// of, the multiply-adds of its matmuls on the SIMT cores (the code generator
+// does not use tensor cores yet), and its number of launches, on an A100
+// (sm_80) or an H100 (sm_90a).
 // Calibration against measured times is the job of the fast-kernels work.
 //
 //===----------------------------------------------------------------------===//
@@ -29,6 +31,8 @@ struct GPUSpec {
   double multiprocessors;
   /// Measured copy bandwidth, bytes read and written.
   double bytesPerMicrosecond;
+  /// Peak f32 fused multiply-adds of the SIMT cores.
+  double multiplyAddsPerMicrosecond;
   /// Time of a launch of a tiny kernel.
   double launchMicroseconds;
   /// Shared memory one block may use.
@@ -40,9 +44,10 @@ std::optional<GPUSpec> getGPUSpec(llvm::StringRef chip);
 
 /// What a program costs on one GPU.
 struct CostEstimate {
-  /// Estimated run time: the traffic at the memory bandwidth the grid can
-  /// draw (a grid of fewer blocks than SMs draws a proportional share), plus
-  /// a fixed cost per launch.
+  /// Estimated run time: per launch, the longer of its traffic at the
+  /// memory bandwidth and its multiply-adds at the SIMT rate the grid can
+  /// draw (a grid of fewer blocks than SMs draws a proportional share of
+  /// both), plus a fixed cost per launch.
   double microseconds = 0.0;
   /// Bytes read from and written to global memory by all blocks: every load
   /// of every block in every iteration that loads it, every save, and every
@@ -50,6 +55,8 @@ struct CostEstimate {
   int64_t globalBytes = 0;
   /// Kernel launches.
   int64_t launches = 0;
+  /// Multiply-adds of every matmul, every block and iteration included.
+  double multiplyAdds = 0.0;
   /// The most shared memory a block of any graph_def needs when every tile
   /// it loads or computes is staged there (no reuse).
   int64_t sharedBytes = 0;

@@ -168,6 +168,29 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
                            "::mlir::mirage::thread::MirageThreadDialect"];
 }
 
+def EstimateCostPass : Pass<"mirage-estimate-cost", "::mlir::ModuleOp"> {
+  let summary = "Report the cost model's estimate for every function";
+  let description = [{
+    Emits a remark on every function with the search's analytic cost
+    estimate for `chip` (docs/Search.md): time, global-memory traffic,
+    launches and staged shared memory per block. Predefined kernel ops are
+    estimated as ops that fill the GPU; run
+    `mirage-kernel-expand-to-blocks` first to estimate the graph_defs the
+    code generator would build for them. `scripts/calibrate-cost-model.py`
+    ranks these estimates against measured kernel times.
+
+    Example:
+
+    ```
+    mirage-opt --mirage-estimate-cost='chip=sm_80' prog.mlir -o /dev/null
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90a\"",
+           "GPU to estimate for: sm_80 or sm_90a">,
+  ];
+}
+
 def FormThreadGraphsPass
     : Pass<"mirage-form-thread-graphs", "::mlir::ModuleOp"> {
   let summary = "Fuse chains of elementwise block ops into thread graphs";
