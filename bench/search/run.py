@@ -36,7 +36,7 @@ def describe(ir):
     kernels = ir.count("mirage_kernel.graph_def")
     grid = re.search(r"grid \[([^\]]*)\]", ir)
     forloop = re.search(r"forloop (\d+)", ir)
-    ops = re.findall(r"= (matmul|forloop_accum|div|mul|add|exp|silu|sqrt|"
+    ops = re.findall(r"= (matmul|forloop_accum|thread_graph|div|mul|add|exp|silu|sqrt|"
                      r"reduction|rms_norm|input_loader|output_saver)\b", ir)
     counts = {}
     for op in ops:
