@@ -52,16 +52,25 @@ Type getElementType(Value tile) {
   return cast<ShapedType>(tile.getType()).getElementType();
 }
 
+/// The most shared memory the stages of a pipelined kernel take.
+constexpr int64_t kMaxStagingBytes = 64 * 1024;
+
 /// Emits the body of the kernel of one graph_def.
 class GraphDefLowering {
 public:
-  GraphDefLowering(kernel::GraphDefOp graph, gpu::GPUFuncOp kernel)
-      : graph(graph), kernel(kernel), emitter(kernel, graph.getBlock()) {}
+  /// Lowers `graph` into `kernel`; staged tiles take at most `stagingBytes`
+  /// of shared memory.
+  GraphDefLowering(kernel::GraphDefOp graph, gpu::GPUFuncOp kernel,
+                   int64_t stagingBytes)
+      : graph(graph), kernel(kernel), emitter(kernel, graph.getBlock()),
+        stagingBytes(stagingBytes) {}
 
   LogicalResult run();
   int64_t getSharedMemoryBytes() const {
     return emitter.getSharedMemoryBytes();
   }
+  /// True when some tiles were staged (software pipelining).
+  bool isPipelined() const { return numStages != 0; }
 
 private:
   LogicalResult lower(Operation *op);
@@ -133,6 +142,7 @@ private:
   /// `[numStages, tile shape...]`, iteration i in stage i % numStages).
   llvm::MapVector<Operation *, Tile> staged;
   int64_t numStages = 0;
+  int64_t stagingBytes;
 };
 
 Value GraphDefLowering::addScaled(Value offset, Value term, int64_t factor) {
@@ -298,8 +308,6 @@ Tile GraphDefLowering::getStage(block::InputLoaderOp op, Value iteration) {
   return stage;
 }
 
-/// The most shared memory the stages of a pipelined kernel take.
-static constexpr int64_t kMaxStagingBytes = 64 * 1024;
 /// The most for-loop iterations whose tiles are in shared memory at once.
 static constexpr int64_t kMaxStages = 4;
 
@@ -324,7 +332,7 @@ void GraphDefLowering::planStaging() {
                                             int64_t(1), std::multiplies<>());
   }
   int64_t stages = std::min<int64_t>(kMaxStages, graph.getForloop());
-  while (stages >= 2 && stages * bytes > kMaxStagingBytes)
+  while (stages >= 2 && stages * bytes > stagingBytes)
     --stages;
   if (loaders.empty() || stages < 2)
     return;
@@ -830,23 +838,32 @@ LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
   for (Type type : graph.getResultTypes())
     argumentTypes.push_back(getFlatBufferType(type));
 
+  // A kernel whose staged tiles would not fit next to its other tiles is
+  // lowered again without staging.
   OpBuilder builder = OpBuilder::atBlockEnd(kernels.getBody());
-  auto kernel = gpu::GPUFuncOp::create(
-      builder, graph.getLoc(), name,
-      builder.getFunctionType(argumentTypes, {}));
-  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), builder.getUnitAttr());
-  kernel.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(graph.getBlock()));
-  if (std::optional<ArrayRef<int32_t>> cluster = graph.getCluster())
-    kernel->setAttr("nvvm.cluster_dim", builder.getDenseI32ArrayAttr(*cluster));
-  SymbolTable(kernels).insert(kernel);
-
-  GraphDefLowering lowering(graph, kernel);
-  if (failed(lowering.run())) {
-    kernel.erase();
-    return failure();
-  }
-  int64_t sharedBytes = lowering.getSharedMemoryBytes();
   int64_t limit = getSharedMemoryLimit(chip);
+  gpu::GPUFuncOp kernel;
+  int64_t sharedBytes = 0;
+  for (int64_t stagingBytes : {kMaxStagingBytes, int64_t(0)}) {
+    kernel = gpu::GPUFuncOp::create(builder, graph.getLoc(), name,
+                                    builder.getFunctionType(argumentTypes, {}));
+    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                    builder.getUnitAttr());
+    kernel.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(graph.getBlock()));
+    if (std::optional<ArrayRef<int32_t>> cluster = graph.getCluster())
+      kernel->setAttr("nvvm.cluster_dim",
+                      builder.getDenseI32ArrayAttr(*cluster));
+    SymbolTable(kernels).insert(kernel);
+    GraphDefLowering lowering(graph, kernel, stagingBytes);
+    if (failed(lowering.run())) {
+      kernel.erase();
+      return failure();
+    }
+    sharedBytes = lowering.getSharedMemoryBytes();
+    if (sharedBytes <= limit || !lowering.isPipelined())
+      break;
+    kernel.erase();
+  }
   if (sharedBytes > limit) {
     kernel.erase();
     return graph.emitOpError()
