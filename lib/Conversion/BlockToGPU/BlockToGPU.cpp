@@ -54,6 +54,9 @@ Type getElementType(Value tile) {
 
 /// The most shared memory the stages of a pipelined kernel take.
 constexpr int64_t kMaxStagingBytes = 64 * 1024;
+/// The threads per SM a kernel's register budget is sized for
+/// (`.minnctapersm`).
+constexpr int64_t kThreadsPerSM = 512;
 
 /// Emits the body of the kernel of one graph_def.
 class GraphDefLowering {
@@ -106,6 +109,11 @@ private:
   void emitSums(ArrayRef<int64_t> shape, int64_t terms, int64_t width,
                 function_ref<SmallVector<Value, 8>(ValueRange c, Value k)> term,
                 function_ref<void(ValueRange c, ValueRange sums)> finish);
+  /// How many consecutive result elements along the last dimension a sum
+  /// of result shape `shape` groups when it reads them from `operand`: as
+  /// many as one vector access of `operand` allows, if that leaves at most
+  /// one group per thread, else 1.
+  int64_t getSumWidth(const Tile &operand, ArrayRef<int64_t> shape);
   void lowerMatmul(block::MatmulOp op);
   void lowerReduction(block::ReductionOp op);
   void lowerRmsNorm(block::RmsNormOp op);
@@ -443,6 +451,17 @@ static int64_t getGroupWidth(int64_t width, int64_t extent) {
   return width;
 }
 
+int64_t GraphDefLowering::getSumWidth(const Tile &operand,
+                                      ArrayRef<int64_t> shape) {
+  int64_t width = getGroupWidth(getVectorWidth(operand), shape.back());
+  int64_t elements = std::accumulate(shape.begin(), shape.end(), int64_t(1),
+                                     std::multiplies<>());
+  // More groups than threads would give a thread several groups' partials
+  // at once (after unrolling): ptxas then spills the larger attention
+  // kernels.
+  return elements / width <= emitter.getNumThreads() ? width : 1;
+}
+
 void GraphDefLowering::emitSums(
     ArrayRef<int64_t> shape, int64_t terms, int64_t width,
     function_ref<SmallVector<Value, 8>(ValueRange c, Value k)> term,
@@ -513,7 +532,7 @@ void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
   Tile out = allocateResult(op.getResult());
   OpBuilder &builder = emitter.getBuilder();
   Location loc = emitter.getLoc();
-  int64_t width = getGroupWidth(getVectorWidth(b), shape.back());
+  int64_t width = getSumWidth(b, shape);
   emitSums(
       shape, a.shape.back(), width,
       [&](ValueRange c, Value k) {
@@ -537,7 +556,7 @@ void GraphDefLowering::lowerReduction(block::ReductionOp op) {
   Tile in = tiles[op.getInput()];
   int64_t dim = op.getDim(), size = op.getSize();
   Tile out = allocateResult(op.getResult());
-  int64_t width = getGroupWidth(getVectorWidth(in), out.shape.back());
+  int64_t width = getSumWidth(in, out.shape);
   if (dim == int64_t(in.shape.size()) - 1)
     width = getGroupWidth(width, size);
   emitSums(
@@ -850,6 +869,13 @@ LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
     kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                     builder.getUnitAttr());
     kernel.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(graph.getBlock()));
+    // Enough blocks per SM for 512 threads: lets ptxas use up to 128
+    // registers per thread rather than spill to reach a higher occupancy.
+    int64_t threads = int64_t(graph.getBlock()[0]) * graph.getBlock()[1] *
+                      graph.getBlock()[2];
+    kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                    builder.getI32IntegerAttr(
+                        std::max<int64_t>(1, kThreadsPerSM / threads)));
     if (std::optional<ArrayRef<int32_t>> cluster = graph.getCluster())
       kernel->setAttr("nvvm.cluster_dim",
                       builder.getDenseI32ArrayAttr(*cluster));

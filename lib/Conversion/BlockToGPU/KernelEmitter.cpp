@@ -23,8 +23,6 @@ using namespace mlir::mirage;
 /// Alignment of every shared-memory buffer: enough for the widest vector
 /// access.
 static constexpr int64_t kSharedAlignment = kMaxVectorBytes;
-/// Independent partial values of a sequentialSum.
-static constexpr int64_t kSumUnroll = 4;
 
 Type Tile::getStorageType() const {
   return cast<MemRefType>(buffer.getType()).getElementType();

@@ -26,6 +26,9 @@ namespace mlir::mirage {
 /// memory by allocateShared.
 inline constexpr int64_t kMaxVectorBytes = 16;
 
+/// Independent partials of each sum of a sequentialSum.
+inline constexpr int64_t kSumUnroll = 4;
+
 /// A tile as the kernel sees it: element `c` lives at
 /// `buffer[offset + sum_k c[k] * strides[k]]`. `buffer` is a flat memref in
 /// global memory (a kernel argument) or in workgroup memory.
