@@ -56,24 +56,32 @@ Type getElementType(Value tile) {
 constexpr int64_t kMaxStagingBytes = 64 * 1024;
 /// The threads per SM a kernel's register budget is sized for
 /// (`.minnctapersm`).
-constexpr int64_t kThreadsPerSM = 512;
+constexpr int64_t kThreadsPerSM = 256;
+
+/// Choices of a kernel's code that trade shared memory for speed.
+struct LoweringOptions {
+  /// The most for-loop iterations whose staged tiles are in shared memory at
+  /// once (below 2: no staging).
+  int64_t maxStages;
+  /// The most shared memory the stages take.
+  int64_t stagingBytes;
+  /// Whether sums take vector groups (more slices, so larger partial sums).
+  bool vectorSums;
+};
 
 /// Emits the body of the kernel of one graph_def.
 class GraphDefLowering {
 public:
-  /// Lowers `graph` into `kernel`; staged tiles take at most `stagingBytes`
-  /// of shared memory.
+  /// Lowers `graph` into `kernel` with the choices of `options`.
   GraphDefLowering(kernel::GraphDefOp graph, gpu::GPUFuncOp kernel,
-                   int64_t stagingBytes)
+                   const LoweringOptions &options)
       : graph(graph), kernel(kernel), emitter(kernel, graph.getBlock()),
-        stagingBytes(stagingBytes) {}
+        options(options) {}
 
   LogicalResult run();
   int64_t getSharedMemoryBytes() const {
     return emitter.getSharedMemoryBytes();
   }
-  /// True when some tiles were staged (software pipelining).
-  bool isPipelined() const { return numStages != 0; }
 
 private:
   LogicalResult lower(Operation *op);
@@ -150,7 +158,7 @@ private:
   /// `[numStages, tile shape...]`, iteration i in stage i % numStages).
   llvm::MapVector<Operation *, Tile> staged;
   int64_t numStages = 0;
-  int64_t stagingBytes;
+  LoweringOptions options;
 };
 
 Value GraphDefLowering::addScaled(Value offset, Value term, int64_t factor) {
@@ -316,8 +324,6 @@ Tile GraphDefLowering::getStage(block::InputLoaderOp op, Value iteration) {
   return stage;
 }
 
-/// The most for-loop iterations whose tiles are in shared memory at once.
-static constexpr int64_t kMaxStages = 4;
 
 void GraphDefLowering::planStaging() {
   // Tiles of whole 16-byte chunks, 16-byte aligned in global memory.
@@ -339,8 +345,8 @@ void GraphDefLowering::planStaging() {
     bytes += elementBytes * std::accumulate(shape.begin(), shape.end(),
                                             int64_t(1), std::multiplies<>());
   }
-  int64_t stages = std::min<int64_t>(kMaxStages, graph.getForloop());
-  while (stages >= 2 && stages * bytes > stagingBytes)
+  int64_t stages = std::min<int64_t>(options.maxStages, graph.getForloop());
+  while (stages >= 2 && stages * bytes > options.stagingBytes)
     --stages;
   if (loaders.empty() || stages < 2)
     return;
@@ -453,6 +459,8 @@ static int64_t getGroupWidth(int64_t width, int64_t extent) {
 
 int64_t GraphDefLowering::getSumWidth(const Tile &operand,
                                       ArrayRef<int64_t> shape) {
+  if (!options.vectorSums)
+    return 1;
   int64_t width = getGroupWidth(getVectorWidth(operand), shape.back());
   int64_t elements = std::accumulate(shape.begin(), shape.end(), int64_t(1),
                                      std::multiplies<>());
@@ -857,19 +865,22 @@ LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
   for (Type type : graph.getResultTypes())
     argumentTypes.push_back(getFlatBufferType(type));
 
-  // A kernel whose staged tiles would not fit next to its other tiles is
-  // lowered again without staging.
+  // A kernel that does not fit in shared memory is lowered again without
+  // staging, then without vector groups in its sums.
   OpBuilder builder = OpBuilder::atBlockEnd(kernels.getBody());
   int64_t limit = getSharedMemoryLimit(chip);
   gpu::GPUFuncOp kernel;
   int64_t sharedBytes = 0;
-  for (int64_t stagingBytes : {kMaxStagingBytes, int64_t(0)}) {
+  LoweringOptions attempts[] = {{stages, kMaxStagingBytes, true},
+                                {0, 0, true},
+                                {0, 0, false}};
+  for (const LoweringOptions &options : attempts) {
     kernel = gpu::GPUFuncOp::create(builder, graph.getLoc(), name,
                                     builder.getFunctionType(argumentTypes, {}));
     kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                     builder.getUnitAttr());
     kernel.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(graph.getBlock()));
-    // Enough blocks per SM for 512 threads: lets ptxas use up to 128
+    // Enough blocks per SM for 256 threads: lets ptxas use up to 255
     // registers per thread rather than spill to reach a higher occupancy.
     int64_t threads = int64_t(graph.getBlock()[0]) * graph.getBlock()[1] *
                       graph.getBlock()[2];
@@ -880,13 +891,13 @@ LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
       kernel->setAttr("nvvm.cluster_dim",
                       builder.getDenseI32ArrayAttr(*cluster));
     SymbolTable(kernels).insert(kernel);
-    GraphDefLowering lowering(graph, kernel, stagingBytes);
+    GraphDefLowering lowering(graph, kernel, options);
     if (failed(lowering.run())) {
       kernel.erase();
       return failure();
     }
     sharedBytes = lowering.getSharedMemoryBytes();
-    if (sharedBytes <= limit || !lowering.isPipelined())
+    if (sharedBytes <= limit || &options == &attempts[2])
       break;
     kernel.erase();
   }

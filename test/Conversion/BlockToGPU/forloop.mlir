@@ -1,5 +1,6 @@
-// RUN: mirage-opt %s --convert-mirage-block-to-gpu | FileCheck %s
-// RUN: mirage-opt %s --mirage-to-ptx-pipeline=chip=sm_80 | FileCheck %s --check-prefix=PTX
+// RUN: mirage-opt %s --convert-mirage-block-to-gpu=stages=4 | FileCheck %s
+// RUN: mirage-opt %s --mirage-to-ptx-pipeline="chip=sm_80 stages=4" | FileCheck %s --check-prefix=PTX
+// RUN: mirage-opt %s --convert-mirage-block-to-gpu | FileCheck %s --check-prefix=NOSTAGES
 
 // The fused RMSNorm + Linear: loop-invariant ops before the scf.for over the
 // for-loop, per-iteration ops and accumulation steps inside it, ops on
@@ -20,7 +21,13 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
   return %o : tensor<2x64xf16>
 }
 
-// The loop-varying tiles (rows of 64 bytes, 16-byte aligned) are staged:
+// Without stages (the default), nothing is staged.
+// NOSTAGES-LABEL: gpu.func @fused_kernel0
+// NOSTAGES-NOT: nvvm.cp.async
+// NOSTAGES: gpu.return
+
+// With stages=4, the loop-varying tiles (rows of 64 bytes, 16-byte aligned)
+// are staged:
 // copied by cp.async into shared memory up to 3 iterations ahead, in 4 stages
 // (X: 4 x 2 x 32 halves, W: 4 x 32 x 16).
 // CHECK-LABEL: gpu.func @fused_kernel0

@@ -1,4 +1,4 @@
-// RUN: mirage-opt %s --convert-mirage-block-to-gpu=chip=sm_80 | FileCheck %s
+// RUN: mirage-opt %s --convert-mirage-block-to-gpu="chip=sm_80 stages=4" | FileCheck %s
 
 // Staging the loop-varying tile (4 stages of 8 KiB) would take the kernel
 // past the 163 KiB of shared memory of sm_80 next to its 136 KiB exp tile:
