@@ -46,7 +46,7 @@ void mirage::buildMirageToPTXPipeline(
     OpPassManager &pm, const MirageToPTXPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(kernel::createExpandToBlocksPass());
   pm.addPass(createConvertMirageBlockToGPUPass(
-      ConvertMirageBlockToGPUPassOptions{options.chip}));
+      ConvertMirageBlockToGPUPassOptions{options.chip, options.stages}));
   pm.addPass(createConvertMirageKernelToGPUPass());
 
   GpuNVVMAttachTargetOptions target;

@@ -32,6 +32,11 @@ struct MirageToPTXPipelineOptions
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("Target chip: sm_80 or sm_90a"),
                            llvm::cl::init("sm_90a")};
+  Option<int64_t> stages{
+      *this, "stages",
+      llvm::cl::desc("Pipeline stages of loop-varying input tiles "
+                     "(convert-mirage-block-to-gpu); below 2, none"),
+      llvm::cl::init(0)};
 };
 
 /// Adds the passes that take a module of kernel graphs down to host functions

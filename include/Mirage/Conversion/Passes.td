@@ -42,6 +42,11 @@ def ConvertMirageBlockToGPUPass
     Option<"chip", "chip", "std::string", "\"sm_90a\"",
            "Target chip (sm_80 or sm_90a): sets the shared-memory limit and "
            "whether clusters exist">,
+    Option<"stages", "stages", "int64_t", "0",
+           "Software pipelining: loop-varying input tiles are copied into "
+           "shared memory by cp.async up to this many for-loop iterations "
+           "(stages) at once; below 2, tiles are read in place (the default, "
+           "docs/CodeGeneration.md)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -21,9 +21,11 @@
 #include "Mirage/Dialect/Thread/IR/ThreadOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <limits>
+#include <numeric>
 
 namespace mlir::mirage {
 #define GEN_PASS_DEF_CONVERTMIRAGEBLOCKTOGPUPASS
@@ -50,11 +52,31 @@ Type getElementType(Value tile) {
   return cast<ShapedType>(tile.getType()).getElementType();
 }
 
+/// The most shared memory the stages of a pipelined kernel take.
+constexpr int64_t kMaxStagingBytes = 64 * 1024;
+/// The threads per SM a kernel's register budget is sized for
+/// (`.minnctapersm`).
+constexpr int64_t kThreadsPerSM = 256;
+
+/// Choices of a kernel's code that trade shared memory for speed.
+struct LoweringOptions {
+  /// The most for-loop iterations whose staged tiles are in shared memory at
+  /// once (below 2: no staging).
+  int64_t maxStages;
+  /// The most shared memory the stages take.
+  int64_t stagingBytes;
+  /// Whether sums take vector groups (more slices, so larger partial sums).
+  bool vectorSums;
+};
+
 /// Emits the body of the kernel of one graph_def.
 class GraphDefLowering {
 public:
-  GraphDefLowering(kernel::GraphDefOp graph, gpu::GPUFuncOp kernel)
-      : graph(graph), kernel(kernel), emitter(kernel, graph.getBlock()) {}
+  /// Lowers `graph` into `kernel` with the choices of `options`.
+  GraphDefLowering(kernel::GraphDefOp graph, gpu::GPUFuncOp kernel,
+                   const LoweringOptions &options)
+      : graph(graph), kernel(kernel), emitter(kernel, graph.getBlock()),
+        options(options) {}
 
   LogicalResult run();
   int64_t getSharedMemoryBytes() const {
@@ -63,16 +85,43 @@ public:
 
 private:
   LogicalResult lower(Operation *op);
+  /// The terms of the offset of the tile `op` loads, in elements: (grid
+  /// axis, or kIterationTerm for the for-loop iteration; elements per step).
+  SmallVector<std::pair<unsigned, int64_t>, 4>
+  getLoaderOffsetTerms(block::InputLoaderOp op);
+  /// The global tile `op` loads at for-loop iteration `iteration` (null
+  /// outside the loop).
+  Tile getLoaderTile(block::InputLoaderOp op, Value iteration);
+  /// The stage of staged loader `op` that holds iteration `iteration`.
+  Tile getStage(block::InputLoaderOp op, Value iteration);
+  /// Chooses the loop-varying input_loaders whose tiles are copied into
+  /// shared memory ahead of their iteration (software pipelining) and
+  /// allocates their stages.
+  void planStaging();
+  /// Starts the copies of every staged tile of iteration `iteration` into
+  /// its stage (they join the threads' next cp.async group).
+  void copyStagedTiles(Value iteration);
+  /// Emits the start of for-loop iteration `iteration` of a pipelined
+  /// kernel: waits for its staged tiles, then starts the copies of
+  /// iteration `iteration + stages - 1`.
+  void advancePipeline(Value iteration);
   void lowerInputLoader(block::InputLoaderOp op);
   void lowerOutputSaver(block::OutputSaverOp op);
   void lowerElementwise(Operation *op, double scalar);
-  /// For every element `c` of `shape`, sums `term(c, k)` over
-  /// `k < terms` and calls `finish(c, sum)`. Few elements with many terms
-  /// split the terms over the threads (f32 partial sums in shared memory,
-  /// added in slice order).
-  void emitSums(ArrayRef<int64_t> shape, int64_t terms,
-                function_ref<Value(ValueRange c, Value k)> term,
-                function_ref<void(ValueRange c, Value sum)> finish);
+  /// For every `width` consecutive elements `c`, ..., `c + width - 1` along
+  /// the last dimension of `shape` (`c` a multiple of `width` there), sums
+  /// `term(c, k)` (`width` values, one per element) over `k < terms` and
+  /// calls `finish(c, sums)`. Few groups with many terms split the terms
+  /// over the threads (f32 partial sums in shared memory, added in slice
+  /// order by one thread per element, which calls `finish` on one element).
+  void emitSums(ArrayRef<int64_t> shape, int64_t terms, int64_t width,
+                function_ref<SmallVector<Value, 8>(ValueRange c, Value k)> term,
+                function_ref<void(ValueRange c, ValueRange sums)> finish);
+  /// How many consecutive result elements along the last dimension a sum
+  /// of result shape `shape` groups when it reads them from `operand`: as
+  /// many as one vector access of `operand` allows, if that leaves at most
+  /// one group per thread, else 1.
+  int64_t getSumWidth(const Tile &operand, ArrayRef<int64_t> shape);
   void lowerMatmul(block::MatmulOp op);
   void lowerReduction(block::ReductionOp op);
   void lowerRmsNorm(block::RmsNormOp op);
@@ -105,6 +154,11 @@ private:
   DenseMap<Operation *, Tile> accumulators;
   /// The for-loop induction variable while emitting the loop body.
   Value iteration;
+  /// Staged input_loaders and their stage buffers in shared memory (shape
+  /// `[numStages, tile shape...]`, iteration i in stage i % numStages).
+  llvm::MapVector<Operation *, Tile> staged;
+  int64_t numStages = 0;
+  LoweringOptions options;
 };
 
 Value GraphDefLowering::addScaled(Value offset, Value term, int64_t factor) {
@@ -136,6 +190,11 @@ LogicalResult GraphDefLowering::run() {
   auto accums = llvm::to_vector(body.getOps<block::ForloopAccumOp>());
   for (block::ForloopAccumOp accum : accums)
     initAccumulator(accum);
+  planStaging();
+  for (int64_t stage = 0; stage + 1 < numStages; ++stage) {
+    copyStagedTiles(emitter.index(stage));
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
   bool hasLoopBody = !accums.empty() ||
                      llvm::any_of(body.without_terminator(), [&](Operation &op) {
                        return phaseOf(op) == LoopPhase::InLoop;
@@ -147,6 +206,8 @@ LogicalResult GraphDefLowering::run() {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(loop.getBody()->getTerminator());
     iteration = loop.getInductionVar();
+    if (numStages != 0)
+      advancePipeline(iteration);
     for (Operation &op : body.without_terminator()) {
       if (auto accum = dyn_cast<block::ForloopAccumOp>(op))
         accumulate(accum);
@@ -220,25 +281,116 @@ LogicalResult GraphDefLowering::lower(Operation *op) {
 // Loads and stores of kernel tensors
 //===----------------------------------------------------------------------===//
 
-void GraphDefLowering::lowerInputLoader(block::InputLoaderOp op) {
-  auto source = cast<BlockArgument>(op.getSource());
+/// The for-loop iteration as a term of a loader's offset (grid axes are 0-2).
+static constexpr unsigned kIterationTerm = 3;
+
+SmallVector<std::pair<unsigned, int64_t>, 4>
+GraphDefLowering::getLoaderOffsetTerms(block::InputLoaderOp op) {
   ArrayRef<int64_t> whole = getShape(op.getSource());
   ArrayRef<int64_t> shape = getShape(op.getResult());
-  Tile tile = globalTensor(source.getArgNumber(), whole);
-  tile.shape.assign(shape.begin(), shape.end());
+  SmallVector<int64_t, 4> strides = getContiguousStrides(whole);
+  SmallVector<std::pair<unsigned, int64_t>, 4> terms;
   // This block's chunk along each mapped grid axis, then this iteration's.
   for (unsigned axis = 0; axis < 3; ++axis) {
     int32_t dim = op.getImap().getDim(axis);
-    if (dim < 0 || graph.getGrid()[axis] == 1)
-      continue;
-    int64_t chunk = whole[dim] / graph.getGrid()[axis];
-    tile.offset = addScaled(tile.offset, emitter.blockId(axis),
-                            chunk * tile.strides[dim]);
+    if (dim >= 0 && graph.getGrid()[axis] != 1)
+      terms.emplace_back(axis, whole[dim] / graph.getGrid()[axis] * strides[dim]);
   }
   if (op.isLoopVarying())
-    tile.offset = addScaled(tile.offset, iteration,
-                            shape[op.getFmap()] * tile.strides[op.getFmap()]);
-  tiles[op.getResult()] = tile;
+    terms.emplace_back(kIterationTerm,
+                       shape[op.getFmap()] * strides[op.getFmap()]);
+  return terms;
+}
+
+Tile GraphDefLowering::getLoaderTile(block::InputLoaderOp op, Value iteration) {
+  auto source = cast<BlockArgument>(op.getSource());
+  Tile tile = globalTensor(source.getArgNumber(), getShape(op.getSource()));
+  ArrayRef<int64_t> shape = getShape(op.getResult());
+  tile.shape.assign(shape.begin(), shape.end());
+  for (auto [term, factor] : getLoaderOffsetTerms(op))
+    emitter.addToOffset(
+        tile, term == kIterationTerm ? iteration : emitter.blockId(term), factor);
+  return tile;
+}
+
+Tile GraphDefLowering::getStage(block::InputLoaderOp op, Value iteration) {
+  ArrayRef<int64_t> shape = getShape(op.getResult());
+  const Tile &stages = staged.lookup(op);
+  Tile stage{SmallVector<int64_t, 4>(shape), stages.buffer, Value(),
+             getContiguousStrides(shape)};
+  Value index = arith::RemUIOp::create(emitter.getBuilder(), emitter.getLoc(),
+                                       iteration, emitter.index(numStages));
+  emitter.addToOffset(stage, index, stages.strides.front());
+  return stage;
+}
+
+
+void GraphDefLowering::planStaging() {
+  // Tiles of whole 16-byte chunks, 16-byte aligned in global memory.
+  SmallVector<block::InputLoaderOp> loaders;
+  int64_t bytes = 0;
+  for (auto op : graph.getBodyBlock().getOps<block::InputLoaderOp>()) {
+    if (!op.isLoopVarying())
+      continue;
+    auto source = cast<BlockArgument>(op.getSource());
+    Tile layout = globalTensor(source.getArgNumber(), getShape(op.getSource()));
+    for (auto [term, factor] : getLoaderOffsetTerms(op))
+      layout.offsetAlignment = std::gcd(layout.offsetAlignment, factor);
+    int64_t elementBytes = layout.getStorageType().getIntOrFloatBitWidth() / 8;
+    int64_t width = kMaxVectorBytes / elementBytes;
+    ArrayRef<int64_t> shape = getShape(op.getResult());
+    if (getVectorWidth(layout) != width || shape.back() % width != 0)
+      continue;
+    loaders.push_back(op);
+    bytes += elementBytes * std::accumulate(shape.begin(), shape.end(),
+                                            int64_t(1), std::multiplies<>());
+  }
+  int64_t stages = std::min<int64_t>(options.maxStages, graph.getForloop());
+  while (stages >= 2 && stages * bytes > options.stagingBytes)
+    --stages;
+  if (loaders.empty() || stages < 2)
+    return;
+  numStages = stages;
+  for (block::InputLoaderOp op : loaders) {
+    SmallVector<int64_t, 4> shape = {numStages};
+    llvm::append_range(shape, getShape(op.getResult()));
+    staged[op] = emitter.allocateShared(shape, getElementType(op.getResult()));
+  }
+}
+
+void GraphDefLowering::copyStagedTiles(Value iteration) {
+  for (Operation *op : staged.keys()) {
+    auto loader = cast<block::InputLoaderOp>(op);
+    emitter.copyAsync(getLoaderTile(loader, iteration), getStage(loader, iteration));
+  }
+}
+
+void GraphDefLowering::advancePipeline(Value iteration) {
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  // Groups of iterations up to `iteration + numStages - 2` are committed:
+  // all but the newest numStages - 2 are complete once this returns, and the
+  // barrier makes every thread's copies visible (and ends every read of the
+  // stage refilled below, that of the previous iteration).
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, numStages - 2);
+  emitter.barrier();
+  Value ahead = arith::AddIOp::create(b, loc, iteration,
+                                      emitter.index(numStages - 1));
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ahead,
+                                        emitter.index(graph.getForloop()));
+  auto copies = scf::IfOp::create(b, loc, inRange);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(copies.thenBlock()->getTerminator());
+    copyStagedTiles(ahead);
+  }
+  // One group per iteration, empty past the end, so that the count holds.
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+}
+
+void GraphDefLowering::lowerInputLoader(block::InputLoaderOp op) {
+  tiles[op.getResult()] = staged.contains(op) ? getStage(op, iteration)
+                                              : getLoaderTile(op, iteration);
 }
 
 void GraphDefLowering::lowerOutputSaver(block::OutputSaverOp op) {
@@ -252,8 +404,8 @@ void GraphDefLowering::lowerOutputSaver(block::OutputSaverOp op) {
     int32_t dim = op.getOmap().getDim(axis);
     if (dim < 0 || graph.getGrid()[axis] == 1)
       continue;
-    out.offset = addScaled(out.offset, emitter.blockId(axis),
-                           shape[dim] * out.strides[dim]);
+    emitter.addToOffset(out, emitter.blockId(axis),
+                        shape[dim] * out.strides[dim]);
   }
   const Tile &in = tiles[op.getInput()];
   emitter.forEachElement(shape, [&](ValueRange c) {
@@ -287,50 +439,88 @@ void GraphDefLowering::lowerElementwise(Operation *op, double scalar) {
 static constexpr int64_t kMinSliceLength = 32;
 
 /// How many slices of a sum's terms a block splits over its threads:
-/// enough (slice, element) pairs to give every thread two, each slice at
-/// least kMinSliceLength long.
-static int64_t getSumSlices(int64_t elements, int64_t terms, int64_t threads) {
+/// enough (slice, group) pairs to give every thread two, each slice at least
+/// kMinSliceLength long.
+static int64_t getSumSlices(int64_t groups, int64_t terms, int64_t threads) {
   int64_t slices = 1;
-  while (elements * slices < 2 * threads && terms % (2 * slices) == 0 &&
+  while (groups * slices < 2 * threads && terms % (2 * slices) == 0 &&
          terms / (2 * slices) >= kMinSliceLength)
     slices *= 2;
   return slices;
 }
 
+/// The widest group of consecutive elements along the last dimension of a
+/// sum's result, at most `width`, that divides `extent`.
+static int64_t getGroupWidth(int64_t width, int64_t extent) {
+  while (extent % width != 0)
+    width /= 2;
+  return width;
+}
+
+int64_t GraphDefLowering::getSumWidth(const Tile &operand,
+                                      ArrayRef<int64_t> shape) {
+  if (!options.vectorSums)
+    return 1;
+  int64_t width = getGroupWidth(getVectorWidth(operand), shape.back());
+  int64_t elements = std::accumulate(shape.begin(), shape.end(), int64_t(1),
+                                     std::multiplies<>());
+  // More groups than threads would give a thread several groups' partials
+  // at once (after unrolling): ptxas then spills the larger attention
+  // kernels.
+  return elements / width <= emitter.getNumThreads() ? width : 1;
+}
+
 void GraphDefLowering::emitSums(
-    ArrayRef<int64_t> shape, int64_t terms,
-    function_ref<Value(ValueRange c, Value k)> term,
-    function_ref<void(ValueRange c, Value sum)> finish) {
-  int64_t elements = 1;
-  for (int64_t extent : shape)
-    elements *= extent;
-  int64_t slices = getSumSlices(elements, terms, emitter.getNumThreads());
+    ArrayRef<int64_t> shape, int64_t terms, int64_t width,
+    function_ref<SmallVector<Value, 8>(ValueRange c, Value k)> term,
+    function_ref<void(ValueRange c, ValueRange sums)> finish) {
+  SmallVector<int64_t, 4> groupShape(shape);
+  groupShape.back() /= width;
+  int64_t groups = 1;
+  for (int64_t extent : groupShape)
+    groups *= extent;
+  int64_t slices = getSumSlices(groups, terms, emitter.getNumThreads());
   int64_t sliceLength = terms / slices;
   OpBuilder &builder = emitter.getBuilder();
   Location loc = emitter.getLoc();
-  // Element `c` summed over terms [first, first + sliceLength).
+  // The first element of group `g`.
+  auto firstOf = [&](ValueRange g) {
+    SmallVector<Value, 4> c(g);
+    if (width != 1)
+      c.back() = arith::MulIOp::create(builder, loc, c.back(),
+                                       emitter.index(width));
+    return c;
+  };
+  // The group from element `c` summed over terms [first, first + sliceLength).
   auto sumSlice = [&](ValueRange c, Value first) {
-    return emitter.sequentialSum(sliceLength, emitter.f32(0.0), [&](Value i, Value acc) {
+    return emitter.sequentialSum(sliceLength, width, [&](Value i) {
       Value k = first ? arith::AddIOp::create(builder, loc, first, i) : i;
-      return arith::AddFOp::create(builder, loc, acc, term(c, k));
+      return term(c, k);
     });
   };
   if (slices == 1) {
-    emitter.forEachElement(shape, [&](ValueRange c) {
+    emitter.forEachElement(groupShape, [&](ValueRange g) {
+      SmallVector<Value, 4> c = firstOf(g);
       finish(c, sumSlice(c, Value()));
     });
     return;
   }
-  // Threads take (slice, element) pairs, consecutive threads consecutive
-  // elements (coalesced reads along the last dimension).
+  // Threads take (slice, group) pairs, consecutive threads consecutive
+  // groups (coalesced reads along the last dimension).
   SmallVector<int64_t, 4> partialShape = {slices};
   llvm::append_range(partialShape, shape);
   Tile partials = emitter.allocateShared(partialShape, builder.getF32Type());
-  emitter.forEachElement(partialShape, [&](ValueRange pc) {
-    Value first = arith::MulIOp::create(builder, loc, pc[0],
+  SmallVector<int64_t, 4> pairShape = {slices};
+  llvm::append_range(pairShape, groupShape);
+  emitter.forEachElement(pairShape, [&](ValueRange pg) {
+    Value first = arith::MulIOp::create(builder, loc, pg[0],
                                         emitter.index(sliceLength));
-    emitter.store(partials, pc, sumSlice(pc.drop_front(), first));
+    SmallVector<Value, 5> pc = {pg[0]};
+    llvm::append_range(pc, firstOf(pg.drop_front()));
+    emitter.storeVector(partials, pc,
+                        sumSlice(ArrayRef(pc).drop_front(), first));
   });
+  // One thread per element adds its partials.
   emitter.forEachElement(shape, [&](ValueRange c) {
     Value sum = emitter.f32(0.0);
     for (int64_t slice = 0; slice < slices; ++slice) {
@@ -343,36 +533,48 @@ void GraphDefLowering::emitSums(
 }
 
 void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
+  // Groups of consecutive result columns read consecutive rhs columns: one
+  // vector load of the rhs per term.
   Tile a = tiles[op.getLhs()], b = tiles[op.getRhs()];
   ArrayRef<int64_t> shape = getShape(op.getResult());
   Tile out = allocateResult(op.getResult());
   OpBuilder &builder = emitter.getBuilder();
   Location loc = emitter.getLoc();
+  int64_t width = getSumWidth(b, shape);
   emitSums(
-      shape, a.shape.back(),
+      shape, a.shape.back(), width,
       [&](ValueRange c, Value k) {
         SmallVector<Value, 4> ac(c), bc(c);
         ac[c.size() - 1] = k;
         bc[c.size() - 2] = k;
-        return arith::MulFOp::create(builder, loc, emitter.load(a, ac),
-                                     emitter.load(b, bc));
+        Value lhs = emitter.load(a, ac);
+        SmallVector<Value, 8> products;
+        for (Value rhs : emitter.loadVector(b, bc, width))
+          products.push_back(arith::MulFOp::create(builder, loc, lhs, rhs));
+        return products;
       },
-      [&](ValueRange c, Value sum) { emitter.store(out, c, sum); });
+      [&](ValueRange c, ValueRange sums) { emitter.storeVector(out, c, sums); });
 }
 
 void GraphDefLowering::lowerReduction(block::ReductionOp op) {
   // out[.., j, ..] = sum_k in[.., j + k * size, ..]: the strided rule.
+  // Groups of consecutive elements along the last dimension read
+  // consecutive inputs when the last dimension is not reduced or `size` is
+  // a multiple of the group.
   Tile in = tiles[op.getInput()];
   int64_t dim = op.getDim(), size = op.getSize();
   Tile out = allocateResult(op.getResult());
+  int64_t width = getSumWidth(in, out.shape);
+  if (dim == int64_t(in.shape.size()) - 1)
+    width = getGroupWidth(width, size);
   emitSums(
-      out.shape, in.shape[dim] / size,
+      out.shape, in.shape[dim] / size, width,
       [&](ValueRange c, Value k) {
         SmallVector<Value, 4> ic(c);
         ic[dim] = addScaled(c[dim], k, size);
-        return emitter.load(in, ic);
+        return emitter.loadVector(in, ic, width);
       },
-      [&](ValueRange c, Value sum) { emitter.store(out, c, sum); });
+      [&](ValueRange c, ValueRange sums) { emitter.storeVector(out, c, sums); });
 }
 
 void GraphDefLowering::lowerRmsNorm(block::RmsNormOp op) {
@@ -387,15 +589,16 @@ void GraphDefLowering::lowerRmsNorm(block::RmsNormOp op) {
   Tile rms = emitter.allocateShared({count / size}, b.getF32Type());
   double eps = op.getEps().convertToDouble();
   emitSums(
-      rms.shape, size,
-      [&](ValueRange group, Value i) {
+      rms.shape, size, /*width=*/1,
+      [&](ValueRange group, Value i) -> SmallVector<Value, 8> {
         Value first = arith::MulIOp::create(b, loc, group[0], emitter.index(size));
         Value linear = arith::AddIOp::create(b, loc, first, i);
         Value x = emitter.load(in, emitter.delinearize(linear, in.shape));
-        return arith::MulFOp::create(b, loc, x, x);
+        return {arith::MulFOp::create(b, loc, x, x)};
       },
-      [&](ValueRange group, Value sum) {
-        Value mean = arith::DivFOp::create(b, loc, sum, emitter.f32(double(size)));
+      [&](ValueRange group, ValueRange sum) {
+        Value mean =
+            arith::DivFOp::create(b, loc, sum[0], emitter.f32(double(size)));
         if (eps != 0.0)
           mean = arith::AddFOp::create(b, loc, mean, emitter.f32(eps));
         emitter.store(rms, group, math::SqrtOp::create(b, loc, mean));
@@ -586,14 +789,14 @@ void GraphDefLowering::accumulate(block::ForloopAccumOp op) {
       step = emitter.load(in, c);
     } else {
       int64_t terms = in.shape[last] / size;
-      step = emitter.sequentialSum(terms, emitter.f32(0.0), [&](Value k, Value sum) {
+      step = emitter.sequentialSum(terms, 1, [&](Value k) -> SmallVector<Value, 8> {
         SmallVector<Value, 4> ic(c);
         ic[last] = addScaled(c[last], k, size);
         Value x = emitter.load(in, ic);
         if (kind == block::AccumKind::RmsLast)
           x = arith::MulFOp::create(b, loc, x, x);
-        return arith::AddFOp::create(b, loc, sum, x);
-      });
+        return {x};
+      })[0];
     }
     Value previous = emitter.load(acc, c);
     Value next = kind == block::AccumKind::Max
@@ -662,23 +865,42 @@ LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
   for (Type type : graph.getResultTypes())
     argumentTypes.push_back(getFlatBufferType(type));
 
+  // A kernel that does not fit in shared memory is lowered again without
+  // staging, then without vector groups in its sums.
   OpBuilder builder = OpBuilder::atBlockEnd(kernels.getBody());
-  auto kernel = gpu::GPUFuncOp::create(
-      builder, graph.getLoc(), name,
-      builder.getFunctionType(argumentTypes, {}));
-  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), builder.getUnitAttr());
-  kernel.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(graph.getBlock()));
-  if (std::optional<ArrayRef<int32_t>> cluster = graph.getCluster())
-    kernel->setAttr("nvvm.cluster_dim", builder.getDenseI32ArrayAttr(*cluster));
-  SymbolTable(kernels).insert(kernel);
-
-  GraphDefLowering lowering(graph, kernel);
-  if (failed(lowering.run())) {
-    kernel.erase();
-    return failure();
-  }
-  int64_t sharedBytes = lowering.getSharedMemoryBytes();
   int64_t limit = getSharedMemoryLimit(chip);
+  gpu::GPUFuncOp kernel;
+  int64_t sharedBytes = 0;
+  LoweringOptions attempts[] = {{stages, kMaxStagingBytes, true},
+                                {0, 0, true},
+                                {0, 0, false}};
+  for (const LoweringOptions &options : attempts) {
+    kernel = gpu::GPUFuncOp::create(builder, graph.getLoc(), name,
+                                    builder.getFunctionType(argumentTypes, {}));
+    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                    builder.getUnitAttr());
+    kernel.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(graph.getBlock()));
+    // Enough blocks per SM for 256 threads: lets ptxas use up to 255
+    // registers per thread rather than spill to reach a higher occupancy.
+    int64_t threads = int64_t(graph.getBlock()[0]) * graph.getBlock()[1] *
+                      graph.getBlock()[2];
+    kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                    builder.getI32IntegerAttr(
+                        std::max<int64_t>(1, kThreadsPerSM / threads)));
+    if (std::optional<ArrayRef<int32_t>> cluster = graph.getCluster())
+      kernel->setAttr("nvvm.cluster_dim",
+                      builder.getDenseI32ArrayAttr(*cluster));
+    SymbolTable(kernels).insert(kernel);
+    GraphDefLowering lowering(graph, kernel, options);
+    if (failed(lowering.run())) {
+      kernel.erase();
+      return failure();
+    }
+    sharedBytes = lowering.getSharedMemoryBytes();
+    if (sharedBytes <= limit || &options == &attempts[2])
+      break;
+    kernel.erase();
+  }
   if (sharedBytes > limit) {
     kernel.erase();
     return graph.emitOpError()

@@ -8,19 +8,21 @@
 #include "KernelEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::mirage;
 
-/// Alignment of every shared-memory buffer: enough for 16-byte vector
-/// accesses.
-static constexpr int64_t kSharedAlignment = 16;
-/// Independent partial values of a sequentialSum.
-static constexpr int64_t kSumUnroll = 4;
+/// Alignment of every shared-memory buffer: enough for the widest vector
+/// access.
+static constexpr int64_t kSharedAlignment = kMaxVectorBytes;
 
 Type Tile::getStorageType() const {
   return cast<MemRefType>(buffer.getType()).getElementType();
@@ -36,6 +38,16 @@ SmallVector<int64_t, 4> mlir::mirage::getContiguousStrides(ArrayRef<int64_t> sha
   for (int64_t k = static_cast<int64_t>(shape.size()) - 2; k >= 0; --k)
     strides[k] = strides[k + 1] * shape[k + 1];
   return strides;
+}
+
+int64_t mlir::mirage::getVectorWidth(const Tile &tile) {
+  if (tile.strides.empty() || tile.strides.back() != 1)
+    return 1;
+  int64_t bytes = tile.getStorageType().getIntOrFloatBitWidth() / 8;
+  int64_t width = std::gcd(kMaxVectorBytes / bytes, tile.offsetAlignment);
+  for (int64_t stride : ArrayRef(tile.strides).drop_back())
+    width = std::gcd(width, stride);
+  return width;
 }
 
 KernelEmitter::KernelEmitter(gpu::GPUFuncOp kernel, ArrayRef<int32_t> blockDims)
@@ -95,35 +107,45 @@ void KernelEmitter::forEachElement(ArrayRef<int64_t> shape,
     barrier();
 }
 
-Value KernelEmitter::sequentialSum(int64_t count, Value init,
-                                   function_ref<Value(Value, Value)> body) {
+SmallVector<Value, 8>
+KernelEmitter::sequentialSum(int64_t count, int64_t width,
+                             function_ref<SmallVector<Value, 8>(Value)> terms) {
   int64_t unroll = count % kSumUnroll == 0 ? kSumUnroll : 1;
-  SmallVector<Value, 4> inits = {init};
-  inits.append(unroll - 1, f32(0.0));
+  // Partial u of sum l is carried at u * width + l.
+  SmallVector<Value, 32> inits(unroll * width, f32(0.0));
   auto loop = scf::ForOp::create(
       builder, loc, index(0), index(count), index(unroll), inits,
       [&](OpBuilder &nested, Location, Value i, ValueRange carried) {
         OpBuilder::InsertionGuard guard(builder);
         builder.setInsertionPoint(nested.getInsertionBlock(),
                                   nested.getInsertionPoint());
-        SmallVector<Value, 4> next;
-        for (auto [u, acc] : llvm::enumerate(carried)) {
+        SmallVector<Value, 32> next;
+        for (int64_t u = 0; u < unroll; ++u) {
           Value position =
               u == 0 ? i : arith::AddIOp::create(builder, loc, i, index(u));
-          next.push_back(body(position, acc));
+          for (auto [l, term] : llvm::enumerate(terms(position)))
+            next.push_back(arith::AddFOp::create(
+                builder, loc, carried[u * width + l], term));
         }
         scf::YieldOp::create(builder, loc, next);
       });
-  // ((a0 + a1) + (a2 + a3)): a fixed order, so results are deterministic.
-  SmallVector<Value, 4> partials(loop.getResults());
-  while (partials.size() > 1) {
-    SmallVector<Value, 4> halves;
-    for (size_t p = 0; p < partials.size(); p += 2)
-      halves.push_back(
-          arith::AddFOp::create(builder, loc, partials[p], partials[p + 1]));
-    partials = std::move(halves);
+  // ((p0 + p1) + (p2 + p3)) per sum: a fixed order, so results are
+  // deterministic.
+  SmallVector<Value, 8> sums;
+  for (int64_t l = 0; l < width; ++l) {
+    SmallVector<Value, 4> partials;
+    for (int64_t u = 0; u < unroll; ++u)
+      partials.push_back(loop.getResult(u * width + l));
+    while (partials.size() > 1) {
+      SmallVector<Value, 4> halves;
+      for (size_t p = 0; p < partials.size(); p += 2)
+        halves.push_back(
+            arith::AddFOp::create(builder, loc, partials[p], partials[p + 1]));
+      partials = std::move(halves);
+    }
+    sums.push_back(partials.front());
   }
-  return partials.front();
+  return sums;
 }
 
 void KernelEmitter::barrier() { gpu::BarrierOp::create(builder, loc); }
@@ -169,6 +191,128 @@ Value KernelEmitter::loadBroadcast(const Tile &tile, ArrayRef<int64_t> shape,
     if (extent != shape[k])
       own[k] = index(0);
   return load(tile, own);
+}
+
+Value KernelEmitter::getElementPointer(const Tile &tile, ValueRange coords) {
+  MLIRContext *ctx = builder.getContext();
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, tile.buffer);
+  Value base;
+  if (tile.isShared()) {
+    base = LLVM::IntToPtrOp::create(
+        builder, loc, LLVM::LLVMPointerType::get(ctx, 3),
+        arith::IndexCastOp::create(builder, loc, builder.getI64Type(), address)
+            .getResult());
+  } else {
+    // A generic address of global memory, cast to the global address space
+    // so that the access is an ld/st.global.
+    Value generic = LLVM::IntToPtrOp::create(
+        builder, loc, LLVM::LLVMPointerType::get(ctx),
+        arith::IndexCastOp::create(builder, loc, builder.getI64Type(), address)
+            .getResult());
+    base = LLVM::AddrSpaceCastOp::create(
+        builder, loc, LLVM::LLVMPointerType::get(ctx, 1), generic);
+  }
+  Value position = arith::IndexCastOp::create(builder, loc, builder.getI64Type(),
+                                              linearize(tile, coords));
+  return LLVM::GEPOp::create(builder, loc, base.getType(),
+                             tile.getStorageType(), base, ValueRange{position});
+}
+
+SmallVector<Value, 8> KernelEmitter::loadVector(const Tile &tile,
+                                                ValueRange coords,
+                                                int64_t width) {
+  int64_t chunk = std::min(width, getVectorWidth(tile));
+  if (chunk == 1) {
+    SmallVector<Value, 8> values;
+    SmallVector<Value, 4> c(coords);
+    for (int64_t l = 0; l < width; ++l) {
+      if (l != 0)
+        c.back() = arith::AddIOp::create(builder, loc, coords.back(), index(l));
+      values.push_back(load(tile, c));
+    }
+    return values;
+  }
+  Type type = tile.getStorageType();
+  auto vectorType = VectorType::get({chunk}, type);
+  int64_t alignment = chunk * type.getIntOrFloatBitWidth() / 8;
+  SmallVector<Value, 8> values;
+  SmallVector<Value, 4> c(coords);
+  for (int64_t first = 0; first < width; first += chunk) {
+    if (first != 0)
+      c.back() = arith::AddIOp::create(builder, loc, coords.back(), index(first));
+    Value vector = LLVM::LoadOp::create(builder, loc, vectorType,
+                                        getElementPointer(tile, c), alignment);
+    for (int64_t l = 0; l < chunk; ++l) {
+      Value element = LLVM::ExtractElementOp::create(
+          builder, loc, vector,
+          arith::ConstantOp::create(builder, loc, builder.getI32IntegerAttr(l)));
+      values.push_back(type.isF32() ? element
+                                    : arith::ExtFOp::create(
+                                          builder, loc, builder.getF32Type(),
+                                          element)
+                                          .getResult());
+    }
+  }
+  return values;
+}
+
+void KernelEmitter::storeVector(const Tile &tile, ValueRange coords,
+                                ValueRange values) {
+  int64_t width = values.size();
+  int64_t chunk = std::min(width, getVectorWidth(tile));
+  SmallVector<Value, 4> c(coords);
+  if (chunk == 1) {
+    for (auto [l, value] : llvm::enumerate(values)) {
+      if (l != 0)
+        c.back() = arith::AddIOp::create(builder, loc, coords.back(), index(l));
+      store(tile, c, value);
+    }
+    return;
+  }
+  Type type = tile.getStorageType();
+  auto vectorType = VectorType::get({chunk}, type);
+  int64_t alignment = chunk * type.getIntOrFloatBitWidth() / 8;
+  for (int64_t first = 0; first < width; first += chunk) {
+    Value vector = LLVM::PoisonOp::create(builder, loc, vectorType);
+    for (int64_t l = 0; l < chunk; ++l) {
+      Value element = values[first + l];
+      if (!type.isF32())
+        element = arith::TruncFOp::create(builder, loc, type, element);
+      vector = LLVM::InsertElementOp::create(
+          builder, loc, vector, element,
+          arith::ConstantOp::create(builder, loc, builder.getI32IntegerAttr(l)));
+    }
+    if (first != 0)
+      c.back() = arith::AddIOp::create(builder, loc, coords.back(), index(first));
+    LLVM::StoreOp::create(builder, loc, vector, getElementPointer(tile, c),
+                          alignment);
+  }
+}
+
+void KernelEmitter::copyAsync(const Tile &from, const Tile &to) {
+  int64_t width = getVectorWidth(from);
+  SmallVector<int64_t, 4> chunks(from.shape);
+  chunks.back() /= width;
+  forEachElement(
+      chunks,
+      [&](ValueRange chunk) {
+        SmallVector<Value, 4> c(chunk);
+        c.back() = arith::MulIOp::create(builder, loc, c.back(), index(width));
+        NVVM::CpAsyncOp::create(builder, loc, getElementPointer(to, c),
+                                getElementPointer(from, c), kMaxVectorBytes,
+                                NVVM::LoadCacheModifierKind::CG,
+                                /*cpSize=*/Value());
+      },
+      /*synchronize=*/false);
+}
+
+void KernelEmitter::addToOffset(Tile &tile, Value term, int64_t factor) {
+  if (factor != 1)
+    term = arith::MulIOp::create(builder, loc, term, index(factor));
+  tile.offset =
+      tile.offset ? arith::AddIOp::create(builder, loc, tile.offset, term) : term;
+  tile.offsetAlignment = std::gcd(tile.offsetAlignment, factor);
 }
 
 void KernelEmitter::store(const Tile &tile, ValueRange coords, Value value) {

@@ -21,6 +21,14 @@
 
 namespace mlir::mirage {
 
+/// The widest vector access of a generated kernel, in bytes. Buffers are at
+/// least this aligned: kernel arguments by the runtime's contract, shared
+/// memory by allocateShared.
+inline constexpr int64_t kMaxVectorBytes = 16;
+
+/// Independent partials of each sum of a sequentialSum.
+inline constexpr int64_t kSumUnroll = 4;
+
 /// A tile as the kernel sees it: element `c` lives at
 /// `buffer[offset + sum_k c[k] * strides[k]]`. `buffer` is a flat memref in
 /// global memory (a kernel argument) or in workgroup memory.
@@ -30,6 +38,8 @@ struct Tile {
   /// Offset of element 0 in `buffer` (an index); null means 0.
   Value offset;
   SmallVector<int64_t, 4> strides;
+  /// A number of elements that `offset` is known to be a multiple of.
+  int64_t offsetAlignment = kMaxVectorBytes;
 
   /// The element type stored in `buffer`.
   Type getStorageType() const;
@@ -39,6 +49,13 @@ struct Tile {
 
 /// The row-major strides of `shape`.
 SmallVector<int64_t, 4> getContiguousStrides(ArrayRef<int64_t> shape);
+
+/// The most consecutive elements along the last dimension of `tile` that one
+/// aligned vector access of at most kMaxVectorBytes can read or write, from
+/// any position whose last coordinate is a multiple of it: a power of two
+/// dividing the tile's offset alignment and its strides other than the last,
+/// which must be 1. 1 when the tile allows no vector access.
+int64_t getVectorWidth(const Tile &tile);
 
 /// Emits the body of one kernel: thread and block indices, element loops,
 /// tile accesses, scalar arithmetic and shared-memory buffers.
@@ -64,13 +81,14 @@ public:
   void forEachElement(ArrayRef<int64_t> shape,
                       function_ref<void(ValueRange coords)> body,
                       bool synchronize = true);
-  /// `scf.for %i = 0 to count` run by every thread (not spread); `body`
-  /// returns the next value of the f32 carried in `init`. Returns the final
-  /// value. When `count` allows, the loop keeps kSumUnroll independent
-  /// partial values (unrolled, so their loads are in flight together) and
-  /// adds them at the end.
-  Value sequentialSum(int64_t count, Value init,
-                      function_ref<Value(Value i, Value acc)> body);
+  /// `width` f32 sums over `i < count`, run by every thread (not spread):
+  /// sum `l` adds `terms(i)[l]` in increasing `i`. When `count` allows, each
+  /// sum keeps kSumUnroll independent partials (unrolled, so their loads are
+  /// in flight together; partial `u` takes the terms `i % kSumUnroll == u`)
+  /// and adds them as `(p0 + p1) + (p2 + p3)`.
+  SmallVector<Value, 8>
+  sequentialSum(int64_t count, int64_t width,
+                function_ref<SmallVector<Value, 8>(Value i)> terms);
   /// Threads per block.
   int64_t getNumThreads() const { return numThreads; }
   /// Synchronises the threads of the block.
@@ -82,8 +100,26 @@ public:
   /// shape `shape` (dimensions of size 1 repeat).
   Value loadBroadcast(const Tile &tile, ArrayRef<int64_t> shape,
                       ValueRange coords);
+  /// Reads the `width` elements of `tile` from `coords` on along the last
+  /// dimension as f32, in vector accesses as wide as getVectorWidth(tile)
+  /// allows. The last coordinate must be a multiple of `width`.
+  SmallVector<Value, 8> loadVector(const Tile &tile, ValueRange coords,
+                                   int64_t width);
   /// Rounds `value` to the storage type of `tile` and writes it at `coords`.
   void store(const Tile &tile, ValueRange coords, Value value);
+  /// Rounds `values` to the storage type of `tile` and writes them from
+  /// `coords` on along the last dimension, in vector accesses as wide as
+  /// getVectorWidth(tile) allows. The last coordinate must be a multiple of
+  /// the number of values.
+  void storeVector(const Tile &tile, ValueRange coords, ValueRange values);
+  /// Starts asynchronous copies (`cp.async`, kMaxVectorBytes each) of the
+  /// elements of global tile `from` into shared tile `to` of the same shape,
+  /// spread over the block's threads; `from` and `to` must allow vector
+  /// accesses of kMaxVectorBytes (getVectorWidth) that divide their last
+  /// dimension. The copies join the thread's next `cp.async` group.
+  void copyAsync(const Tile &from, const Tile &to);
+  /// Adds `term * factor` to the offset of `tile`.
+  void addToOffset(Tile &tile, Value term, int64_t factor);
   /// The linear position of `coords` in `tile.buffer`, as an index.
   Value linearize(const Tile &tile, ValueRange coords);
   /// The coordinates of element `linear` of a row-major `shape`.
@@ -98,6 +134,10 @@ public:
   Value roundTo(Value value, Type type);
 
 private:
+  /// An LLVM pointer to element `coords` of `tile`, in the buffer's address
+  /// space (global or shared).
+  Value getElementPointer(const Tile &tile, ValueRange coords);
+
   OpBuilder builder;
   /// Where shared-memory views are created: after the kernel's prologue.
   OpBuilder entryBuilder;

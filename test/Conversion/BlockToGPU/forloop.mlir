@@ -1,4 +1,6 @@
-// RUN: mirage-opt %s --convert-mirage-block-to-gpu | FileCheck %s
+// RUN: mirage-opt %s --convert-mirage-block-to-gpu=stages=4 | FileCheck %s
+// RUN: mirage-opt %s --mirage-to-ptx-pipeline="chip=sm_80 stages=4" | FileCheck %s --check-prefix=PTX
+// RUN: mirage-opt %s --convert-mirage-block-to-gpu | FileCheck %s --check-prefix=NOSTAGES
 
 // The fused RMSNorm + Linear: loop-invariant ops before the scf.for over the
 // for-loop, per-iteration ops and accumulation steps inside it, ops on
@@ -19,9 +21,20 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
   return %o : tensor<2x64xf16>
 }
 
+// Without stages (the default), nothing is staged.
+// NOSTAGES-LABEL: gpu.func @fused_kernel0
+// NOSTAGES-NOT: nvvm.cp.async
+// NOSTAGES: gpu.return
+
+// With stages=4, the loop-varying tiles (rows of 64 bytes, 16-byte aligned)
+// are staged:
+// copied by cp.async into shared memory up to 3 iterations ahead, in 4 stages
+// (X: 4 x 2 x 32 halves, W: 4 x 32 x 16).
 // CHECK-LABEL: gpu.func @fused_kernel0
 // CHECK-DAG: %[[ACC:.*]] = memref.view %{{.*}} to memref<32xf32, #gpu.address_space<workgroup>>
 // CHECK-DAG: %[[RMS:.*]] = memref.view %{{.*}} to memref<2xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[XS:.*]] = memref.view %{{.*}} to memref<256xf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[WS:.*]] = memref.view %{{.*}} to memref<2048xf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: %[[MM:.*]] = memref.view %{{.*}} to memref<32xf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: %[[Y:.*]] = memref.view %{{.*}} to memref<32xf16, #gpu.address_space<workgroup>>
 // Accumulators start at 0.
@@ -31,15 +44,41 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
 // CHECK: scf.for
 // CHECK: memref.store %{{.*}}, %[[RMS]]
 // CHECK: gpu.barrier
-// The for-loop.
+// Prologue: iterations 0, 1 and 2 start copying, one cp.async group each.
+// CHECK: memref.extract_aligned_pointer_as_index %[[XS]]
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK: memref.extract_aligned_pointer_as_index %[[WS]]
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.commit.group
+// The for-loop: wait for this iteration's group (at most 2 newer pending),
+// barrier, then start iteration i + 3 into stage (i + 3) % 4 if it exists
+// and commit a group (empty past the end).
 // CHECK: %[[C8:.*]] = arith.constant 8 : index
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[C8]] step
-// The matmul: one k-loop per result element, carrying four f32 partial sums.
+// CHECK-NEXT: nvvm.cp.async.wait.group 2
+// CHECK-NEXT: gpu.barrier
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[I]], %c3{{.*}} : index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[AHEAD]], %c8{{.*}} : index
+// CHECK: scf.if %[[IN]] {
+// CHECK: arith.remui %[[AHEAD]], %c4{{.*}} : index
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// The matmul: one k-loop per group of 8 consecutive result columns, carrying
+// four f32 partial sums of each (one 16-byte load of the staged rhs row per
+// k), then
+// one 16-byte store of the group.
 // CHECK: scf.for
-// CHECK: scf.for {{.*}} step %c4 iter_args({{.*}}) -> (f32, f32, f32, f32)
+// CHECK: %{{.*}}:32 = scf.for {{.*}} step %c4{{.*}} iter_args({{.*}}) -> ({{(f32, )+}}f32)
+// CHECK: memref.load %[[XS]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[WS]]
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
 // CHECK: arith.mulf
 // CHECK: arith.addf
-// CHECK: memref.store %{{.*}}, %[[MM]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[MM]]
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
 // CHECK: gpu.barrier
 // sum: acc += mm.
 // CHECK: memref.load %[[MM]]
@@ -68,3 +107,9 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
 // CHECK: arith.divf
 // CHECK: memref.store %{{.*}}, %[[Y]]
 // CHECK: gpu.return
+
+// The pipeline in PTX (sm_80; tabs appear as \09 in the printed binary).
+// PTX: cp.async.cg.shared.global
+// PTX: cp.async.commit_group;
+// PTX: cp.async.wait_group \092;
+// PTX: bar.sync \090;

@@ -110,16 +110,19 @@ func.func @fused(%a: tensor<8x64xf16>, %b: tensor<8x1xf16>) -> (tensor<8x64xf16>
 // -----
 
 // A matmul with a small result tile and a long contraction splits the
-// contraction over the threads: 8 results x 8 slices of 32 partial sums in
-// shared memory (f32), then each result adds its 8 partials in slice order.
+// contraction over the threads: 8 slices of 32 terms for the one group of 8
+// results, partial sums in shared memory (f32), then each result adds its 8
+// partials in slice order.
 // CHECK-LABEL: gpu.func @gemv_kernel0
 // CHECK-DAG: memref.view %{{.*}} to memref<8xf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: %[[PARTS:.*]] = memref.view %{{.*}} to memref<64xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for
 // CHECK: %[[FIRST:.*]] = arith.muli %{{.*}}, %c32{{.*}} : index
-// CHECK: scf.for {{.*}} = %{{.*}} to %c32{{.*}} step %c4{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
+// CHECK: %{{.*}}:32 = scf.for {{.*}} = %{{.*}} to %c32{{.*}} step %c4{{.*}} iter_args
 // CHECK: arith.addi %[[FIRST]]
-// CHECK: memref.store %{{.*}}, %[[PARTS]]
+// CHECK: llvm.load %{{.*}} -> vector<8xf16>
+// CHECK: memref.extract_aligned_pointer_as_index %[[PARTS]]
+// CHECK-COUNT-2: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK: gpu.barrier
 // CHECK: scf.for
 // CHECK-COUNT-8: memref.load %[[PARTS]]

@@ -10,6 +10,7 @@
 // SM90: gpu.binary @mirage_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">
 // SM90-SAME: .target sm_90a
 // SM90-SAME: .visible .entry softmax_rows_kernel0(
+// SM90-SAME: .minnctapersm 2
 // SM90-SAME: ex2.approx
 // SM90-SAME: .visible .entry softmax_rows_kernel1(
 // SM90-SAME: .visible .entry softmax_rows_kernel2(

@@ -1,0 +1,24 @@
+// RUN: mirage-opt %s --convert-mirage-block-to-gpu="chip=sm_80 stages=4" | FileCheck %s
+
+// Staging the loop-varying tile (4 stages of 8 KiB) would take the kernel
+// past the 163 KiB of shared memory of sm_80 next to its 136 KiB exp tile:
+// it is lowered again without staging, reading the tile in place (sm_90a,
+// with 227 KiB, stages it).
+// CHECK-LABEL: func.func @big
+// CHECK: mirage_kernel.launch @mirage_kernels::@big_kernel0{{.*}} shared_memory 155648
+// CHECK-LABEL: gpu.func @big_kernel0
+// CHECK-NOT: nvvm.cp.async
+// CHECK: gpu.return
+func.func @big(%x: tensor<64x544xf32>, %y: tensor<64x256xf16>) -> (tensor<64x544xf32>, tensor<64x64xf16>) {
+  %o:2 = mirage_kernel.graph_def(%X = %x : tensor<64x544xf32>, %Y = %y : tensor<64x256xf16>) -> (tensor<64x544xf32>, tensor<64x64xf16>)
+      grid [1, 1, 1] block [128, 1, 1] forloop 4 {
+    %xt = input_loader %X imap <> : tensor<64x544xf32> -> !mirage_block.stensor<64x544xf32>
+    %e = exp %xt : !mirage_block.stensor<64x544xf32>
+    %yt = input_loader %Y imap <> fmap 1 : tensor<64x256xf16> -> !mirage_block.stensor<64x64xf16>
+    %acc = forloop_accum %yt sum : !mirage_block.stensor<64x64xf16> -> !mirage_block.stensor<64x64xf16>
+    %s0 = output_saver %e omap <> : !mirage_block.stensor<64x544xf32> -> tensor<64x544xf32>
+    %s1 = output_saver %acc omap <> : !mirage_block.stensor<64x64xf16> -> tensor<64x64xf16>
+    yield %s0, %s1 : tensor<64x544xf32>, tensor<64x64xf16>
+  }
+  return %o#0, %o#1 : tensor<64x544xf32>, tensor<64x64xf16>
+}

@@ -1,0 +1,134 @@
+// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu | FileCheck %s
+// RUN: mirage-opt %s --split-input-file --mirage-to-ptx-pipeline=chip=sm_90a | FileCheck %s --check-prefix=PTX
+
+// Sums read groups of consecutive elements along the last dimension with one
+// aligned vector access of up to 16 bytes: a matmul's rhs rows, a
+// reduction's input rows. Each element of a group keeps its own four
+// partials, so every result is summed in the same order as one element at a
+// time.
+
+// Global f16 rhs, offset a multiple of 8 elements: 16-byte loads
+// (ld.global.v4.b32) into 8 sums of 4 partials, 16-byte stores of the result.
+// CHECK-LABEL: gpu.func @rows8_kernel0
+// CHECK: %[[MM:.*]] = memref.view %{{.*}} to memref<64xf16, #gpu.address_space<workgroup>>
+// CHECK: %{{.*}}:32 = scf.for {{.*}} iter_args
+// CHECK: memref.load %arg0
+// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %arg1
+// CHECK: %[[GENERIC:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+// CHECK: %[[GLOBAL:.*]] = llvm.addrspacecast %[[GENERIC]] : !llvm.ptr to !llvm.ptr<1>
+// CHECK: %[[PTR:.*]] = llvm.getelementptr %[[GLOBAL]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f16
+// CHECK: %[[V:.*]] = llvm.load %[[PTR]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK-COUNT-8: llvm.extractelement %[[V]]
+// CHECK-COUNT-8: arith.mulf
+// CHECK: scf.yield
+// (p0 + p1) + (p2 + p3) for each of the 8 sums.
+// CHECK-COUNT-24: arith.addf
+// CHECK: memref.extract_aligned_pointer_as_index %[[MM]]
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// PTX-LABEL: .visible .entry rows8_kernel0(
+// PTX: ld.global.v4.b32
+// PTX: st.shared.v4.b32
+func.func @rows8(%x: tensor<2x32xf16>, %w: tensor<32x128xf16>) -> tensor<2x128xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<2x32xf16>, %W = %w : tensor<32x128xf16>) -> tensor<2x128xf16>
+      grid [4, 1, 1] block [32, 1, 1] forloop 1 {
+    %xt = input_loader %X imap <> : tensor<2x32xf16> -> !mirage_block.stensor<2x32xf16>
+    %wt = input_loader %W imap <x = 1> : tensor<32x128xf16> -> !mirage_block.stensor<32x32xf16>
+    %y = matmul %xt, %wt : !mirage_block.stensor<2x32xf16>, !mirage_block.stensor<32x32xf16> -> !mirage_block.stensor<2x32xf16>
+    %s = output_saver %y omap <x = 1> : !mirage_block.stensor<2x32xf16> -> tensor<2x128xf16>
+    yield %s : tensor<2x128xf16>
+  }
+  return %o : tensor<2x128xf16>
+}
+
+// -----
+
+// A block offset of 4 columns allows only 8-byte loads of 4 halves.
+// CHECK-LABEL: gpu.func @rows4_kernel0
+// CHECK: %{{.*}}:16 = scf.for {{.*}} iter_args
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<4xf16>
+// CHECK-NOT: vector<8xf16>
+// CHECK: gpu.return
+func.func @rows4(%x: tensor<2x64xf16>, %w: tensor<64x16xf16>) -> tensor<2x16xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<2x64xf16>, %W = %w : tensor<64x16xf16>) -> tensor<2x16xf16>
+      grid [4, 1, 1] block [32, 1, 1] forloop 1 {
+    %xt = input_loader %X imap <> : tensor<2x64xf16> -> !mirage_block.stensor<2x64xf16>
+    %wt = input_loader %W imap <x = 1> : tensor<64x16xf16> -> !mirage_block.stensor<64x4xf16>
+    %y = matmul %xt, %wt : !mirage_block.stensor<2x64xf16>, !mirage_block.stensor<64x4xf16> -> !mirage_block.stensor<2x4xf16>
+    %s = output_saver %y omap <x = 1> : !mirage_block.stensor<2x4xf16> -> tensor<2x16xf16>
+    yield %s : tensor<2x16xf16>
+  }
+  return %o : tensor<2x16xf16>
+}
+
+// -----
+
+// An odd row length allows no vector access: one element at a time.
+// CHECK-LABEL: gpu.func @odd_kernel0
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
+// CHECK: memref.load %arg1
+// CHECK-NOT: llvm.load
+// CHECK: gpu.return
+func.func @odd(%x: tensor<2x64xf16>, %w: tensor<64x6xf16>) -> tensor<2x6xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<2x64xf16>, %W = %w : tensor<64x6xf16>) -> tensor<2x6xf16>
+      grid [2, 1, 1] block [32, 1, 1] forloop 1 {
+    %xt = input_loader %X imap <> : tensor<2x64xf16> -> !mirage_block.stensor<2x64xf16>
+    %wt = input_loader %W imap <x = 1> : tensor<64x6xf16> -> !mirage_block.stensor<64x3xf16>
+    %y = matmul %xt, %wt : !mirage_block.stensor<2x64xf16>, !mirage_block.stensor<64x3xf16> -> !mirage_block.stensor<2x3xf16>
+    %s = output_saver %y omap <x = 1> : !mirage_block.stensor<2x3xf16> -> tensor<2x6xf16>
+    yield %s : tensor<2x6xf16>
+  }
+  return %o : tensor<2x6xf16>
+}
+
+// -----
+
+// An f32 rhs computed in shared memory: 16-byte loads of 4 floats from shared
+// memory (ld.shared.v4).
+// CHECK-LABEL: gpu.func @shared_kernel0
+// CHECK: %[[E:.*]] = memref.view %{{.*}} to memref<512xf32, #gpu.address_space<workgroup>>
+// CHECK: %{{.*}}:16 = scf.for {{.*}} iter_args
+// CHECK: memref.extract_aligned_pointer_as_index %[[E]]
+// CHECK: llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// PTX-LABEL: .visible .entry shared_kernel0(
+// PTX: ld.shared.v4.b32
+func.func @shared(%x: tensor<4x32xf32>, %w: tensor<32x16xf32>) -> tensor<4x16xf32> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<4x32xf32>, %W = %w : tensor<32x16xf32>) -> tensor<4x16xf32>
+      grid [1, 1, 1] block [32, 1, 1] forloop 1 {
+    %xt = input_loader %X imap <> : tensor<4x32xf32> -> !mirage_block.stensor<4x32xf32>
+    %wt = input_loader %W imap <> : tensor<32x16xf32> -> !mirage_block.stensor<32x16xf32>
+    %e = exp %wt : !mirage_block.stensor<32x16xf32>
+    %y = matmul %xt, %e : !mirage_block.stensor<4x32xf32>, !mirage_block.stensor<32x16xf32> -> !mirage_block.stensor<4x16xf32>
+    %s = output_saver %y omap <> : !mirage_block.stensor<4x16xf32> -> tensor<4x16xf32>
+    yield %s : tensor<4x16xf32>
+  }
+  return %o : tensor<4x16xf32>
+}
+
+// -----
+
+// A reduction of the first dimension reads rows of 8 halves at a time; one of
+// the last dimension in steps of 8 (size 8) too, one in steps of 1 cannot.
+// CHECK-LABEL: gpu.func @reduce_kernel0
+// CHECK: %{{.*}}:32 = scf.for {{.*}} iter_args
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK: %{{.*}}:32 = scf.for {{.*}} iter_args
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
+// CHECK-NOT: llvm.load
+// CHECK: gpu.return
+func.func @reduce(%x: tensor<16x64xf16>) -> (tensor<1x64xf16>, tensor<16x8xf16>, tensor<16x1xf16>) {
+  %o:3 = mirage_kernel.graph_def(%X = %x : tensor<16x64xf16>) -> (tensor<1x64xf16>, tensor<16x8xf16>, tensor<16x1xf16>)
+      grid [1, 1, 1] block [32, 1, 1] forloop 1 {
+    %t = input_loader %X imap <> : tensor<16x64xf16> -> !mirage_block.stensor<16x64xf16>
+    %r0 = reduction %t dim 0 : !mirage_block.stensor<16x64xf16> -> !mirage_block.stensor<1x64xf16>
+    %r1 = reduction %t dim 1 size 8 : !mirage_block.stensor<16x64xf16> -> !mirage_block.stensor<16x8xf16>
+    %r2 = reduction %t dim 1 : !mirage_block.stensor<16x64xf16> -> !mirage_block.stensor<16x1xf16>
+    %s0 = output_saver %r0 omap <> : !mirage_block.stensor<1x64xf16> -> tensor<1x64xf16>
+    %s1 = output_saver %r1 omap <> : !mirage_block.stensor<16x8xf16> -> tensor<16x8xf16>
+    %s2 = output_saver %r2 omap <> : !mirage_block.stensor<16x1xf16> -> tensor<16x1xf16>
+    yield %s0, %s1, %s2 : tensor<1x64xf16>, tensor<16x8xf16>, tensor<16x1xf16>
+  }
+  return %o#0, %o#1, %o#2 : tensor<1x64xf16>, tensor<16x8xf16>, tensor<16x1xf16>
+}
