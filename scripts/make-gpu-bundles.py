@@ -31,7 +31,7 @@ from mugraphs import DEFAULT_MUGRAPHS, HAND_WRITTEN, ROOT, reference_program
 
 # Benchmarks whose µGraph the search finds within the time limit.
 SEARCHED = ["rmsnorm_linear_bs1", "gated_mlp", "lora", "gqa_bs1", "gqa_bs8",
-            "mha_bs1", "mqa_bs1", "ntrans_bs1", "ntrans_bs8"]
+            "mha_bs1", "mqa_bs1", "ntrans_bs1", "ntrans_bs8", "qknorm_gqa_bs1"]
 
 
 def bundle(translate, source, out, functions=None, reference=None):
