@@ -10,6 +10,7 @@
 #include "Mirage/Semantics/LoopPhases.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace mlir::mirage;
 using namespace mlir::mirage::search;
@@ -29,6 +30,14 @@ std::optional<GPUSpec> search::getGPUSpec(llvm::StringRef chip) {
     return GPUSpec{"sm_80", 108.0, 1.76e6, 9.75e6, 4.35, 163 * 1024};
   return std::nullopt;
 }
+
+/// Threads per block of the code generator, and blocks resident per SM.
+static constexpr double kThreads = 128.0;
+static constexpr double kResidentBlocks = 8.0;
+/// The time one thread takes per term of a sum, its loads included: fitted
+/// to the H100 kernel benchmark at 6f7d5d9 (docs/Benchmarks/CostModel.md;
+/// 20 ns maximises the rank correlation, which is flat from 15 to 50 ns).
+static constexpr double kTermMicroseconds = 0.020;
 
 static int64_t getBytes(const sem::ValueType &type) {
   int64_t elementBytes = type.elementType == sem::ElementType::F32 ? 4 : 2;
@@ -53,6 +62,32 @@ static double countBlockMultiplyAdds(const Graph &body) {
   return total;
 }
 
+/// The terms one thread of a block of `threads` adds up in turn over the
+/// whole for-loop: for every op, the results it owns times the terms of
+/// each (a matmul's contraction, a reduction's group, one for elementwise
+/// ops). The code generator gives every thread whole results.
+static double countSerialTerms(const Graph &body, double threads) {
+  std::vector<sem::LoopPhase> phases = sem::computeLoopPhases(body);
+  double total = 0.0;
+  for (auto [node, phase] : llvm::zip(body.nodes, phases)) {
+    if (node.kind == OpKind::InputLoader || node.kind == OpKind::OutputSaver)
+      continue;
+    const sem::ValueType &result = body.values[node.results[0]];
+    const sem::ValueType &operand = body.values[node.operands[0]];
+    double terms = 1.0;
+    if (node.kind == OpKind::Matmul)
+      terms = double(operand.shape.back());
+    else if (node.kind == OpKind::Reduction || node.kind == OpKind::RmsNorm ||
+             node.kind == OpKind::ForloopAccum)
+      terms = double(operand.getNumElements()) /
+              double(result.getNumElements());
+    double owned = std::ceil(double(result.getNumElements()) / threads);
+    total += owned * terms *
+             (phase == sem::LoopPhase::InLoop ? double(body.forloop) : 1.0);
+  }
+  return total;
+}
+
 CostEstimate search::estimateCost(const sem::Program &program,
                                   const GPUSpec &gpu) {
   CostEstimate cost;
@@ -62,6 +97,7 @@ CostEstimate search::estimateCost(const sem::Program &program,
     ++cost.launches;
     int64_t bytes = 0;
     double multiplyAdds = 0.0;
+    double serial = 0.0;
     // Predefined ops are assumed to fill the GPU.
     double blocks = gpu.multiprocessors;
     if (node.kind != OpKind::GraphDef) {
@@ -75,6 +111,8 @@ CostEstimate search::estimateCost(const sem::Program &program,
       const Graph &body = program.graphs[node.body];
       blocks = double(body.getNumBlocks());
       multiplyAdds = blocks * countBlockMultiplyAdds(body);
+      double waves = std::ceil(blocks / (gpu.multiprocessors * kResidentBlocks));
+      serial = countSerialTerms(body, kThreads) * waves * kTermMicroseconds;
       int64_t shared = 0;
       for (const sem::Node &inner : body.nodes)
         if (inner.kind != OpKind::OutputSaver)
@@ -96,7 +134,8 @@ CostEstimate search::estimateCost(const sem::Program &program,
     double share = std::min(1.0, blocks / gpu.multiprocessors);
     double memory = double(bytes) / (gpu.bytesPerMicrosecond * share);
     double compute = multiplyAdds / (gpu.multiplyAddsPerMicrosecond * share);
-    cost.microseconds += std::max(memory, compute) + gpu.launchMicroseconds;
+    cost.microseconds +=
+        std::max({memory, compute, serial}) + gpu.launchMicroseconds;
   }
   return cost;
 }

@@ -8,8 +8,9 @@
 // A first analytic cost model (docs/Search.md): the global-memory traffic of
 // a program, which bounds the memory-bound kernels the benchmarks are made
 // of, the multiply-adds of its matmuls on the SIMT cores (the code generator
-// does not use tensor cores yet), and its number of launches, on an A100
-// (sm_80) or an H100 (sm_90a).
+// does not use tensor cores yet), the latency of the sums each thread adds
+// up in turn, and its number of launches, on an A100 (sm_80) or an H100
+// (sm_90a).
 // Calibration against measured times is the job of the fast-kernels work.
 //
 //===----------------------------------------------------------------------===//
@@ -44,10 +45,11 @@ std::optional<GPUSpec> getGPUSpec(llvm::StringRef chip);
 
 /// What a program costs on one GPU.
 struct CostEstimate {
-  /// Estimated run time: per launch, the longer of its traffic at the
+  /// Estimated run time: per launch, the longest of its traffic at the
   /// memory bandwidth and its multiply-adds at the SIMT rate the grid can
   /// draw (a grid of fewer blocks than SMs draws a proportional share of
-  /// both), plus a fixed cost per launch.
+  /// both), and the terms one thread sums in turn (latency-bound, per wave
+  /// of resident blocks), plus a fixed cost per launch.
   double microseconds = 0.0;
   /// Bytes read from and written to global memory by all blocks: every load
   /// of every block in every iteration that loads it, every save, and every
