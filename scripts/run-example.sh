@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on a built-in example: superoptimize a benchmark program
 # (RMSNorm + Linear by default) with mirage-superoptimize, prove the µGraph it
-# found equivalent to the program with the finite-field verifier (again,
+# found (the chosen function and the best verified candidate, emitted as
+# @<name>_candidate_0) equivalent to the program with the finite-field verifier (again,
 # independently of the search), compile it into a PTX bundle for sm_80 and
 # sm_90a (docs/CodeGeneration.md) and assemble the PTX with ptxas. The bundle
 # runs on a GPU through runtime/ (docs/Runtime.md).
@@ -21,7 +22,7 @@ name="$(basename "$reference" .mlir)"
 echo "// ===== $name: the program ====="
 "$build/bin/mirage-opt" "$reference"
 echo "// ===== $name: superoptimized ====="
-"$build/bin/mirage-opt" "$reference" --mirage-superoptimize='time-limit=60' \
+"$build/bin/mirage-opt" "$reference" --mirage-superoptimize='time-limit=60 emit-candidates=true' \
   --mlir-print-op-on-diagnostic=false -o "$work/$name.searched.mlir"
 cat "$work/$name.searched.mlir"
 echo "// ===== equivalence of the µGraph found to $name ====="
