@@ -916,19 +916,21 @@ private:
 };
 
 LogicalResult Searcher::checkOverrides(std::string &error) const {
+  // `perItem` entries for each of the items (inputs or the output) whose
+  // ranks are `ranks`.
   auto check = [&](StringRef name, ArrayRef<int32_t> values, size_t perItem,
-                   StringRef items, auto getRank) {
-    size_t expected = items == "output" ? 1 : prototype.inputTypes.size();
-    if (!values.empty() && values.size() != perItem * expected) {
+                   StringRef items, ArrayRef<int64_t> ranks) {
+    size_t expected = perItem * ranks.size();
+    if (!values.empty() && values.size() != expected) {
       error = llvm::formatv("{0} has {1} entries; the reference has {2} "
                             "{3}{4}, so it needs {5}",
-                            name, values.size(), expected, items,
-                            expected == 1 ? "" : "s", perItem * expected)
+                            name, values.size(), ranks.size(), items,
+                            ranks.size() == 1 ? "" : "s", expected)
                   .str();
       return false;
     }
     for (auto [i, value] : llvm::enumerate(values)) {
-      int64_t rank = getRank(i / perItem);
+      int64_t rank = ranks[i / perItem];
       if (value < -1 || value >= rank) {
         error = llvm::formatv("{0} entry {1} is {2}, not -1 or a dimension "
                               "of {3} {4} (rank {5})",
@@ -939,15 +941,13 @@ LogicalResult Searcher::checkOverrides(std::string &error) const {
     }
     return true;
   };
-  auto inputRank = [&](size_t i) {
-    return int64_t(prototype.inputTypes[i].shape.size());
-  };
-  auto outputRank = [&](size_t) {
-    return int64_t(prototype.output.shape.size());
-  };
+  SmallVector<int64_t> inputRanks;
+  for (const ValueType &type : prototype.inputTypes)
+    inputRanks.push_back(type.shape.size());
+  int64_t outputRank = prototype.output.shape.size();
   return success(check("omap", options.omap, 2, "output", outputRank) &&
-                 check("imaps", options.imaps, 2, "input", inputRank) &&
-                 check("fmaps", options.fmaps, 1, "input", inputRank));
+                 check("imaps", options.imaps, 2, "input", inputRanks) &&
+                 check("fmaps", options.fmaps, 1, "input", inputRanks));
 }
 
 LogicalResult Searcher::resume(std::string &error) {
@@ -1011,7 +1011,7 @@ FailureOr<std::vector<RankedProgram>> Searcher::run(std::string &error) {
     workers.push_back(std::make_unique<Worker>(shared, prototype));
   for (int64_t forloop : options.forloopRanges) {
     if (llvm::is_contained(rangesDone, forloop)) {
-      ++statistics.resumedRanges;
+      ++verification.resumedRanges;
       continue;
     }
     if (workers.front()->done())
@@ -1029,9 +1029,7 @@ FailureOr<std::vector<RankedProgram>> Searcher::run(std::string &error) {
     }
     reportProgress(forloop, launches.size());
   }
-  BlockSearchStatistics total = collectStatistics();
-  total.resumedRanges = statistics.resumedRanges;
-  statistics = total;
+  statistics = collectStatistics();
   return std::move(found);
 }
 
@@ -1050,6 +1048,7 @@ BlockSearchStatistics Searcher::collectStatistics() const {
   total.seconds = totalSeconds();
   total.timedOut = shared.timedOut;
   total.tooLargeToVerify = verification.tooLargeToVerify;
+  total.resumedRanges = verification.resumedRanges;
   return total;
 }
 

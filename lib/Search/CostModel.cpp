@@ -14,6 +14,7 @@
 
 using namespace mlir::mirage;
 using namespace mlir::mirage::search;
+using llvm::ArrayRef;
 using sem::Graph;
 using sem::OpKind;
 
@@ -51,9 +52,10 @@ static double countMatmulMultiplyAdds(const Graph &graph, const sem::Node &node)
   return double(result.getNumElements()) * double(lhs.shape.back());
 }
 
-/// The multiply-adds of one block of `body` over the whole for-loop.
-static double countBlockMultiplyAdds(const Graph &body) {
-  std::vector<sem::LoopPhase> phases = sem::computeLoopPhases(body);
+/// The multiply-adds of one block of `body` (whose nodes have `phases`) over
+/// the whole for-loop.
+static double countBlockMultiplyAdds(const Graph &body,
+                                     ArrayRef<sem::LoopPhase> phases) {
   double total = 0.0;
   for (auto [node, phase] : llvm::zip(body.nodes, phases))
     if (node.kind == OpKind::Matmul)
@@ -65,9 +67,11 @@ static double countBlockMultiplyAdds(const Graph &body) {
 /// The terms one thread of a block of `threads` adds up in turn over the
 /// whole for-loop: for every op, the results it owns times the terms of
 /// each (a matmul's contraction, a reduction's group, one for elementwise
-/// ops). The code generator gives every thread whole results.
-static double countSerialTerms(const Graph &body, double threads) {
-  std::vector<sem::LoopPhase> phases = sem::computeLoopPhases(body);
+/// ops). The code generator gives every thread whole results. `phases` are
+/// those of the body's nodes.
+static double countSerialTerms(const Graph &body,
+                               ArrayRef<sem::LoopPhase> phases,
+                               double threads) {
   double total = 0.0;
   for (auto [node, phase] : llvm::zip(body.nodes, phases)) {
     if (node.kind == OpKind::InputLoader || node.kind == OpKind::OutputSaver)
@@ -110,9 +114,11 @@ CostEstimate search::estimateCost(const sem::Program &program,
     } else {
       const Graph &body = program.graphs[node.body];
       blocks = double(body.getNumBlocks());
-      multiplyAdds = blocks * countBlockMultiplyAdds(body);
+      std::vector<sem::LoopPhase> phases = sem::computeLoopPhases(body);
+      multiplyAdds = blocks * countBlockMultiplyAdds(body, phases);
       double waves = std::ceil(blocks / (gpu.multiprocessors * kResidentBlocks));
-      serial = countSerialTerms(body, kThreads) * waves * kTermMicroseconds;
+      serial = countSerialTerms(body, phases, kThreads) * waves *
+               kTermMicroseconds;
       int64_t shared = 0;
       for (const sem::Node &inner : body.nodes)
         if (inner.kind != OpKind::OutputSaver)

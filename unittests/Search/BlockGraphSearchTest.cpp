@@ -41,6 +41,18 @@ protected:
     return *program;
   }
 
+  /// The verified candidates of `reference`, cheapest first (none when the
+  /// search fails, which the test reports).
+  static std::vector<RankedProgram> search(const sem::Program &reference,
+                                           const BlockSearchOptions &options,
+                                           BlockSearchStatistics &statistics) {
+    std::string error;
+    FailureOr<std::vector<RankedProgram>> found =
+        searchBlockGraphs(reference, options, statistics, error);
+    EXPECT_TRUE(succeeded(found)) << error;
+    return succeeded(found) ? std::move(*found) : std::vector<RankedProgram>();
+  }
+
   /// The kinds of the body's nodes, in order.
   static std::vector<sem::OpKind> bodyKinds(const sem::Program &program) {
     std::vector<sem::OpKind> kinds;
@@ -69,12 +81,9 @@ TEST_F(BlockGraphSearchTest, FindsTheFusedRmsNormLinear) {
   options.maxOps = 4;
   options.maxCandidates = 1;
   BlockSearchStatistics statistics;
-  std::string error;
-  FailureOr<std::vector<RankedProgram>> found =
-      searchBlockGraphs(reference, options, statistics, error);
-  ASSERT_TRUE(succeeded(found)) << error;
-  ASSERT_EQ(found->size(), 1u);
-  const sem::Program &fused = found->front().program;
+  std::vector<RankedProgram> found = search(reference, options, statistics);
+  ASSERT_EQ(found.size(), 1u);
+  const sem::Program &fused = found.front().program;
   EXPECT_EQ(fused.getKernelGraph().nodes.size(), 1u);
   EXPECT_EQ(fused.graphs[1].forloop, 4);
   std::vector<sem::OpKind> kinds = bodyKinds(fused);
@@ -140,12 +149,9 @@ TEST_F(BlockGraphSearchTest, FindsSplitAttention) {
   BlockSearchOptions options;
   options.singleKernels = false;
   BlockSearchStatistics statistics;
-  std::string error;
-  FailureOr<std::vector<RankedProgram>> found =
-      searchBlockGraphs(reference, options, statistics, error);
-  ASSERT_TRUE(succeeded(found)) << error;
-  ASSERT_EQ(found->size(), 1u);
-  const sem::Program &program = found->front().program;
+  std::vector<RankedProgram> found = search(reference, options, statistics);
+  ASSERT_EQ(found.size(), 1u);
+  const sem::Program &program = found.front().program;
   ASSERT_EQ(program.graphs.size(), 3u);
   EXPECT_EQ(program.getKernelGraph().nodes.size(), 2u);
   // The first kernel splits the keys over its y axis and saves two parts.
