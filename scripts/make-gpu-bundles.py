@@ -11,6 +11,9 @@ Into OUT_DIR, one bundle per case:
                    carries its own, marked mirage.reference);
   searched_<name>  the µGraph mirage-superoptimize finds for each benchmark in
                    SEARCHED, with the benchmark as reference;
+  simt_<name>      the same µGraph with every matmul on the SIMT path
+                   (--mirage-tensor-cores=false), to measure what tensor
+                   cores bring;
   upstream_<file>  the first --per-file graphs (or all, if fewer) of each saved
                    µGraph file of the public implementation, with its benchmark
                    as reference.
@@ -34,8 +37,11 @@ SEARCHED = ["rmsnorm_linear_bs1", "gated_mlp", "lora", "gqa_bs1", "gqa_bs8",
             "mha_bs1", "mqa_bs1", "ntrans_bs1", "ntrans_bs8", "qknorm_gqa_bs1"]
 
 
-def bundle(translate, source, out, functions=None, reference=None):
+def bundle(translate, source, out, functions=None, reference=None,
+           tensor_cores=True):
     command = [translate, "--mirage-to-bundle", source, "-o", out]
+    if not tensor_cores:
+        command.append("--mirage-tensor-cores=false")
     if functions:
         command.append("--mirage-bundle-functions=" + ",".join(functions))
     if reference:
@@ -78,6 +84,8 @@ def main():
                         "-o", searched], check=True, capture_output=True)
         bundle(translate, searched, os.path.join(args.out, "searched_" + stem),
                reference=reference)
+        bundle(translate, searched, os.path.join(args.out, "simt_" + stem),
+               reference=reference, tensor_cores=False)
         os.remove(searched)
 
     if not args.mugraphs:

@@ -12,7 +12,8 @@ For every case of BENCHMARKS.md (cases.CASES), in this one process:
    `reference` of the case's bundles, from them;
 2. Mirage: every function with the case's signature of the bundles under
    BUNDLES_ROOT that implement it (find_candidates, in order of preference:
-   searched_<case>, mugraph_<µGraph> of HAND_WRITTEN, upstream_<file> of
+   searched_<case>, simt_<case> (the same µGraph without tensor cores),
+   mugraph_<µGraph> of HAND_WRITTEN, upstream_<file> of
    REFERENCES, bench_<case>, as scripts/make-gpu-bundles.py names them),
    each on the device's own PTX: runs it into outputs filled with NaN and,
    when ‖out − ref‖ / ‖ref‖ is within the bound, times it with
@@ -55,7 +56,7 @@ from mirage import runtime  # noqa: E402
 from mugraphs import HAND_WRITTEN, REFERENCES  # noqa: E402
 
 #: Bundle kinds of make-gpu-bundles.py, in order of preference.
-KINDS = ("searched", "mugraph", "upstream", "bench")
+KINDS = ("searched", "simt", "mugraph", "upstream", "bench")
 TIME_BUDGET_S = 360
 COMPILE_MODE = "max-autotune-no-cudagraphs"
 COPY_BYTES = 1 << 30
@@ -66,7 +67,7 @@ def bundle_case(name):
     """The case that the bundle directory `name` of make-gpu-bundles.py
     implements, or None."""
     kind, _, stem = name.partition("_")
-    if kind in ("searched", "bench"):
+    if kind in ("searched", "simt", "bench"):
         case = stem
     elif kind == "mugraph":
         case = HAND_WRITTEN.get(stem)

@@ -61,7 +61,8 @@ not timed. Each time cell is `do_bench / CUDA graph`: medians in µs of
 included) and of `do_bench_cudagraph` (calls replayed from a CUDA graph); a
 variant's figure is the lower of the two. Mirage: the fastest correct
 function among the bundles that implement the case — `searched_*` (found by
-`mirage-superoptimize`), `mugraph_*` (hand-written µGraphs), `upstream_*`
+`mirage-superoptimize`), `simt_*` (the same µGraphs with every matmul on
+the SIMT path instead of tensor cores), `mugraph_*` (hand-written µGraphs), `upstream_*`
 (the saved µGraphs of the public implementation) and `bench_*` (the program
 compiled as it is) — on the device's own PTX (sm_90a on an H100). Baselines:
 the formulas of BENCHMARKS.md in PyTorch ops (f16), run eagerly (*eager*;

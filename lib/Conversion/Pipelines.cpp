@@ -46,7 +46,8 @@ void mirage::buildMirageToPTXPipeline(
     OpPassManager &pm, const MirageToPTXPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(kernel::createExpandToBlocksPass());
   pm.addPass(createConvertMirageBlockToGPUPass(
-      ConvertMirageBlockToGPUPassOptions{options.chip, options.stages}));
+      ConvertMirageBlockToGPUPassOptions{options.chip, options.stages,
+                                         options.tensorCores}));
   pm.addPass(createConvertMirageKernelToGPUPass());
 
   GpuNVVMAttachTargetOptions target;

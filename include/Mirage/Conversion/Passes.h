@@ -37,6 +37,11 @@ struct MirageToPTXPipelineOptions
       llvm::cl::desc("Pipeline stages of loop-varying input tiles "
                      "(convert-mirage-block-to-gpu); below 2, none"),
       llvm::cl::init(0)};
+  Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("Run f16 matmuls on tensor cores where they fit "
+                     "(convert-mirage-block-to-gpu)"),
+      llvm::cl::init(true)};
 };
 
 /// Adds the passes that take a module of kernel graphs down to host functions

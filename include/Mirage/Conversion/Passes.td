@@ -47,6 +47,9 @@ def ConvertMirageBlockToGPUPass
            "shared memory by cp.async up to this many for-loop iterations "
            "(stages) at once; below 2, tiles are read in place (the default, "
            "docs/CodeGeneration.md)">,
+    Option<"tensorCores", "tensor-cores", "bool", "true",
+           "Run f16 matmuls of at least 8 rows on tensor cores (mma.sync "
+           "m16n8k16, f32 sums); false: every matmul on the SIMT path">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -32,6 +32,9 @@ struct BundleOptions {
   /// Kernel-graph references for functions made of graph_defs: the function
   /// of the same name, or the only function. May be null.
   ModuleOp reference;
+  /// Whether f16 matmuls run on tensor cores where they fit (the
+  /// `tensor-cores` option of mirage-to-ptx-pipeline).
+  bool tensorCores = true;
 };
 
 /// Compiles the functions of `module` that hold Mirage kernel ops (or those

@@ -16,6 +16,7 @@
 #include "Mirage/Conversion/Passes.h"
 
 #include "KernelEmitter.h"
+#include "TensorCoreMatmul.h"
 #include "Mirage/Dialect/Block/IR/BlockOps.h"
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 #include "Mirage/Dialect/Thread/IR/ThreadOps.h"
@@ -67,6 +68,8 @@ struct LoweringOptions {
   int64_t stagingBytes;
   /// Whether sums take vector groups (more slices, so larger partial sums).
   bool vectorSums;
+  /// Whether f16 matmuls run on tensor cores (`mma.sync`) where they fit.
+  bool tensorCores;
 };
 
 /// Emits the body of the kernel of one graph_def.
@@ -520,6 +523,35 @@ void GraphDefLowering::emitSums(
     emitter.storeVector(partials, pc,
                         sumSlice(ArrayRef(pc).drop_front(), first));
   });
+  if (slices % kWarpSize == 0 && emitter.getNumThreads() % kWarpSize == 0) {
+    // A warp per element: lane l adds partials l, l + 32, ..., then the
+    // warp adds its lanes' sums with shuffles, and lane 0 finishes.
+    SmallVector<int64_t, 5> laneShape(shape);
+    laneShape.push_back(kWarpSize);
+    emitter.forEachElement(laneShape, [&](ValueRange cl) {
+      ValueRange c = cl.drop_back();
+      Value lane = cl.back();
+      Value sum;
+      for (int64_t slice = 0; slice < slices; slice += kWarpSize) {
+        SmallVector<Value, 5> pc = {
+            slice == 0 ? lane
+                       : arith::AddIOp::create(builder, loc, lane,
+                                               emitter.index(slice))
+                             .getResult()};
+        llvm::append_range(pc, c);
+        Value partial = emitter.load(partials, pc);
+        sum = sum ? arith::AddFOp::create(builder, loc, sum, partial) : partial;
+      }
+      sum = emitter.warpSum(sum);
+      Value first = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                          lane, emitter.index(0));
+      auto finishing = scf::IfOp::create(builder, loc, first);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(finishing.thenBlock()->getTerminator());
+      finish(c, sum);
+    });
+    return;
+  }
   // One thread per element adds its partials.
   emitter.forEachElement(shape, [&](ValueRange c) {
     Value sum = emitter.f32(0.0);
@@ -538,6 +570,11 @@ void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
   Tile a = tiles[op.getLhs()], b = tiles[op.getRhs()];
   ArrayRef<int64_t> shape = getShape(op.getResult());
   Tile out = allocateResult(op.getResult());
+  if (options.tensorCores &&
+      canUseTensorCores(a, b, shape, emitter.getNumThreads())) {
+    emitTensorCoreMatmul(emitter, a, b, out);
+    return;
+  }
   OpBuilder &builder = emitter.getBuilder();
   Location loc = emitter.getLoc();
   int64_t width = getSumWidth(b, shape);
@@ -871,9 +908,9 @@ LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
   int64_t limit = getSharedMemoryLimit(chip);
   gpu::GPUFuncOp kernel;
   int64_t sharedBytes = 0;
-  LoweringOptions attempts[] = {{stages, kMaxStagingBytes, true},
-                                {0, 0, true},
-                                {0, 0, false}};
+  LoweringOptions attempts[] = {{stages, kMaxStagingBytes, true, tensorCores},
+                                {0, 0, true, tensorCores},
+                                {0, 0, false, tensorCores}};
   for (const LoweringOptions &options : attempts) {
     kernel = gpu::GPUFuncOp::create(builder, graph.getLoc(), name,
                                     builder.getFunctionType(argumentTypes, {}));

@@ -148,6 +148,16 @@ KernelEmitter::sequentialSum(int64_t count, int64_t width,
   return sums;
 }
 
+Value KernelEmitter::warpSum(Value value) {
+  for (int32_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
+    Value other = gpu::ShuffleOp::create(builder, loc, value, offset, kWarpSize,
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    value = arith::AddFOp::create(builder, loc, value, other);
+  }
+  return value;
+}
+
 void KernelEmitter::barrier() { gpu::BarrierOp::create(builder, loc); }
 
 SmallVector<Value, 4> KernelEmitter::delinearize(Value linear,
@@ -176,9 +186,33 @@ Value KernelEmitter::linearize(const Tile &tile, ValueRange coords) {
   return position ? position : index(0);
 }
 
+Value KernelEmitter::loadStored(const Tile &tile, ValueRange coords) {
+  return memref::LoadOp::create(builder, loc, tile.buffer,
+                                ValueRange{linearize(tile, coords)});
+}
+
+Value KernelEmitter::loadPacked(const Tile &tile, ValueRange coords,
+                                int64_t width) {
+  Type type = tile.getStorageType();
+  auto vectorType = VectorType::get({width}, type);
+  if (getVectorWidth(tile) % width == 0)
+    return LLVM::LoadOp::create(builder, loc, vectorType,
+                                getElementPointer(tile, coords),
+                                width * type.getIntOrFloatBitWidth() / 8);
+  Value vector = LLVM::PoisonOp::create(builder, loc, vectorType);
+  SmallVector<Value, 4> c(coords);
+  for (int64_t l = 0; l < width; ++l) {
+    if (l != 0)
+      c.back() = arith::AddIOp::create(builder, loc, coords.back(), index(l));
+    vector = LLVM::InsertElementOp::create(
+        builder, loc, vector, loadStored(tile, c),
+        arith::ConstantOp::create(builder, loc, builder.getI32IntegerAttr(l)));
+  }
+  return vector;
+}
+
 Value KernelEmitter::load(const Tile &tile, ValueRange coords) {
-  Value value = memref::LoadOp::create(builder, loc, tile.buffer,
-                                       ValueRange{linearize(tile, coords)});
+  Value value = loadStored(tile, coords);
   if (value.getType().isF32())
     return value;
   return arith::ExtFOp::create(builder, loc, builder.getF32Type(), value);

@@ -26,6 +26,9 @@ namespace mlir::mirage {
 /// memory by allocateShared.
 inline constexpr int64_t kMaxVectorBytes = 16;
 
+/// Threads per warp.
+inline constexpr int64_t kWarpSize = 32;
+
 /// Independent partials of each sum of a sequentialSum.
 inline constexpr int64_t kSumUnroll = 4;
 
@@ -72,6 +75,8 @@ public:
   Value index(int64_t value);
   /// An f32 constant.
   Value f32(double value);
+  /// The linear index of this thread in its block (x fastest).
+  Value getThreadId() const { return threadId; }
   /// `blockIdx` along `axis` (0 = x, 1 = y, 2 = z).
   Value blockId(unsigned axis) { return blockIds[axis]; }
 
@@ -89,6 +94,10 @@ public:
   SmallVector<Value, 8>
   sequentialSum(int64_t count, int64_t width,
                 function_ref<SmallVector<Value, 8>(Value i)> terms);
+  /// The f32 `value` summed over the lanes of the warp by a butterfly of
+  /// `shuffle xor` steps (offsets 16, 8, 4, 2, 1): every lane gets the same
+  /// sum, added in the same order. Every lane of the warp must run it.
+  Value warpSum(Value value);
   /// Threads per block.
   int64_t getNumThreads() const { return numThreads; }
   /// Synchronises the threads of the block.
@@ -96,6 +105,13 @@ public:
 
   /// Reads element `coords` of `tile` as f32.
   Value load(const Tile &tile, ValueRange coords);
+  /// Reads element `coords` of `tile` at its storage type.
+  Value loadStored(const Tile &tile, ValueRange coords);
+  /// Reads the `width` elements of `tile` from `coords` on along the last
+  /// dimension at their storage type, as one vector: one access when
+  /// getVectorWidth(tile) allows, else element by element. The last
+  /// coordinate must be a multiple of `width`.
+  Value loadPacked(const Tile &tile, ValueRange coords, int64_t width);
   /// Reads the element of `tile` that broadcasts to `coords` of a result of
   /// shape `shape` (dimensions of size 1 repeat).
   Value loadBroadcast(const Tile &tile, ArrayRef<int64_t> shape,

@@ -149,6 +149,7 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
     PassManager pm(module.getContext());
     MirageToPTXPipelineOptions pipeline;
     pipeline.chip = chip;
+    pipeline.tensorCores = options.tensorCores;
     buildMirageToPTXPipeline(pm, pipeline);
     if (failed(pm.run(*lowered)))
       return emitError(loc) << "compiling for " << chip << " failed";

@@ -48,6 +48,10 @@ int mirage::runBundleMain(int argc, char **argv) {
       cl::desc("File with the kernel-graph programs the functions compute "
                "(recorded in plan.json for testing)"),
       cl::value_desc("file"));
+  static cl::opt<bool> tensorCores(
+      "mirage-tensor-cores", cl::init(true),
+      cl::desc("Run f16 matmuls on tensor cores where they fit (default "
+               "true; false: every matmul on the SIMT path)"));
   cl::ParseCommandLineOptions(argc, argv,
                               "Mirage bundle writer (mirage-translate "
                               "--mirage-to-bundle INPUT -o DIR)\n");
@@ -79,5 +83,6 @@ int mirage::runBundleMain(int argc, char **argv) {
   options.chips.assign(chips.begin(), chips.end());
   options.functions.assign(functions.begin(), functions.end());
   options.reference = reference ? *reference : ModuleOp();
+  options.tensorCores = tensorCores;
   return failed(writeBundle(*module, output, options)) ? 1 : 0;
 }

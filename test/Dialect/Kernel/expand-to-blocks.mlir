@@ -18,10 +18,12 @@
 // CHECK-NEXT: %[[E:.*]] = exp %[[T]] : !mirage_block.stensor<1x8xf32>
 // CHECK-NEXT: %[[S:.*]] = output_saver %[[E]] omap <x = 0> : !mirage_block.stensor<1x8xf32> -> tensor<4x8xf32>
 // CHECK-NEXT: yield %[[S]] : tensor<4x8xf32>
-// A matmul's lhs follows the rows of the result; its rhs is replicated.
+// A matmul splits the larger of m and n first (here the 8 columns, so the
+// lhs is replicated and each rhs column read once); the rhs follows the
+// columns of the result.
 // CHECK: grid [4, 1, 1]
-// CHECK: input_loader %{{.*}} imap <x = 0> : tensor<4x8xf32> -> !mirage_block.stensor<1x8xf32>
-// CHECK-NEXT: input_loader %{{.*}} imap <> : tensor<8x8xf32> -> !mirage_block.stensor<8x8xf32>
+// CHECK: input_loader %{{.*}} imap <> : tensor<4x8xf32> -> !mirage_block.stensor<4x8xf32>
+// CHECK-NEXT: input_loader %{{.*}} imap <x = 1> : tensor<8x8xf32> -> !mirage_block.stensor<8x2xf32>
 // CHECK-NEXT: matmul
 // The reduced dimension is never split.
 // CHECK: grid [1, 1, 1]

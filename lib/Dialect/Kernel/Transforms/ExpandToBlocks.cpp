@@ -12,6 +12,8 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <numeric>
+
 namespace mlir::mirage::kernel {
 #define GEN_PASS_DEF_EXPANDTOBLOCKSPASS
 #include "Mirage/Dialect/Kernel/Transforms/Passes.h.inc"
@@ -28,10 +30,12 @@ constexpr int64_t kMinBlocks = 256;
 constexpr int64_t kMinTileElements = 32;
 
 /// How the result of a kernel op may be cut across a grid: whether each
-/// result dimension may be split, and for each operand the operand dimension
-/// that follows result dimension `k` (-1: the operand is replicated along it).
+/// result dimension may be split, the order in which the grid takes them,
+/// and for each operand the operand dimension that follows result dimension
+/// `k` (-1: the operand is replicated along it).
 struct Tiling {
   SmallVector<bool, 4> splittable;
+  SmallVector<int64_t, 4> order;
   SmallVector<SmallVector<int64_t, 4>, 2> operandDims;
 };
 
@@ -44,6 +48,8 @@ Tiling analyzeTiling(Operation *op) {
   int64_t rank = shape.size();
   Tiling tiling;
   tiling.splittable.assign(rank, true);
+  tiling.order.resize(rank);
+  std::iota(tiling.order.begin(), tiling.order.end(), 0);
   // By default result dimension k follows operand dimension k where their
   // extents agree (broadcast dimensions replicate).
   for (Value operand : op->getOperands()) {
@@ -59,6 +65,12 @@ Tiling analyzeTiling(Operation *op) {
         tiling.operandDims[0][rank - 2] = rank - 2;
         tiling.operandDims[1][rank - 2] = -1;
         tiling.operandDims[1][rank - 1] = rank - 1;
+        // Splitting m makes every block read the rhs tile of its columns,
+        // splitting n the lhs tile of its rows: the larger of m and n goes
+        // first, so the larger operand is read fewer times (a GEMV's
+        // weights once).
+        if (shape[rank - 1] > shape[rank - 2])
+          std::swap(tiling.order[rank - 2], tiling.order[rank - 1]);
       })
       .Case([&](kernel::ReductionOp reduction) {
         tiling.splittable[reduction.getDim()] = false;
@@ -109,7 +121,8 @@ void expand(Operation *op, int32_t threads, int64_t tileElements) {
       std::min<int64_t>(kMinBlocks, llvm::divideCeil(count, kMinTileElements)));
   SmallVector<int32_t, 3> grid{1, 1, 1}, resultDims{-1, -1, -1};
   unsigned axis = 0;
-  for (auto [k, extent] : llvm::enumerate(shape)) {
+  for (int64_t k : tiling.order) {
+    int64_t extent = shape[k];
     if (wanted <= 1 || axis == 3)
       break;
     if (!tiling.splittable[k] || extent == 1)
