@@ -11,7 +11,9 @@ correct Mirage candidate measured, the script asks `mirage-opt
 --mirage-kernel-expand-to-blocks --mirage-estimate-cost` for the model's
 estimate and reports Spearman's rank correlation between estimates and
 measured times (the CUDA-graph median): per case, over the candidates of
-that case, and pooled over all candidates.
+that case, and pooled over all candidates. The `simt_` bundles (a searched
+µGraph compiled without tensor cores, a code-generator comparison the
+model does not describe) are left out.
 """
 import argparse
 import json
@@ -77,6 +79,8 @@ def collect(results, bundles, opt, chip):
     rows, cache = [], {}
     for case in results:
         for candidate in case.get("candidates", []):
+            if candidate["bundle"].startswith("simt_"):
+                continue
             time = measured(candidate)
             source = os.path.join(bundles, candidate["bundle"], "source.mlir")
             if time is None or not os.path.exists(source):

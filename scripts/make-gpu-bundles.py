@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Builds the bundles the GPU check runs (scripts/gpu-check.sh).
 
-    make-gpu-bundles.py OUT_DIR [--build build] [--per-file 3]
+    make-gpu-bundles.py OUT_DIR [--build build] [--per-file 3] [--stages N]
+                        [--no-search]
 
 Into OUT_DIR, one bundle per case:
   bench_<name>     every benchmark reference program of examples/benchmarks
@@ -17,7 +18,9 @@ Into OUT_DIR, one bundle per case:
   upstream_<file>  the first --per-file graphs (or all, if fewer) of each saved
                    µGraph file of the public implementation, with its benchmark
                    as reference.
-Every plan.json also records the program each function computes, so the GPU
+--stages N compiles every bundle with N software-pipelining stages
+(`--mirage-stages`); --no-search leaves out the searched_ and simt_
+bundles (the slow part). Every plan.json also records the program each function computes, so the GPU
 check compares the kernels with a PyTorch evaluation of exactly that program
 and, separately, with the reference. Each bundle keeps the MLIR it was
 compiled from as source.mlir (scripts/calibrate-cost-model.py estimates its
@@ -37,11 +40,16 @@ SEARCHED = ["rmsnorm_linear_bs1", "gated_mlp", "lora", "gqa_bs1", "gqa_bs8",
             "mha_bs1", "mqa_bs1", "ntrans_bs1", "ntrans_bs8", "qknorm_gqa_bs1"]
 
 
+STAGES = 0
+
+
 def bundle(translate, source, out, functions=None, reference=None,
            tensor_cores=True):
     command = [translate, "--mirage-to-bundle", source, "-o", out]
     if not tensor_cores:
         command.append("--mirage-tensor-cores=false")
+    if STAGES:
+        command.append(f"--mirage-stages={STAGES}")
     if functions:
         command.append("--mirage-bundle-functions=" + ",".join(functions))
     if reference:
@@ -61,7 +69,11 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--mugraphs", default=DEFAULT_MUGRAPHS)
     parser.add_argument("--per-file", type=int, default=3)
+    parser.add_argument("--stages", type=int, default=0)
+    parser.add_argument("--no-search", action="store_true")
     args = parser.parse_args()
+    global STAGES
+    STAGES = args.stages
     translate = os.path.join(args.build, "bin", "mirage-translate")
     os.makedirs(args.out, exist_ok=True)
 
@@ -77,7 +89,7 @@ def main():
                reference=reference and os.path.join(benchmarks, reference + ".mlir"))
 
     opt = os.path.join(args.build, "bin", "mirage-opt")
-    for stem in SEARCHED:
+    for stem in [] if args.no_search else SEARCHED:
         reference = os.path.join(benchmarks, stem + ".mlir")
         searched = os.path.join(args.out, stem + ".searched.mlir")
         subprocess.run([opt, reference, "--mirage-superoptimize=time-limit=60",

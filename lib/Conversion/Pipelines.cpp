@@ -47,6 +47,7 @@ void mirage::buildMirageToPTXPipeline(
   pm.addNestedPass<func::FuncOp>(kernel::createExpandToBlocksPass());
   pm.addPass(createConvertMirageBlockToGPUPass(
       ConvertMirageBlockToGPUPassOptions{options.chip, options.stages,
+                                         options.maxSharedMemory,
                                          options.tensorCores}));
   pm.addPass(createConvertMirageKernelToGPUPass());
 

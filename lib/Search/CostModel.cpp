@@ -21,14 +21,16 @@ using sem::OpKind;
 std::optional<GPUSpec> search::getGPUSpec(llvm::StringRef chip) {
   // H100 SXM as BENCHMARKS.md measured it: 2.95 TB/s copy bandwidth, 4.35 µs
   // for a tiny kernel, 227 KiB of shared memory per block.
-  // 132 SMs x 128 f32 lanes at 1.98 GHz.
+  // 132 SMs x 128 f32 lanes at 1.98 GHz; mma.sync at about 60% of the
+  // 990 f16 TFLOP/s that wgmma reaches.
   if (chip == "sm_90a")
-    return GPUSpec{"sm_90a", 132.0, 2.95e6, 3.34e7, 4.35, 227 * 1024};
+    return GPUSpec{"sm_90a", 132.0, 2.95e6, 3.34e7, 3.0e8, 4.35, 227 * 1024};
   // A100 SXM 80 GB by its datasheet (1.55-2.0 TB/s, 163 KiB per block), at
   // the copy efficiency measured on the H100 (2.95 of 3.35 TB/s).
-  // 108 SMs x 64 f32 lanes at 1.41 GHz.
+  // 108 SMs x 64 f32 lanes at 1.41 GHz; mma.sync at about 90% of 312 f16
+  // TFLOP/s.
   if (chip == "sm_80")
-    return GPUSpec{"sm_80", 108.0, 1.76e6, 9.75e6, 4.35, 163 * 1024};
+    return GPUSpec{"sm_80", 108.0, 1.76e6, 9.75e6, 1.4e8, 4.35, 163 * 1024};
   return std::nullopt;
 }
 
@@ -45,30 +47,77 @@ static int64_t getBytes(const sem::ValueType &type) {
   return type.getNumElements() * elementBytes;
 }
 
-/// The multiply-adds of `node`, a matmul of `graph`.
-static double countMatmulMultiplyAdds(const Graph &graph, const sem::Node &node) {
+/// The 16x8x16 step of one mma.sync, and the threads of a warp.
+static constexpr int64_t kTileM = 16, kTileN = 8, kTileK = 16;
+static constexpr double kWarpSize = 32.0;
+
+/// The shape of matmul `node` of `graph`: batch elements, rows, columns,
+/// contraction.
+struct MatmulShape {
+  double batch, rows, columns, depth;
+  bool onTensorCores;
+};
+
+static MatmulShape getMatmulShape(const Graph &graph, const sem::Node &node) {
   const sem::ValueType &lhs = graph.values[node.operands[0]];
   const sem::ValueType &result = graph.values[node.results[0]];
-  return double(result.getNumElements()) * double(lhs.shape.back());
+  size_t rank = result.shape.size();
+  int64_t rows = result.shape[rank - 2], columns = result.shape[rank - 1];
+  int64_t depth = lhs.shape.back();
+  double batch = double(result.getNumElements()) / double(rows * columns);
+  // The code generator's rule (canUseTensorCores).
+  bool onTensorCores = lhs.elementType == sem::ElementType::F16 &&
+                       depth % kTileK == 0 && columns % kTileN == 0 &&
+                       rows >= kTileM / 2;
+  return {batch, double(rows), double(columns), double(depth), onTensorCores};
 }
+
+/// Multiply-adds on the SIMT cores and on the tensor cores (rows padded to
+/// whole 16-row tiles).
+struct MultiplyAdds {
+  double simt = 0.0, tensor = 0.0;
+
+  void add(const MatmulShape &shape, double times) {
+    if (shape.onTensorCores)
+      tensor += times * shape.batch * std::ceil(shape.rows / kTileM) * kTileM *
+                shape.columns * shape.depth;
+    else
+      simt += times * shape.batch * shape.rows * shape.columns * shape.depth;
+  }
+};
 
 /// The multiply-adds of one block of `body` (whose nodes have `phases`) over
 /// the whole for-loop.
-static double countBlockMultiplyAdds(const Graph &body,
-                                     ArrayRef<sem::LoopPhase> phases) {
-  double total = 0.0;
+static MultiplyAdds countBlockMultiplyAdds(const Graph &body,
+                                           ArrayRef<sem::LoopPhase> phases) {
+  MultiplyAdds total;
   for (auto [node, phase] : llvm::zip(body.nodes, phases))
     if (node.kind == OpKind::Matmul)
-      total += countMatmulMultiplyAdds(body, node) *
-               (phase == sem::LoopPhase::InLoop ? double(body.forloop) : 1.0);
+      total.add(getMatmulShape(body, node),
+                phase == sem::LoopPhase::InLoop ? double(body.forloop) : 1.0);
   return total;
+}
+
+/// The mma.sync steps one warp of a block of `threads` takes in turn for
+/// `shape`: its share of the 16x8 tiles times the 16-element steps of each
+/// (warps with too few tiles split the steps, as the code generator does).
+static double countWarpSteps(const MatmulShape &shape, double threads) {
+  double warps = std::max(1.0, threads / kWarpSize);
+  double tiles = shape.batch * std::ceil(shape.rows / kTileM) *
+                 (shape.columns / kTileN);
+  double steps = shape.depth / kTileK;
+  double slices = 1.0;
+  while (tiles * slices * 2 <= warps && std::fmod(steps, slices * 2) == 0.0)
+    slices *= 2;
+  return std::ceil(tiles * slices / warps) * (steps / slices);
 }
 
 /// The terms one thread of a block of `threads` adds up in turn over the
 /// whole for-loop: for every op, the results it owns times the terms of
 /// each (a matmul's contraction, a reduction's group, one for elementwise
-/// ops). The code generator gives every thread whole results. `phases` are
-/// those of the body's nodes.
+/// ops), or for a matmul on tensor cores its warp's mma.sync steps. The
+/// code generator gives every thread whole results. `phases` are those of
+/// the body's nodes.
 static double countSerialTerms(const Graph &body,
                                ArrayRef<sem::LoopPhase> phases,
                                double threads) {
@@ -78,6 +127,14 @@ static double countSerialTerms(const Graph &body,
       continue;
     const sem::ValueType &result = body.values[node.results[0]];
     const sem::ValueType &operand = body.values[node.operands[0]];
+    double times = phase == sem::LoopPhase::InLoop ? double(body.forloop) : 1.0;
+    if (node.kind == OpKind::Matmul) {
+      MatmulShape shape = getMatmulShape(body, node);
+      if (shape.onTensorCores) {
+        total += countWarpSteps(shape, threads) * times;
+        continue;
+      }
+    }
     double terms = 1.0;
     if (node.kind == OpKind::Matmul)
       terms = double(operand.shape.back());
@@ -86,8 +143,7 @@ static double countSerialTerms(const Graph &body,
       terms = double(operand.getNumElements()) /
               double(result.getNumElements());
     double owned = std::ceil(double(result.getNumElements()) / threads);
-    total += owned * terms *
-             (phase == sem::LoopPhase::InLoop ? double(body.forloop) : 1.0);
+    total += owned * terms * times;
   }
   return total;
 }
@@ -100,7 +156,7 @@ CostEstimate search::estimateCost(const sem::Program &program,
   for (const sem::Node &node : kernel.nodes) {
     ++cost.launches;
     int64_t bytes = 0;
-    double multiplyAdds = 0.0;
+    MultiplyAdds multiplyAdds;
     double serial = 0.0;
     // Predefined ops are assumed to fill the GPU.
     double blocks = gpu.multiprocessors;
@@ -110,12 +166,14 @@ CostEstimate search::estimateCost(const sem::Program &program,
       for (int32_t value : node.results)
         bytes += getBytes(kernel.values[value]);
       if (node.kind == OpKind::Matmul)
-        multiplyAdds = countMatmulMultiplyAdds(kernel, node);
+        multiplyAdds.add(getMatmulShape(kernel, node), 1.0);
     } else {
       const Graph &body = program.graphs[node.body];
       blocks = double(body.getNumBlocks());
       std::vector<sem::LoopPhase> phases = sem::computeLoopPhases(body);
-      multiplyAdds = blocks * countBlockMultiplyAdds(body, phases);
+      multiplyAdds = countBlockMultiplyAdds(body, phases);
+      multiplyAdds.simt *= blocks;
+      multiplyAdds.tensor *= blocks;
       double waves = std::ceil(blocks / (gpu.multiprocessors * kResidentBlocks));
       serial = countSerialTerms(body, phases, kThreads) * waves *
                kTermMicroseconds;
@@ -136,10 +194,13 @@ CostEstimate search::estimateCost(const sem::Program &program,
       }
     }
     cost.globalBytes += bytes;
-    cost.multiplyAdds += multiplyAdds;
+    cost.multiplyAdds += multiplyAdds.simt + multiplyAdds.tensor;
     double share = std::min(1.0, blocks / gpu.multiprocessors);
     double memory = double(bytes) / (gpu.bytesPerMicrosecond * share);
-    double compute = multiplyAdds / (gpu.multiplyAddsPerMicrosecond * share);
+    double compute =
+        (multiplyAdds.simt / gpu.multiplyAddsPerMicrosecond +
+         multiplyAdds.tensor / gpu.tensorMultiplyAddsPerMicrosecond) /
+        share;
     cost.microseconds +=
         std::max({memory, compute, serial}) + gpu.launchMicroseconds;
   }

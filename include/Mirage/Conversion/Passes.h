@@ -37,6 +37,12 @@ struct MirageToPTXPipelineOptions
       llvm::cl::desc("Pipeline stages of loop-varying input tiles "
                      "(convert-mirage-block-to-gpu); below 2, none"),
       llvm::cl::init(0)};
+  Option<int64_t> maxSharedMemory{
+      *this, "max-shared-memory",
+      llvm::cl::desc("The most dynamic shared memory a block may use, in "
+                     "bytes (convert-mirage-block-to-gpu; 0: the chip's "
+                     "limit)"),
+      llvm::cl::init(0)};
   Option<bool> tensorCores{
       *this, "tensor-cores",
       llvm::cl::desc("Run f16 matmuls on tensor cores where they fit "

@@ -47,6 +47,11 @@ def ConvertMirageBlockToGPUPass
            "shared memory by cp.async up to this many for-loop iterations "
            "(stages) at once; below 2, tiles are read in place (the default, "
            "docs/CodeGeneration.md)">,
+    Option<"maxSharedMemory", "max-shared-memory", "int64_t", "0",
+           "The most dynamic shared memory a block may use, in bytes (0: "
+           "the chip's limit); a bundle for several chips passes the "
+           "smallest limit, so that every chip's kernels make the same "
+           "choices and launch with the same shared memory">,
     Option<"tensorCores", "tensor-cores", "bool", "true",
            "Run f16 matmuls of at least 8 rows on tensor cores (mma.sync "
            "m16n8k16, f32 sums); false: every matmul on the SIMT path">,

@@ -7,10 +7,11 @@
 //
 // A first analytic cost model (docs/Search.md): the global-memory traffic of
 // a program, which bounds the memory-bound kernels the benchmarks are made
-// of, the multiply-adds of its matmuls on the SIMT cores (the code generator
-// does not use tensor cores yet), the latency of the sums each thread adds
-// up in turn, and its number of launches, on an A100 (sm_80) or an H100
-// (sm_90a).
+// of, the multiply-adds of its matmuls on the tensor cores where the code
+// generator puts them there (f16 tiles of at least 8 rows, k in 16s, n in
+// 8s) and on the SIMT cores otherwise, the latency of the sums (or mma.sync
+// steps) each thread takes in turn, and its number of launches, on an A100
+// (sm_80) or an H100 (sm_90a).
 // Calibration against measured times is the job of the fast-kernels work.
 //
 //===----------------------------------------------------------------------===//
@@ -34,6 +35,8 @@ struct GPUSpec {
   double bytesPerMicrosecond;
   /// Peak f32 fused multiply-adds of the SIMT cores.
   double multiplyAddsPerMicrosecond;
+  /// f16 multiply-adds (f32 sums) of the tensor cores through mma.sync.
+  double tensorMultiplyAddsPerMicrosecond;
   /// Time of a launch of a tiny kernel.
   double launchMicroseconds;
   /// Shared memory one block may use.
@@ -46,10 +49,11 @@ std::optional<GPUSpec> getGPUSpec(llvm::StringRef chip);
 /// What a program costs on one GPU.
 struct CostEstimate {
   /// Estimated run time: per launch, the longest of its traffic at the
-  /// memory bandwidth and its multiply-adds at the SIMT rate the grid can
-  /// draw (a grid of fewer blocks than SMs draws a proportional share of
-  /// both), and the terms one thread sums in turn (latency-bound, per wave
-  /// of resident blocks), plus a fixed cost per launch.
+  /// memory bandwidth and its multiply-adds at the SIMT and tensor-core
+  /// rates the grid can draw (a grid of fewer blocks than SMs draws a
+  /// proportional share of each), and the terms (or mma.sync steps) one
+  /// thread takes in turn (latency-bound, per wave of resident blocks), plus
+  /// a fixed cost per launch.
   double microseconds = 0.0;
   /// Bytes read from and written to global memory by all blocks: every load
   /// of every block in every iteration that loads it, every save, and every
@@ -57,7 +61,8 @@ struct CostEstimate {
   int64_t globalBytes = 0;
   /// Kernel launches.
   int64_t launches = 0;
-  /// Multiply-adds of every matmul, every block and iteration included.
+  /// Multiply-adds of every matmul, every block and iteration included
+  /// (tensor-core tiles padded to 16 rows).
   double multiplyAdds = 0.0;
   /// The most shared memory a block of any graph_def needs when every tile
   /// it loads or computes is staged there (no reuse).

@@ -35,6 +35,9 @@ struct BundleOptions {
   /// Whether f16 matmuls run on tensor cores where they fit (the
   /// `tensor-cores` option of mirage-to-ptx-pipeline).
   bool tensorCores = true;
+  /// Software-pipelining stages of loop-varying tiles (the `stages` option
+  /// of mirage-to-ptx-pipeline; below 2, none).
+  int64_t stages = 0;
 };
 
 /// Compiles the functions of `module` that hold Mirage kernel ops (or those

@@ -906,6 +906,8 @@ LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
   // staging, then without vector groups in its sums.
   OpBuilder builder = OpBuilder::atBlockEnd(kernels.getBody());
   int64_t limit = getSharedMemoryLimit(chip);
+  if (maxSharedMemory > 0)
+    limit = std::min(limit, int64_t(maxSharedMemory));
   gpu::GPUFuncOp kernel;
   int64_t sharedBytes = 0;
   LoweringOptions attempts[] = {{stages, kMaxStagingBytes, true, tensorCores},

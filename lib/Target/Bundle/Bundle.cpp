@@ -139,17 +139,29 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
     chips.push_back("sm_90a");
   }
 
-  json::Object ptxFiles;
-  std::vector<std::pair<std::string, std::string>> ptx;
+  // One launch plan serves every chip: each chip's kernels are lowered
+  // within the smallest shared-memory limit of the bundle's chips, so that
+  // they make the same choices (staging, vector groups) and need the same
+  // shared memory; the plans are compared below.
+  int64_t sharedLimit = std::numeric_limits<int64_t>::max();
   for (const std::string &chip : chips) {
     if (failed(getPTXFeatures(chip)))
       return emitError(loc) << "unknown chip '" << chip
                             << "', expected sm_80 or sm_90a";
+    sharedLimit = std::min(sharedLimit, getSharedMemoryLimit(chip));
+  }
+  json::Object ptxFiles;
+  std::vector<std::pair<std::string, std::string>> ptx;
+  // The first chip's plan of every function, before program and reference.
+  std::vector<json::Value> launchPlans;
+  for (const std::string &chip : chips) {
     OwningOpRef<ModuleOp> lowered(chosen->clone());
     PassManager pm(module.getContext());
     MirageToPTXPipelineOptions pipeline;
     pipeline.chip = chip;
     pipeline.tensorCores = options.tensorCores;
+    pipeline.stages = options.stages;
+    pipeline.maxSharedMemory = sharedLimit;
     buildMirageToPTXPipeline(pm, pipeline);
     if (failed(pm.run(*lowered)))
       return emitError(loc) << "compiling for " << chip << " failed";
@@ -158,14 +170,20 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
       return failure();
     ptx.emplace_back(chip, std::move(*assembly));
     ptxFiles[chip] = chip + ".ptx";
-    if (!plans.empty())
-      continue;
-    for (auto [function, program, reference] :
-         llvm::zip(functions, programs, references)) {
+    for (auto [index, function, program, reference] :
+         llvm::enumerate(functions, programs, references)) {
       auto host = lowered->lookupSymbol<func::FuncOp>(function.getSymName());
       FailureOr<json::Object> plan = getFunctionPlan(host);
       if (failed(plan))
         return failure();
+      if (index < launchPlans.size()) {
+        if (json::Value(json::Object(*plan)) != launchPlans[index])
+          return emitError(loc)
+                 << "the launches of @" << function.getSymName() << " for "
+                 << chip << " differ from those for " << chips.front();
+        continue;
+      }
+      launchPlans.push_back(json::Object(*plan));
       (*plan)["program"] = json::Object(program);
       if (!reference.empty())
         (*plan)["reference"] = json::Object(reference);

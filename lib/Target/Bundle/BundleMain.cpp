@@ -52,6 +52,10 @@ int mirage::runBundleMain(int argc, char **argv) {
       "mirage-tensor-cores", cl::init(true),
       cl::desc("Run f16 matmuls on tensor cores where they fit (default "
                "true; false: every matmul on the SIMT path)"));
+  static cl::opt<int64_t> stages(
+      "mirage-stages", cl::init(0),
+      cl::desc("Software-pipelining stages of loop-varying tiles (cp.async; "
+               "default 0: none)"));
   cl::ParseCommandLineOptions(argc, argv,
                               "Mirage bundle writer (mirage-translate "
                               "--mirage-to-bundle INPUT -o DIR)\n");
@@ -84,5 +88,6 @@ int mirage::runBundleMain(int argc, char **argv) {
   options.functions.assign(functions.begin(), functions.end());
   options.reference = reference ? *reference : ModuleOp();
   options.tensorCores = tensorCores;
+  options.stages = stages;
   return failed(writeBundle(*module, output, options)) ? 1 : 0;
 }
