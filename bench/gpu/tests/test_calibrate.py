@@ -31,8 +31,8 @@ def test_spearman():
 
 
 SOURCE = """
-func.func @small(%x: tensor<2x64xf16>, %w: tensor<64x32xf16>) -> tensor<2x32xf16> {
-  %o = mirage_kernel.matmul %x, %w : tensor<2x64xf16>, tensor<64x32xf16> -> tensor<2x32xf16>
+func.func @small(%x: tensor<2x16xf16>, %w: tensor<16x32xf16>) -> tensor<2x32xf16> {
+  %o = mirage_kernel.matmul %x, %w : tensor<2x16xf16>, tensor<16x32xf16> -> tensor<2x32xf16>
   return %o : tensor<2x32xf16>
 }
 func.func @large(%x: tensor<64x64xf16>, %w: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
