@@ -19,7 +19,7 @@ Into OUT_DIR, one bundle per case:
                    µGraph file of the public implementation, with its benchmark
                    as reference.
 --stages N compiles every bundle with N software-pipelining stages
-(`--mirage-stages`); --no-search leaves out the searched_ and simt_
+(`--mirage-stages`; mirage-translate's default is 2); --no-search leaves out the searched_ and simt_
 bundles (the slow part). Every plan.json also records the program each function computes, so the GPU
 check compares the kernels with a PyTorch evaluation of exactly that program
 and, separately, with the reference. Each bundle keeps the MLIR it was
@@ -40,7 +40,7 @@ SEARCHED = ["rmsnorm_linear_bs1", "gated_mlp", "lora", "gqa_bs1", "gqa_bs8",
             "mha_bs1", "mqa_bs1", "ntrans_bs1", "ntrans_bs8", "qknorm_gqa_bs1"]
 
 
-STAGES = 0
+STAGES = None
 
 
 def bundle(translate, source, out, functions=None, reference=None,
@@ -48,7 +48,7 @@ def bundle(translate, source, out, functions=None, reference=None,
     command = [translate, "--mirage-to-bundle", source, "-o", out]
     if not tensor_cores:
         command.append("--mirage-tensor-cores=false")
-    if STAGES:
+    if STAGES is not None:
         command.append(f"--mirage-stages={STAGES}")
     if functions:
         command.append("--mirage-bundle-functions=" + ",".join(functions))
@@ -69,7 +69,7 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--mugraphs", default=DEFAULT_MUGRAPHS)
     parser.add_argument("--per-file", type=int, default=3)
-    parser.add_argument("--stages", type=int, default=0)
+    parser.add_argument("--stages", type=int, default=None)
     parser.add_argument("--no-search", action="store_true")
     args = parser.parse_args()
     global STAGES

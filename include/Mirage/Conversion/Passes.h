@@ -36,7 +36,7 @@ struct MirageToPTXPipelineOptions
       *this, "stages",
       llvm::cl::desc("Pipeline stages of loop-varying input tiles "
                      "(convert-mirage-block-to-gpu); below 2, none"),
-      llvm::cl::init(0)};
+      llvm::cl::init(2)};
   Option<int64_t> maxSharedMemory{
       *this, "max-shared-memory",
       llvm::cl::desc("The most dynamic shared memory a block may use, in "

@@ -42,11 +42,12 @@ def ConvertMirageBlockToGPUPass
     Option<"chip", "chip", "std::string", "\"sm_90a\"",
            "Target chip (sm_80 or sm_90a): sets the shared-memory limit and "
            "whether clusters exist">,
-    Option<"stages", "stages", "int64_t", "0",
+    Option<"stages", "stages", "int64_t", "2",
            "Software pipelining: loop-varying input tiles are copied into "
            "shared memory by cp.async up to this many for-loop iterations "
-           "(stages) at once; below 2, tiles are read in place (the default, "
-           "docs/CodeGeneration.md)">,
+           "(stages) at once (default 2: the next iteration's tiles load "
+           "during this one); below 2, tiles are read in place "
+           "(docs/CodeGeneration.md)">,
     Option<"maxSharedMemory", "max-shared-memory", "int64_t", "0",
            "The most dynamic shared memory a block may use, in bytes (0: "
            "the chip's limit); a bundle for several chips passes the "

@@ -37,7 +37,7 @@ struct BundleOptions {
   bool tensorCores = true;
   /// Software-pipelining stages of loop-varying tiles (the `stages` option
   /// of mirage-to-ptx-pipeline; below 2, none).
-  int64_t stages = 0;
+  int64_t stages = 2;
 };
 
 /// Compiles the functions of `module` that hold Mirage kernel ops (or those

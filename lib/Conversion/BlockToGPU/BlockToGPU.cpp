@@ -131,6 +131,10 @@ private:
   void lowerConcat(block::ConcatOp op);
   LogicalResult lowerThreadGraph(block::ThreadGraphOp op);
   void lowerClusterCollective(Operation *op, Value input, int64_t gatherDim);
+  /// Chooses the forloop_accum sums of matmuls that stay in registers
+  /// through the loop (TensorCoreAccumulator): tensor-core matmuls in the
+  /// loop whose only use is the sum.
+  void planRegisterSums();
   void initAccumulator(block::ForloopAccumOp op);
   void accumulate(block::ForloopAccumOp op);
   void finishAccumulator(block::ForloopAccumOp op);
@@ -155,6 +159,18 @@ private:
   DenseMap<Value, Tile> tiles;
   /// Accumulator state (f32) of each forloop_accum.
   DenseMap<Operation *, Tile> accumulators;
+  /// A forloop_accum sum of a matmul whose sums stay in registers: the
+  /// accumulator and its first register among `registers`.
+  struct RegisterSum {
+    TensorCoreAccumulator sum;
+    size_t firstRegister;
+  };
+  /// The register sums, by forloop_accum and by the matmul they add up.
+  llvm::MapVector<Operation *, RegisterSum> registerSums;
+  DenseMap<Operation *, Operation *> registerSumOfMatmul;
+  /// The registers the for-loop carries: their values in the iteration
+  /// being emitted, then the loop's results.
+  SmallVector<Value> registers;
   /// The for-loop induction variable while emitting the loop body.
   Value iteration;
   /// Staged input_loaders and their stage buffers in shared memory (shape
@@ -191,8 +207,10 @@ LogicalResult GraphDefLowering::run() {
 
   // The for-loop: per-iteration ops and accumulation steps.
   auto accums = llvm::to_vector(body.getOps<block::ForloopAccumOp>());
+  planRegisterSums();
   for (block::ForloopAccumOp accum : accums)
-    initAccumulator(accum);
+    if (!registerSums.contains(accum))
+      initAccumulator(accum);
   planStaging();
   for (int64_t stage = 0; stage + 1 < numStages; ++stage) {
     copyStagedTiles(emitter.index(stage));
@@ -205,18 +223,27 @@ LogicalResult GraphDefLowering::run() {
   if (hasLoopBody) {
     auto loop = scf::ForOp::create(b, loc, emitter.index(0),
                                    emitter.index(graph.getForloop()),
-                                   emitter.index(1));
+                                   emitter.index(1), registers);
+    Block *loopBody = loop.getBody();
+    if (loopBody->mightHaveTerminator())
+      loopBody->getTerminator()->erase();
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(loop.getBody()->getTerminator());
+    b.setInsertionPointToEnd(loopBody);
     iteration = loop.getInductionVar();
+    registers.assign(loop.getRegionIterArgs().begin(),
+                     loop.getRegionIterArgs().end());
     if (numStages != 0)
       advancePipeline(iteration);
     for (Operation &op : body.without_terminator()) {
-      if (auto accum = dyn_cast<block::ForloopAccumOp>(op))
-        accumulate(accum);
-      else if (phaseOf(op) == LoopPhase::InLoop && failed(lower(&op)))
+      if (auto accum = dyn_cast<block::ForloopAccumOp>(op)) {
+        if (!registerSums.contains(accum))
+          accumulate(accum);
+      } else if (phaseOf(op) == LoopPhase::InLoop && failed(lower(&op))) {
         return failure();
+      }
     }
+    scf::YieldOp::create(b, loc, registers);
+    registers.assign(loop.getResults().begin(), loop.getResults().end());
   }
   iteration = Value();
 
@@ -569,9 +596,22 @@ void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
   // vector load of the rhs per term.
   Tile a = tiles[op.getLhs()], b = tiles[op.getRhs()];
   ArrayRef<int64_t> shape = getShape(op.getResult());
+  if (Operation *accum = registerSumOfMatmul.lookup(op)) {
+    RegisterSum &sum = registerSums.find(accum)->second;
+    size_t count = sum.sum.getNumRegisters();
+    SmallVector<Value> next = sum.sum.accumulate(
+        emitter, a, b, ArrayRef(registers).slice(sum.firstRegister, count));
+    llvm::copy(next, registers.begin() + sum.firstRegister);
+    // Without stages no barrier starts the next iteration, whose ops may
+    // overwrite the shared tiles read here.
+    if (numStages == 0)
+      emitter.barrier();
+    return;
+  }
   Tile out = allocateResult(op.getResult());
   if (options.tensorCores &&
-      canUseTensorCores(a, b, shape, emitter.getNumThreads())) {
+      canUseTensorCores(a.getStorageType(), b.getStorageType(),
+                        a.shape.back(), shape, emitter.getNumThreads())) {
     emitTensorCoreMatmul(emitter, a, b, out);
     return;
   }
@@ -798,6 +838,36 @@ void GraphDefLowering::lowerClusterCollective(Operation *op, Value input,
 // Accumulators
 //===----------------------------------------------------------------------===//
 
+/// The most f32 registers per thread the register sums of a kernel take.
+constexpr int64_t kMaxSumRegisters = 64;
+
+void GraphDefLowering::planRegisterSums() {
+  if (!options.tensorCores)
+    return;
+  int64_t count = 0;
+  for (auto accum : graph.getBodyBlock().getOps<block::ForloopAccumOp>()) {
+    auto matmul = accum.getInput().getDefiningOp<block::MatmulOp>();
+    if (accum.getKind() != block::AccumKind::Sum || !matmul ||
+        !matmul->hasOneUse() || phases.lookup(matmul) != LoopPhase::InLoop)
+      continue;
+    // In-loop values are stored at their element type.
+    ArrayRef<int64_t> shape = getShape(matmul.getResult());
+    int64_t depth = getShape(matmul.getLhs()).back();
+    if (!canUseTensorCores(getElementType(matmul.getLhs()),
+                           getElementType(matmul.getRhs()), depth, shape,
+                           emitter.getNumThreads()))
+      continue;
+    TensorCoreAccumulator sum(depth, shape, emitter.getNumThreads());
+    if (count + sum.getNumRegisters() > kMaxSumRegisters)
+      continue;
+    registerSums.insert({accum, RegisterSum{sum, size_t(count)}});
+    registerSumOfMatmul[matmul] = accum;
+    count += sum.getNumRegisters();
+  }
+  if (count != 0)
+    registers.assign(count, emitter.f32(0.0));
+}
+
 void GraphDefLowering::initAccumulator(block::ForloopAccumOp op) {
   Tile acc = emitter.allocateShared(getShape(op.getResult()),
                                     emitter.getBuilder().getF32Type());
@@ -844,6 +914,14 @@ void GraphDefLowering::accumulate(block::ForloopAccumOp op) {
 }
 
 void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
+  if (auto found = registerSums.find(op); found != registerSums.end()) {
+    RegisterSum &sum = found->second;
+    found->second.sum.finish(
+        emitter,
+        ArrayRef(registers).slice(sum.firstRegister, sum.sum.getNumRegisters()),
+        allocateResult(op.getResult()));
+    return;
+  }
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
   Tile acc = accumulators[op];

@@ -49,20 +49,60 @@ int64_t getNumElements(ArrayRef<int64_t> shape) {
   return count;
 }
 
-/// Emits the fragment loads and the `mma.sync` steps of one warp.
-class WarpMatmul {
-public:
-  WarpMatmul(KernelEmitter &emitter, const Tile &lhs, const Tile &rhs)
-      : emitter(emitter), builder(emitter.getBuilder()),
-        loc(emitter.getLoc()), lhs(lhs), rhs(rhs),
-        rows(lhs.shape[lhs.shape.size() - 2]) {}
+/// How many slices of the contracting dimension the warps split between
+/// them: 1 when every warp has a tile, else the most (a power of two) that
+/// keeps every warp to at most one (tile, slice) item and divides the
+/// 16-element steps.
+int64_t getSlices(int64_t tiles, int64_t warps, int64_t depth) {
+  int64_t slices = 1;
+  while (tiles * slices * 2 <= warps && (depth / kTileK) % (slices * 2) == 0)
+    slices *= 2;
+  return slices;
+}
 
-  /// Emits the loop of the warp of thread `threadId` over its (result tile,
-  /// contracting slice) items for a result of `shape`, the contracting
-  /// dimension cut into `slices`: stores each item's f32 sums into `out`,
-  /// the result itself (one slice) or the partial sums `[slices, shape...]`.
-  void run(Value threadId, ArrayRef<int64_t> shape, int64_t slices,
-           const Tile &out);
+/// The work of the warps on a result of `shape`: item `i` is the 16x8 tile
+/// `i % tiles` (column tiles fastest) over slice `i / tiles` of the
+/// contracting dimension, and warp `w` takes items `w`, `w + warps`, ....
+/// Emits this lane's fragment coordinates and the `mma.sync` steps of an
+/// item.
+class WarpItems {
+public:
+  WarpItems(KernelEmitter &emitter, ArrayRef<int64_t> shape, int64_t depth)
+      : emitter(emitter), builder(emitter.getBuilder()), loc(emitter.getLoc()),
+        shape(shape), tileGrid(getTileGrid(shape)),
+        tiles(getNumElements(tileGrid)),
+        warps(emitter.getNumThreads() / kWarpSize),
+        slices(getSlices(tiles, warps, depth)), depth(depth / slices),
+        rows(shape[shape.size() - 2]) {
+    Value threadId = emitter.getThreadId();
+    lane = arith::RemUIOp::create(builder, loc, threadId, index(kWarpSize));
+    warp = arith::DivUIOp::create(builder, loc, threadId, index(kWarpSize));
+    group = arith::DivUIOp::create(builder, loc, lane, index(4));
+    pairColumn =
+        mul(arith::RemUIOp::create(builder, loc, lane, index(4)).getResult(), 2);
+  }
+
+  int64_t getNumItems() const { return tiles * slices; }
+  int64_t getNumSlices() const { return slices; }
+  int64_t getNumWarps() const { return warps; }
+  /// This warp's first item.
+  Value getWarp() const { return warp; }
+  /// Whether `item` is one of the items (an i1).
+  Value exists(Value item) {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, item,
+                                 index(getNumItems()));
+  }
+
+  /// `sums` (c0..c3) plus the item's product of lhs and rhs over its slice.
+  SmallVector<Value, 4> accumulate(Value item, const Tile &lhs,
+                                   const Tile &rhs, ValueRange sums);
+  /// Stores the item's f32 `sums`, rounded to the storage type of `out`,
+  /// into `out`: the result itself (one slice) or the partial sums
+  /// `[slices, shape...]`.
+  void store(Value item, ValueRange sums, const Tile &out);
+  /// Emits `body` for every item of this warp: a loop when the items per
+  /// warp vary, else inline.
+  void forEachItem(function_ref<void(Value item)> body);
 
 private:
   Value index(int64_t value) { return emitter.index(value); }
@@ -71,6 +111,8 @@ private:
   Value mul(Value x, int64_t y) {
     return arith::MulIOp::create(builder, loc, x, index(y));
   }
+  /// Sets slice, batch, tileRow and tileColumn for `item`.
+  void decode(Value item);
   /// True when every row of the upper (rows 0-7) or lower (rows 8-15) half
   /// of every row tile is inside the result.
   bool isAlwaysInside(bool lowerHalf) const {
@@ -82,24 +124,27 @@ private:
   /// The A register of row `row` and columns `column`, `column + 1` of lhs
   /// (zeros for a row past the end); `lowerHalf`: `row` is in rows 8-15 of
   /// its tile.
-  Value loadLhsPair(ValueRange batch, Value row, bool lowerHalf, Value column);
+  Value loadLhsPair(const Tile &lhs, Value row, bool lowerHalf, Value column);
   /// The B register of rows `row`, `row + 1` and column `column` of rhs.
-  Value loadRhsPair(ValueRange batch, Value row, Value column);
+  Value loadRhsPair(const Tile &rhs, Value row, Value column);
   /// Adds the product of the 16-column slice of lhs from `k` and the
   /// 16-row slice of rhs from `k` to `sums` (c0..c3).
-  SmallVector<Value, 4> step(ValueRange batch, Value k, ValueRange sums);
+  SmallVector<Value, 4> step(const Tile &lhs, const Tile &rhs, Value k,
+                             ValueRange sums);
 
   KernelEmitter &emitter;
   OpBuilder &builder;
   Location loc;
-  const Tile &lhs, &rhs;
-  int64_t rows;
-  /// This lane's fragment coordinates: g, 2t, and the tile's first row and
-  /// column.
-  Value group, pairColumn, tileRow, tileColumn;
+  SmallVector<int64_t, 4> shape, tileGrid;
+  int64_t tiles, warps, slices, depth, rows;
+  /// This lane's fragment coordinates: lane, warp, g and 2t.
+  Value lane, warp, group, pairColumn;
+  /// The decoded item: its slice, batch coordinates, first row and column.
+  Value slice, tileRow, tileColumn;
+  SmallVector<Value, 2> batch;
 };
 
-Value WarpMatmul::pack(Value lo, Value hi) {
+Value WarpItems::pack(Value lo, Value hi) {
   Value vector = LLVM::PoisonOp::create(
       builder, loc, VectorType::get({2}, builder.getF16Type()));
   for (auto [position, element] : llvm::enumerate(ValueRange{lo, hi}))
@@ -110,9 +155,9 @@ Value WarpMatmul::pack(Value lo, Value hi) {
   return vector;
 }
 
-Value WarpMatmul::loadLhsPair(ValueRange batch, Value row, bool lowerHalf,
-                              Value column) {
-  SmallVector<Value, 4> c(batch);
+Value WarpItems::loadLhsPair(const Tile &lhs, Value row, bool lowerHalf,
+                             Value column) {
+  SmallVector<Value, 4> c(batch.begin(), batch.end());
   if (isAlwaysInside(lowerHalf)) {
     c.append({row, column});
     return emitter.loadPacked(lhs, c, 2);
@@ -133,27 +178,27 @@ Value WarpMatmul::loadLhsPair(ValueRange batch, Value row, bool lowerHalf,
                                  emitter.loadPacked(lhs, c, 2), zeros);
 }
 
-Value WarpMatmul::loadRhsPair(ValueRange batch, Value row, Value column) {
-  SmallVector<Value, 4> c(batch);
+Value WarpItems::loadRhsPair(const Tile &rhs, Value row, Value column) {
+  SmallVector<Value, 4> c(batch.begin(), batch.end());
   c.append({row, column});
   Value lo = emitter.loadStored(rhs, c);
   c[c.size() - 2] = add(row, 1);
   return pack(lo, emitter.loadStored(rhs, c));
 }
 
-SmallVector<Value, 4> WarpMatmul::step(ValueRange batch, Value k,
-                                       ValueRange sums) {
+SmallVector<Value, 4> WarpItems::step(const Tile &lhs, const Tile &rhs,
+                                      Value k, ValueRange sums) {
   Value upperRow = add(tileRow, group);
   Value lowerRow = add(upperRow, 8);
   Value column = add(k, pairColumn);
   Value highColumn = add(column, 8);
-  SmallVector<Value, 4> a = {loadLhsPair(batch, upperRow, false, column),
-                             loadLhsPair(batch, lowerRow, true, column),
-                             loadLhsPair(batch, upperRow, false, highColumn),
-                             loadLhsPair(batch, lowerRow, true, highColumn)};
+  SmallVector<Value, 4> a = {loadLhsPair(lhs, upperRow, false, column),
+                             loadLhsPair(lhs, lowerRow, true, column),
+                             loadLhsPair(lhs, upperRow, false, highColumn),
+                             loadLhsPair(lhs, lowerRow, true, highColumn)};
   Value rhsColumn = add(tileColumn, group);
-  SmallVector<Value, 2> b = {loadRhsPair(batch, column, rhsColumn),
-                             loadRhsPair(batch, highColumn, rhsColumn)};
+  SmallVector<Value, 2> b = {loadRhsPair(rhs, column, rhsColumn),
+                             loadRhsPair(rhs, highColumn, rhsColumn)};
   Type f32 = builder.getF32Type();
   auto resultType = LLVM::LLVMStructType::getLiteral(builder.getContext(),
                                                      {f32, f32, f32, f32});
@@ -168,46 +213,38 @@ SmallVector<Value, 4> WarpMatmul::step(ValueRange batch, Value k,
   return next;
 }
 
-void WarpMatmul::run(Value threadId, ArrayRef<int64_t> shape, int64_t slices,
-                     const Tile &out) {
-  SmallVector<int64_t, 4> tileGrid = getTileGrid(shape);
-  int64_t tiles = getNumElements(tileGrid);
-  int64_t warps = emitter.getNumThreads() / kWarpSize;
-  Value lane = arith::RemUIOp::create(builder, loc, threadId, index(kWarpSize));
-  Value warp = arith::DivUIOp::create(builder, loc, threadId, index(kWarpSize));
-  group = arith::DivUIOp::create(builder, loc, lane, index(4));
-  pairColumn =
-      mul(arith::RemUIOp::create(builder, loc, lane, index(4)).getResult(), 2);
-  int64_t depth = lhs.shape.back() / slices;
+void WarpItems::decode(Value item) {
+  slice = arith::DivUIOp::create(builder, loc, item, index(tiles));
+  SmallVector<Value, 4> coords = emitter.delinearize(
+      arith::RemUIOp::create(builder, loc, item, index(tiles)), tileGrid);
+  batch.assign(coords.begin(), coords.end() - 2);
+  tileRow = mul(coords[coords.size() - 2], kTileM);
+  tileColumn = mul(coords.back(), kTileN);
+}
+
+SmallVector<Value, 4> WarpItems::accumulate(Value item, const Tile &lhs,
+                                            const Tile &rhs, ValueRange sums) {
+  decode(item);
   int64_t steps = kMaxStepsPerIteration;
   while ((depth / kTileK) % steps != 0)
     steps /= 2;
-  // Work item i: tile i % tiles over slice i / tiles of the contracting
-  // dimension.
-  auto items = scf::ForOp::create(builder, loc, warp, index(tiles * slices),
-                                  index(warps));
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPoint(items.getBody()->getTerminator());
-  Value item = items.getInductionVar();
-  Value slice = arith::DivUIOp::create(builder, loc, item, index(tiles));
-  SmallVector<Value, 4> coords = emitter.delinearize(
-      arith::RemUIOp::create(builder, loc, item, index(tiles)), tileGrid);
-  ValueRange batch = ValueRange(coords).drop_back(2);
-  tileRow = mul(coords[coords.size() - 2], kTileM);
-  tileColumn = mul(coords.back(), kTileN);
   Value first = mul(slice, depth);
-  SmallVector<Value, 4> zeros(4, emitter.f32(0.0));
-  auto sums = scf::ForOp::create(
-      builder, loc, first, add(first, depth), index(steps * kTileK), zeros,
+  auto loop = scf::ForOp::create(
+      builder, loc, first, add(first, depth), index(steps * kTileK), sums,
       [&](OpBuilder &nested, Location, Value k, ValueRange carried) {
         OpBuilder::InsertionGuard inner(builder);
         builder.setInsertionPoint(nested.getInsertionBlock(),
                                   nested.getInsertionPoint());
         SmallVector<Value, 4> partial(carried);
         for (int64_t s = 0; s < steps; ++s)
-          partial = step(batch, add(k, s * kTileK), partial);
+          partial = step(lhs, rhs, add(k, s * kTileK), partial);
         scf::YieldOp::create(builder, loc, partial);
       });
+  return SmallVector<Value, 4>(loop.getResults());
+}
+
+void WarpItems::store(Value item, ValueRange sums, const Tile &out) {
+  decode(item);
   // {c0, c1} in row g, {c2, c3} in row g + 8; rows past the end are dropped.
   Value column = add(tileColumn, pairColumn);
   for (int64_t half = 0; half < 2; ++half) {
@@ -219,7 +256,7 @@ void WarpMatmul::run(Value threadId, ArrayRef<int64_t> shape, int64_t slices,
       c.push_back(slice);
     llvm::append_range(c, batch);
     c.append({row, column});
-    ValueRange pair = sums.getResults().slice(2 * half, 2);
+    ValueRange pair = sums.slice(2 * half, 2);
     if (isAlwaysInside(half == 1)) {
       emitter.storeVector(out, c, pair);
       continue;
@@ -227,41 +264,45 @@ void WarpMatmul::run(Value threadId, ArrayRef<int64_t> shape, int64_t slices,
     Value inside = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
                                          row, index(rows));
     auto guarded = scf::IfOp::create(builder, loc, inside);
-    OpBuilder::InsertionGuard store(builder);
+    OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPoint(guarded.thenBlock()->getTerminator());
     emitter.storeVector(out, c, pair);
   }
 }
 
-/// How many slices of the contracting dimension the warps split between
-/// them: 1 when every warp has a tile, else the most (a power of two) that
-/// keeps every warp to at most one (tile, slice) item and divides the
-/// 16-element steps.
-int64_t getSlices(int64_t tiles, int64_t warps, int64_t depth) {
-  int64_t slices = 1;
-  while (tiles * slices * 2 <= warps && (depth / kTileK) % (slices * 2) == 0)
-    slices *= 2;
-  return slices;
+void WarpItems::forEachItem(function_ref<void(Value item)> body) {
+  auto loop = scf::ForOp::create(builder, loc, warp, index(getNumItems()),
+                                 index(warps));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  body(loop.getInductionVar());
 }
 
-} // namespace
-
-bool mlir::mirage::canUseTensorCores(const Tile &lhs, const Tile &rhs,
-                                     ArrayRef<int64_t> shape,
-                                     int64_t numThreads) {
-  return lhs.getStorageType().isF16() && rhs.getStorageType().isF16() &&
-         lhs.shape.back() % kTileK == 0 && shape.back() % kTileN == 0 &&
-         shape[shape.size() - 2] >= kTileM / 2 && numThreads % kWarpSize == 0;
+/// Item `j` of this thread's warp (`warp + j * warps`).
+Value getItem(KernelEmitter &emitter, const WarpItems &items, int64_t j) {
+  return arith::AddIOp::create(emitter.getBuilder(), emitter.getLoc(),
+                               items.getWarp(),
+                               emitter.index(j * items.getNumWarps()));
 }
 
-void mlir::mirage::emitTensorCoreMatmul(KernelEmitter &emitter, const Tile &lhs,
-                                        const Tile &rhs, const Tile &out) {
-  int64_t slices = getSlices(getNumElements(getTileGrid(out.shape)),
-                             emitter.getNumThreads() / kWarpSize,
-                             lhs.shape.back());
-  WarpMatmul matmul(emitter, lhs, rhs);
+/// Whether some warps have no item `j` (the last round of items).
+bool mayBeMissing(const WarpItems &items, int64_t j) {
+  return (j + 1) * items.getNumWarps() > items.getNumItems();
+}
+
+/// Writes the f32 sums of every item into `out`, rounded to its storage
+/// type, adding the slices' partial sums in slice order through shared
+/// memory when the warps split the contracting dimension; then synchronises
+/// the block. `forEachItemSums(store)` emits the sums of each of this
+/// warp's items and calls `store(item, sums)` on them.
+void storeResults(KernelEmitter &emitter, WarpItems &items, const Tile &out,
+                  function_ref<void(function_ref<void(Value, ValueRange)>)>
+                      forEachItemSums) {
+  int64_t slices = items.getNumSlices();
   if (slices == 1) {
-    matmul.run(emitter.getThreadId(), out.shape, 1, out);
+    forEachItemSums([&](Value item, ValueRange sums) {
+      items.store(item, sums, out);
+    });
     emitter.barrier();
     return;
   }
@@ -272,7 +313,9 @@ void mlir::mirage::emitTensorCoreMatmul(KernelEmitter &emitter, const Tile &lhs,
   SmallVector<int64_t, 4> partialShape = {slices};
   llvm::append_range(partialShape, out.shape);
   Tile partials = emitter.allocateShared(partialShape, builder.getF32Type());
-  matmul.run(emitter.getThreadId(), out.shape, slices, partials);
+  forEachItemSums([&](Value item, ValueRange sums) {
+    items.store(item, sums, partials);
+  });
   emitter.barrier();
   emitter.forEachElement(out.shape, [&](ValueRange c) {
     Value sum;
@@ -283,5 +326,89 @@ void mlir::mirage::emitTensorCoreMatmul(KernelEmitter &emitter, const Tile &lhs,
       sum = sum ? arith::AddFOp::create(builder, loc, sum, partial) : partial;
     }
     emitter.store(out, c, sum);
+  });
+}
+
+} // namespace
+
+bool mlir::mirage::canUseTensorCores(Type lhsType, Type rhsType, int64_t depth,
+                                     ArrayRef<int64_t> shape,
+                                     int64_t numThreads) {
+  return lhsType.isF16() && rhsType.isF16() && depth % kTileK == 0 &&
+         shape.back() % kTileN == 0 && shape[shape.size() - 2] >= kTileM / 2 &&
+         numThreads % kWarpSize == 0;
+}
+
+void mlir::mirage::emitTensorCoreMatmul(KernelEmitter &emitter, const Tile &lhs,
+                                        const Tile &rhs, const Tile &out) {
+  WarpItems items(emitter, out.shape, lhs.shape.back());
+  SmallVector<Value, 4> zeros(4, emitter.f32(0.0));
+  storeResults(emitter, items, out, [&](auto store) {
+    items.forEachItem([&](Value item) {
+      store(item, items.accumulate(item, lhs, rhs, zeros));
+    });
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// TensorCoreAccumulator
+//===----------------------------------------------------------------------===//
+
+TensorCoreAccumulator::TensorCoreAccumulator(int64_t depth,
+                                             ArrayRef<int64_t> shape,
+                                             int64_t numThreads)
+    : depth(depth), shape(shape) {
+  int64_t warps = numThreads / kWarpSize;
+  int64_t items = getNumElements(getTileGrid(shape)) *
+                  getSlices(getNumElements(getTileGrid(shape)), warps, depth);
+  itemsPerWarp = llvm::divideCeil(items, warps);
+}
+
+SmallVector<Value> TensorCoreAccumulator::accumulate(KernelEmitter &emitter,
+                                                     const Tile &lhs,
+                                                     const Tile &rhs,
+                                                     ValueRange registers) {
+  OpBuilder &builder = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  WarpItems items(emitter, shape, depth);
+  SmallVector<Value> next;
+  for (int64_t j = 0; j < itemsPerWarp; ++j) {
+    ValueRange sums = registers.slice(4 * j, 4);
+    Value item = getItem(emitter, items, j);
+    if (!mayBeMissing(items, j)) {
+      llvm::append_range(next, items.accumulate(item, lhs, rhs, sums));
+      continue;
+    }
+    auto guarded = scf::IfOp::create(builder, loc, sums.getTypes(),
+                                     items.exists(item),
+                                     /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(guarded.thenBlock());
+    scf::YieldOp::create(builder, loc, items.accumulate(item, lhs, rhs, sums));
+    builder.setInsertionPointToStart(guarded.elseBlock());
+    scf::YieldOp::create(builder, loc, sums);
+    llvm::append_range(next, guarded.getResults());
+  }
+  return next;
+}
+
+void TensorCoreAccumulator::finish(KernelEmitter &emitter, ValueRange registers,
+                                   const Tile &out) {
+  OpBuilder &builder = emitter.getBuilder();
+  WarpItems items(emitter, shape, depth);
+  storeResults(emitter, items, out, [&](auto store) {
+    for (int64_t j = 0; j < itemsPerWarp; ++j) {
+      Value item = getItem(emitter, items, j);
+      ValueRange sums = registers.slice(4 * j, 4);
+      if (!mayBeMissing(items, j)) {
+        store(item, sums);
+        continue;
+      }
+      auto guarded =
+          scf::IfOp::create(builder, emitter.getLoc(), items.exists(item));
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(guarded.thenBlock()->getTerminator());
+      store(item, sums);
+    }
   });
 }

@@ -53,9 +53,9 @@ int mirage::runBundleMain(int argc, char **argv) {
       cl::desc("Run f16 matmuls on tensor cores where they fit (default "
                "true; false: every matmul on the SIMT path)"));
   static cl::opt<int64_t> stages(
-      "mirage-stages", cl::init(0),
+      "mirage-stages", cl::init(2),
       cl::desc("Software-pipelining stages of loop-varying tiles (cp.async; "
-               "default 0: none)"));
+               "default 2; below 2: none)"));
   cl::ParseCommandLineOptions(argc, argv,
                               "Mirage bundle writer (mirage-translate "
                               "--mirage-to-bundle INPUT -o DIR)\n");

@@ -1,6 +1,7 @@
 // RUN: mirage-opt %s --convert-mirage-block-to-gpu=stages=4 | FileCheck %s
 // RUN: mirage-opt %s --mirage-to-ptx-pipeline="chip=sm_80 stages=4" | FileCheck %s --check-prefix=PTX
-// RUN: mirage-opt %s --convert-mirage-block-to-gpu | FileCheck %s --check-prefix=NOSTAGES
+// RUN: mirage-opt %s --convert-mirage-block-to-gpu | FileCheck %s --check-prefix=DEFAULT
+// RUN: mirage-opt %s --convert-mirage-block-to-gpu=stages=0 | FileCheck %s --check-prefix=NOSTAGES
 
 // The fused RMSNorm + Linear: loop-invariant ops before the scf.for over the
 // for-loop, per-iteration ops and accumulation steps inside it, ops on
@@ -21,7 +22,12 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
   return %o : tensor<2x64xf16>
 }
 
-// Without stages (the default), nothing is staged.
+// By default, 2 stages: the next iteration's tiles are copied during this one.
+// DEFAULT-LABEL: gpu.func @fused_kernel0
+// DEFAULT: nvvm.cp.async.wait.group 0
+// DEFAULT: gpu.return
+
+// With stages=0 (below 2), nothing is staged.
 // NOSTAGES-LABEL: gpu.func @fused_kernel0
 // NOSTAGES-NOT: nvvm.cp.async
 // NOSTAGES: gpu.return
