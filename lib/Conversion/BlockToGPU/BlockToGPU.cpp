@@ -887,30 +887,34 @@ void GraphDefLowering::accumulate(block::ForloopAccumOp op) {
   Tile acc = accumulators[op];
   size_t last = in.shape.size() - 1;
   block::AccumKind kind = op.getKind();
+  auto addStep = [&](ValueRange c, Value step) {
+    Value previous = emitter.load(acc, c);
+    Value next = kind == block::AccumKind::Max
+                     ? arith::MaximumFOp::create(b, loc, previous, step).getResult()
+                     : arith::AddFOp::create(b, loc, previous, step).getResult();
+    emitter.store(acc, c, next);
+  };
+  if (kind == block::AccumKind::Sum || kind == block::AccumKind::Max) {
+    emitter.forEachElement(acc.shape, [&](ValueRange c) {
+      addStep(c, emitter.load(in, c));
+    });
+    return;
+  }
   // The strided reduction of the last dimension down to `size` (1 for the
-  // sum_last kinds); squares first for rms_last.
+  // sum_last kinds), squares first for rms_last, its terms split over the
+  // threads like any sum.
   int64_t size = kind == block::AccumKind::SumLastTo ? *op.getSize() : 1;
-  emitter.forEachElement(acc.shape, [&](ValueRange c) {
-    Value step;
-    if (kind == block::AccumKind::Sum || kind == block::AccumKind::Max) {
-      step = emitter.load(in, c);
-    } else {
-      int64_t terms = in.shape[last] / size;
-      step = emitter.sequentialSum(terms, 1, [&](Value k) -> SmallVector<Value, 8> {
+  emitSums(
+      acc.shape, in.shape[last] / size, 1,
+      [&](ValueRange c, Value k) -> SmallVector<Value, 8> {
         SmallVector<Value, 4> ic(c);
         ic[last] = addScaled(c[last], k, size);
         Value x = emitter.load(in, ic);
         if (kind == block::AccumKind::RmsLast)
           x = arith::MulFOp::create(b, loc, x, x);
         return {x};
-      })[0];
-    }
-    Value previous = emitter.load(acc, c);
-    Value next = kind == block::AccumKind::Max
-                     ? arith::MaximumFOp::create(b, loc, previous, step).getResult()
-                     : arith::AddFOp::create(b, loc, previous, step).getResult();
-    emitter.store(acc, c, next);
-  });
+      },
+      [&](ValueRange c, ValueRange sums) { addStep(c, sums[0]); });
 }
 
 void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {

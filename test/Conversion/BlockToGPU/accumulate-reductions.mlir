@@ -1,0 +1,33 @@
+// RUN: mirage-opt %s --convert-mirage-block-to-gpu | FileCheck %s
+
+// The rms_last and sum_last accumulators reduce each iteration's tile like
+// any sum: few results with many terms split the terms over the threads
+// (f32 partial sums in shared memory), and one thread per result adds the
+// partials and the step to the accumulator. Here 16 results of 256 terms
+// take 8 slices of 32 terms: 128 (slice, result) pairs, one per thread.
+// CHECK-LABEL: gpu.func @rms_rows_kernel0
+// CHECK-DAG: %[[ACC:.*]] = memref.view %{{.*}} to memref<16xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[PARTIALS:.*]] = memref.view %{{.*}} to memref<128xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.for
+// Each thread squares and adds its slice's terms.
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c128{{.*}} step %c128
+// CHECK: arith.mulf
+// CHECK: memref.store %{{.*}}, %[[PARTIALS]]
+// CHECK: gpu.barrier
+// One thread per result: the partials in slice order, then the step.
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c16{{.*}} step %c128
+// CHECK-COUNT-8: memref.load %[[PARTIALS]]
+// CHECK: memref.load %[[ACC]]
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[ACC]]
+// CHECK: gpu.barrier
+func.func @rms_rows(%x: tensor<16x1024xf16>) -> tensor<16x1xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<16x1024xf16>) -> tensor<16x1xf16>
+      grid [1, 1, 1] block [128, 1, 1] forloop 4 {
+    %xt = input_loader %X imap <> fmap 1 : tensor<16x1024xf16> -> !mirage_block.stensor<16x256xf16>
+    %r = forloop_accum %xt rms_last : !mirage_block.stensor<16x256xf16> -> !mirage_block.stensor<16x1xf16>
+    %s = output_saver %r omap <> : !mirage_block.stensor<16x1xf16> -> tensor<16x1xf16>
+    yield %s : tensor<16x1xf16>
+  }
+  return %o : tensor<16x1xf16>
+}
