@@ -63,7 +63,7 @@ variant's figure is the lower of the two. Mirage: the fastest correct
 function among the bundles that implement the case — `searched_*` (found by
 `mirage-superoptimize`), `simt_*` (the same µGraphs with every matmul on
 the SIMT path instead of tensor cores), `mugraph_*` (hand-written µGraphs), `upstream_*`
-(the saved µGraphs of the public implementation) and `bench_*` (the program
+(the saved µGraphs of the public implementation, up to 40 per file) and `bench_*` (the program
 compiled as it is) — on the device's own PTX (sm_90a on an H100). Baselines:
 the formulas of BENCHMARKS.md in PyTorch ops (f16), run eagerly (*eager*;
 its CUDA-graph time is *eager under CUDA graphs*), compiled by
@@ -81,8 +81,8 @@ Make the bundles here, run the benchmark on the GPU machine (it builds
 `./gpu-bench-out`), then record the results here:
 
 ```sh
-/usr/bin/python3 scripts/make-gpu-bundles.py gpu-bundles    # here
-MIRAGE_COMMIT=<commit> scripts/gpu-bench.sh gpu-bundles      # on the GPU
+/usr/bin/python3 scripts/make-gpu-bundles.py gpu-bundles --per-file 40  # here
+MIRAGE_COMMIT=<commit> scripts/gpu-bench.sh gpu-bundles --time-budget 540  # on the GPU
 scripts/update-kernel-results.py gpu-bench-out              # here
 ```
 
@@ -90,9 +90,10 @@ The last step writes `bench/results/latest.json`, this page and its plot.
 Give the commit measured: the GPU machine's copy of the tree may have no
 `.git`. With the device tool of these sessions, that is
 `run(command="MIRAGE_COMMIT=<commit> OUT=$OUT bash scripts/gpu-bench.sh
-gpu-bundles", carry=["gpu-bundles"])`, then `update-kernel-results.py` on
-the folder its files come back to; the whole run took under 3 minutes on an
-H100.
+gpu-bundles --time-budget 540", carry=["gpu-bundles"])`, then
+`update-kernel-results.py` on the folder its files come back to; the whole
+run (about 250 functions) took under 4 minutes on an H100. The GPU check
+(docs/Benchmarks/GPU.md) uses the default 3 saved µGraphs per file.
 
 `scripts/gpu-bench.sh` passes its further arguments to `bench.py`:
 `--cases a,b` runs only those cases, `--no-compile` skips torch.compile,
