@@ -165,9 +165,8 @@ private:
     TensorCoreAccumulator sum;
     size_t firstRegister;
   };
-  /// The register sums, by forloop_accum and by the matmul they add up.
+  /// The register sums, by forloop_accum (the only user of its matmul).
   llvm::MapVector<Operation *, RegisterSum> registerSums;
-  DenseMap<Operation *, Operation *> registerSumOfMatmul;
   /// The registers the for-loop carries: their values in the iteration
   /// being emitted, then the loop's results.
   SmallVector<Value> registers;
@@ -596,8 +595,10 @@ void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
   // vector load of the rhs per term.
   Tile a = tiles[op.getLhs()], b = tiles[op.getRhs()];
   ArrayRef<int64_t> shape = getShape(op.getResult());
-  if (Operation *accum = registerSumOfMatmul.lookup(op)) {
-    RegisterSum &sum = registerSums.find(accum)->second;
+  auto found = op->hasOneUse() ? registerSums.find(*op->user_begin())
+                               : registerSums.end();
+  if (found != registerSums.end()) {
+    RegisterSum &sum = found->second;
     size_t count = sum.sum.getNumRegisters();
     SmallVector<Value> next = sum.sum.accumulate(
         emitter, a, b, ArrayRef(registers).slice(sum.firstRegister, count));
@@ -861,7 +862,6 @@ void GraphDefLowering::planRegisterSums() {
     if (count + sum.getNumRegisters() > kMaxSumRegisters)
       continue;
     registerSums.insert({accum, RegisterSum{sum, size_t(count)}});
-    registerSumOfMatmul[matmul] = accum;
     count += sum.getNumRegisters();
   }
   if (count != 0)
@@ -920,7 +920,7 @@ void GraphDefLowering::accumulate(block::ForloopAccumOp op) {
 void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
   if (auto found = registerSums.find(op); found != registerSums.end()) {
     RegisterSum &sum = found->second;
-    found->second.sum.finish(
+    sum.sum.finish(
         emitter,
         ArrayRef(registers).slice(sum.firstRegister, sum.sum.getNumRegisters()),
         allocateResult(op.getResult()));

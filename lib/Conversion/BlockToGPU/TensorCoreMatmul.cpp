@@ -100,8 +100,7 @@ public:
   /// into `out`: the result itself (one slice) or the partial sums
   /// `[slices, shape...]`.
   void store(Value item, ValueRange sums, const Tile &out);
-  /// Emits `body` for every item of this warp: a loop when the items per
-  /// warp vary, else inline.
+  /// Emits a loop running `body` on every item of this warp.
   void forEachItem(function_ref<void(Value item)> body);
 
 private:
@@ -359,9 +358,9 @@ TensorCoreAccumulator::TensorCoreAccumulator(int64_t depth,
                                              int64_t numThreads)
     : depth(depth), shape(shape) {
   int64_t warps = numThreads / kWarpSize;
-  int64_t items = getNumElements(getTileGrid(shape)) *
-                  getSlices(getNumElements(getTileGrid(shape)), warps, depth);
-  itemsPerWarp = llvm::divideCeil(items, warps);
+  int64_t tiles = getNumElements(getTileGrid(shape));
+  itemsPerWarp =
+      llvm::divideCeil(tiles * getSlices(tiles, warps, depth), warps);
 }
 
 SmallVector<Value> TensorCoreAccumulator::accumulate(KernelEmitter &emitter,
