@@ -9,6 +9,7 @@
 
 #include "Mirage/Dialect/Kernel/Transforms/Passes.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -48,7 +49,8 @@ void mirage::buildMirageToPTXPipeline(
   pm.addPass(createConvertMirageBlockToGPUPass(
       ConvertMirageBlockToGPUPassOptions{options.chip, options.stages,
                                          options.maxSharedMemory,
-                                         options.tensorCores}));
+                                         options.tensorCores,
+                                         options.wgmma, options.tma}));
   pm.addPass(createConvertMirageKernelToGPUPass());
 
   GpuNVVMAttachTargetOptions target;
@@ -66,6 +68,8 @@ void mirage::buildMirageToPTXPipeline(
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.useBarePtrCallConv = true;
   device.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  // NVVM ops without an LLVM intrinsic (wgmma) become inline PTX.
+  device.addPass(createConvertNVVMToLLVMPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());

@@ -48,6 +48,17 @@ struct MirageToPTXPipelineOptions
       llvm::cl::desc("Run f16 matmuls on tensor cores where they fit "
                      "(convert-mirage-block-to-gpu)"),
       llvm::cl::init(true)};
+  Option<bool> wgmma{
+      *this, "wgmma",
+      llvm::cl::desc("On sm_90a, run f16 matmuls on warpgroup tensor cores "
+                     "(wgmma) where they fit (convert-mirage-block-to-gpu)"),
+      llvm::cl::init(false)};
+  Option<bool> tma{
+      *this, "tma",
+      llvm::cl::desc("On sm_90a, copy staged tiles with the TMA unit "
+                     "(cp.async.bulk + mbarriers; "
+                     "convert-mirage-block-to-gpu)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the passes that take a module of kernel graphs down to host functions

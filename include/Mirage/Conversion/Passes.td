@@ -56,6 +56,16 @@ def ConvertMirageBlockToGPUPass
     Option<"tensorCores", "tensor-cores", "bool", "true",
            "Run f16 matmuls of at least 8 rows on tensor cores (mma.sync "
            "m16n8k16, f32 sums); false: every matmul on the SIMT path">,
+    Option<"wgmma", "wgmma", "bool", "false",
+           "On sm_90a, run f16 matmuls on warpgroup tensor cores "
+           "(wgmma.mma_async m64nNk16, operands copied into shared memory "
+           "K-major) where they fit, before mma.sync (default false: "
+           "measured slower than mma.sync on the benchmark µGraphs, "
+           "docs/CodeGeneration.md)">,
+    Option<"tma", "tma", "bool", "false",
+           "On sm_90a, staged tiles are copied by the TMA unit "
+           "(cp.async.bulk, one copy per contiguous run) completing on one "
+           "mbarrier per stage, instead of cp.async">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

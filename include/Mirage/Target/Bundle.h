@@ -35,6 +35,12 @@ struct BundleOptions {
   /// Whether f16 matmuls run on tensor cores where they fit (the
   /// `tensor-cores` option of mirage-to-ptx-pipeline).
   bool tensorCores = true;
+  /// Whether f16 matmuls of the sm_90a kernels run on `wgmma` where they fit
+  /// (the `wgmma` option of mirage-to-ptx-pipeline).
+  bool wgmma = false;
+  /// Whether the sm_90a kernels copy staged tiles with the TMA unit (the
+  /// `tma` option of mirage-to-ptx-pipeline).
+  bool tma = false;
   /// Software-pipelining stages of loop-varying tiles (the `stages` option
   /// of mirage-to-ptx-pipeline; below 2, none).
   int64_t stages = 2;

@@ -17,6 +17,7 @@
 
 #include "KernelEmitter.h"
 #include "TensorCoreMatmul.h"
+#include "WarpgroupMatmul.h"
 #include "Mirage/Dialect/Block/IR/BlockOps.h"
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 #include "Mirage/Dialect/Thread/IR/ThreadOps.h"
@@ -55,6 +56,8 @@ Type getElementType(Value tile) {
 
 /// The most shared memory the stages of a pipelined kernel take.
 constexpr int64_t kMaxStagingBytes = 64 * 1024;
+/// The time hint of one `mbarrier.try_wait` (ns) before it retries.
+constexpr int32_t kWaitTicks = 10000000;
 /// The threads per SM a kernel's register budget is sized for
 /// (`.minnctapersm`).
 constexpr int64_t kThreadsPerSM = 256;
@@ -70,6 +73,12 @@ struct LoweringOptions {
   bool vectorSums;
   /// Whether f16 matmuls run on tensor cores (`mma.sync`) where they fit.
   bool tensorCores;
+  /// Whether f16 matmuls run on sm_90a's warpgroup tensor cores (`wgmma`)
+  /// where they fit, before `mma.sync`.
+  bool warpgroupMatmuls;
+  /// Whether staged tiles are copied by the TMA unit (`cp.async.bulk`,
+  /// sm_90a), completing on one mbarrier per stage, instead of `cp.async`.
+  bool bulkCopies;
 };
 
 /// Emits the body of the kernel of one graph_def.
@@ -102,8 +111,11 @@ private:
   /// allocates their stages.
   void planStaging();
   /// Starts the copies of every staged tile of iteration `iteration` into
-  /// its stage (they join the threads' next cp.async group).
+  /// its stage (they join the threads' next cp.async group, or complete on
+  /// the stage's mbarrier).
   void copyStagedTiles(Value iteration);
+  /// The mbarrier of the stage that holds iteration `iteration`.
+  Value getStageBarrier(Value iteration);
   /// Emits the start of for-loop iteration `iteration` of a pipelined
   /// kernel: waits for its staged tiles, then starts the copies of
   /// iteration `iteration + stages - 1`.
@@ -162,7 +174,7 @@ private:
   /// A forloop_accum sum of a matmul whose sums stay in registers: the
   /// accumulator and its first register among `registers`.
   struct RegisterSum {
-    TensorCoreAccumulator sum;
+    std::unique_ptr<MatmulAccumulator> sum;
     size_t firstRegister;
   };
   /// The register sums, by forloop_accum (the only user of its matmul).
@@ -176,6 +188,10 @@ private:
   /// `[numStages, tile shape...]`, iteration i in stage i % numStages).
   llvm::MapVector<Operation *, Tile> staged;
   int64_t numStages = 0;
+  /// With bulk copies: one mbarrier (an i64) per stage, and the bytes of
+  /// one iteration's staged tiles.
+  std::optional<Tile> stageBarriers;
+  int64_t stageBytes = 0;
   LoweringOptions options;
 };
 
@@ -213,7 +229,8 @@ LogicalResult GraphDefLowering::run() {
   planStaging();
   for (int64_t stage = 0; stage + 1 < numStages; ++stage) {
     copyStagedTiles(emitter.index(stage));
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    if (!stageBarriers)
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
   bool hasLoopBody = !accums.empty() ||
                      llvm::any_of(body.without_terminator(), [&](Operation &op) {
@@ -385,23 +402,101 @@ void GraphDefLowering::planStaging() {
     llvm::append_range(shape, getShape(op.getResult()));
     staged[op] = emitter.allocateShared(shape, getElementType(op.getResult()));
   }
+  if (!options.bulkCopies)
+    return;
+  // One mbarrier per stage, initialised by one thread for one arrival (the
+  // thread that announces the stage's bytes) before any copy starts.
+  stageBytes = bytes;
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  stageBarriers = emitter.allocateShared({numStages}, b.getI64Type());
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      emitter.getThreadId(), emitter.index(0));
+  auto init = scf::IfOp::create(b, loc, first);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(init.thenBlock()->getTerminator());
+    Value one = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
+    for (int64_t stage = 0; stage < numStages; ++stage)
+      NVVM::MBarrierInitOp::create(
+          b, loc,
+          emitter.getElementPointer(*stageBarriers, {emitter.index(stage)}),
+          one, /*predicate=*/Value());
+    NVVM::FenceMbarrierInitOp::create(b, loc);
+  }
+  emitter.barrier();
+}
+
+Value GraphDefLowering::getStageBarrier(Value iteration) {
+  Value stage = arith::RemUIOp::create(emitter.getBuilder(), emitter.getLoc(),
+                                       iteration, emitter.index(numStages));
+  return emitter.getElementPointer(*stageBarriers, {stage});
 }
 
 void GraphDefLowering::copyStagedTiles(Value iteration) {
+  if (!stageBarriers) {
+    for (Operation *op : staged.keys()) {
+      auto loader = cast<block::InputLoaderOp>(op);
+      emitter.copyAsync(getLoaderTile(loader, iteration),
+                        getStage(loader, iteration));
+    }
+    return;
+  }
+  // The first warp copies: its first lane announces the stage's bytes (the
+  // stage's one arrival), then its lanes start the bulk copies, which
+  // complete those bytes on the stage's mbarrier.
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  Value threadId = emitter.getThreadId();
+  Value barrier = getStageBarrier(iteration);
+  auto inWarp = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, threadId,
+                            emitter.index(kWarpSize)));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(inWarp.thenBlock()->getTerminator());
+  auto announce = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, threadId,
+                            emitter.index(0)));
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPoint(announce.thenBlock()->getTerminator());
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, loc, /*res=*/Type(), barrier,
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(stageBytes)),
+        NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
+  }
+  NVVM::SyncWarpOp::create(
+      b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1)));
   for (Operation *op : staged.keys()) {
     auto loader = cast<block::InputLoaderOp>(op);
-    emitter.copyAsync(getLoaderTile(loader, iteration), getStage(loader, iteration));
+    emitter.copyBulk(getLoaderTile(loader, iteration),
+                     getStage(loader, iteration), barrier);
   }
 }
 
 void GraphDefLowering::advancePipeline(Value iteration) {
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
-  // Groups of iterations up to `iteration + numStages - 2` are committed:
-  // all but the newest numStages - 2 are complete once this returns, and the
-  // barrier makes every thread's copies visible (and ends every read of the
-  // stage refilled below, that of the previous iteration).
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, numStages - 2);
+  if (stageBarriers) {
+    // The stage's k-th filling (k = iteration / numStages) completes the
+    // mbarrier's phase k; the wait loops until that phase's parity flips.
+    Value parity = arith::AndIOp::create(
+        b, loc,
+        arith::DivUIOp::create(b, loc, iteration, emitter.index(numStages)),
+        emitter.index(1));
+    NVVM::MBarrierTryWaitParityOp::create(
+        b, loc, getStageBarrier(iteration),
+        arith::IndexCastOp::create(b, loc, b.getI32Type(), parity),
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(kWaitTicks)));
+  } else {
+    // Groups of iterations up to `iteration + numStages - 2` are committed:
+    // all but the newest numStages - 2 are complete once this returns.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, numStages - 2);
+  }
+  // The barrier makes every thread's copies visible, and ends every read of
+  // the stage refilled below (that of the previous iteration).
   emitter.barrier();
   Value ahead = arith::AddIOp::create(b, loc, iteration,
                                       emitter.index(numStages - 1));
@@ -414,7 +509,8 @@ void GraphDefLowering::advancePipeline(Value iteration) {
     copyStagedTiles(ahead);
   }
   // One group per iteration, empty past the end, so that the count holds.
-  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  if (!stageBarriers)
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
 }
 
 void GraphDefLowering::lowerInputLoader(block::InputLoaderOp op) {
@@ -599,8 +695,8 @@ void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
                                : registerSums.end();
   if (found != registerSums.end()) {
     RegisterSum &sum = found->second;
-    size_t count = sum.sum.getNumRegisters();
-    SmallVector<Value> next = sum.sum.accumulate(
+    size_t count = sum.sum->getNumRegisters();
+    SmallVector<Value> next = sum.sum->accumulate(
         emitter, a, b, ArrayRef(registers).slice(sum.firstRegister, count));
     llvm::copy(next, registers.begin() + sum.firstRegister);
     // Without stages no barrier starts the next iteration, whose ops may
@@ -610,6 +706,12 @@ void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
     return;
   }
   Tile out = allocateResult(op.getResult());
+  if (options.warpgroupMatmuls &&
+      canUseWarpgroupMatmul(a.getStorageType(), b.getStorageType(),
+                            a.shape.back(), shape, emitter.getNumThreads())) {
+    emitWarpgroupMatmul(emitter, a, b, out);
+    return;
+  }
   if (options.tensorCores &&
       canUseTensorCores(a.getStorageType(), b.getStorageType(),
                         a.shape.back(), shape, emitter.getNumThreads())) {
@@ -854,15 +956,20 @@ void GraphDefLowering::planRegisterSums() {
     // In-loop values are stored at their element type.
     ArrayRef<int64_t> shape = getShape(matmul.getResult());
     int64_t depth = getShape(matmul.getLhs()).back();
-    if (!canUseTensorCores(getElementType(matmul.getLhs()),
-                           getElementType(matmul.getRhs()), depth, shape,
-                           emitter.getNumThreads()))
+    Type lhsType = getElementType(matmul.getLhs());
+    Type rhsType = getElementType(matmul.getRhs());
+    int64_t threads = emitter.getNumThreads();
+    std::unique_ptr<MatmulAccumulator> sum;
+    if (options.warpgroupMatmuls &&
+        canUseWarpgroupMatmul(lhsType, rhsType, depth, shape, threads))
+      sum = std::make_unique<WarpgroupAccumulator>(depth, shape, threads);
+    else if (canUseTensorCores(lhsType, rhsType, depth, shape, threads))
+      sum = std::make_unique<TensorCoreAccumulator>(depth, shape, threads);
+    if (!sum || count + sum->getNumRegisters() > kMaxSumRegisters)
       continue;
-    TensorCoreAccumulator sum(depth, shape, emitter.getNumThreads());
-    if (count + sum.getNumRegisters() > kMaxSumRegisters)
-      continue;
-    registerSums.insert({accum, RegisterSum{sum, size_t(count)}});
-    count += sum.getNumRegisters();
+    int64_t added = sum->getNumRegisters();
+    registerSums.insert({accum, RegisterSum{std::move(sum), size_t(count)}});
+    count += added;
   }
   if (count != 0)
     registers.assign(count, emitter.f32(0.0));
@@ -920,9 +1027,9 @@ void GraphDefLowering::accumulate(block::ForloopAccumOp op) {
 void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
   if (auto found = registerSums.find(op); found != registerSums.end()) {
     RegisterSum &sum = found->second;
-    sum.sum.finish(
+    sum.sum->finish(
         emitter,
-        ArrayRef(registers).slice(sum.firstRegister, sum.sum.getNumRegisters()),
+        ArrayRef(registers).slice(sum.firstRegister, sum.sum->getNumRegisters()),
         allocateResult(op.getResult()));
     return;
   }
@@ -992,9 +1099,14 @@ LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
     limit = std::min(limit, int64_t(maxSharedMemory));
   gpu::GPUFuncOp kernel;
   int64_t sharedBytes = 0;
-  LoweringOptions attempts[] = {{stages, kMaxStagingBytes, true, tensorCores},
-                                {0, 0, true, tensorCores},
-                                {0, 0, false, tensorCores}};
+  bool warpgroupMatmuls = wgmma && tensorCores && chip == "sm_90a";
+  bool bulkCopies = tma && chip == "sm_90a";
+  LoweringOptions attempts[] = {
+      {stages, kMaxStagingBytes, true, tensorCores, warpgroupMatmuls,
+       bulkCopies},
+      {stages, kMaxStagingBytes, true, tensorCores, false, bulkCopies},
+      {0, 0, true, tensorCores, false, false},
+      {0, 0, false, tensorCores, false, false}};
   for (const LoweringOptions &options : attempts) {
     kernel = gpu::GPUFuncOp::create(builder, graph.getLoc(), name,
                                     builder.getFunctionType(argumentTypes, {}));
@@ -1018,7 +1130,7 @@ LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
       return failure();
     }
     sharedBytes = lowering.getSharedMemoryBytes();
-    if (sharedBytes <= limit || &options == &attempts[2])
+    if (sharedBytes <= limit || &options == &attempts[std::size(attempts) - 1])
       break;
     kernel.erase();
   }

@@ -291,6 +291,27 @@ SmallVector<Value, 8> KernelEmitter::loadVector(const Tile &tile,
   return values;
 }
 
+void KernelEmitter::storePacked(const Tile &tile, ValueRange coords,
+                                Value vector) {
+  auto vectorType = cast<VectorType>(vector.getType());
+  int64_t width = vectorType.getNumElements();
+  if (getVectorWidth(tile) % width == 0) {
+    LLVM::StoreOp::create(
+        builder, loc, vector, getElementPointer(tile, coords),
+        width * vectorType.getElementType().getIntOrFloatBitWidth() / 8);
+    return;
+  }
+  SmallVector<Value, 4> c(coords);
+  for (int64_t l = 0; l < width; ++l) {
+    if (l != 0)
+      c.back() = arith::AddIOp::create(builder, loc, coords.back(), index(l));
+    Value element = LLVM::ExtractElementOp::create(
+        builder, loc, vector,
+        arith::ConstantOp::create(builder, loc, builder.getI32IntegerAttr(l)));
+    LLVM::StoreOp::create(builder, loc, element, getElementPointer(tile, c));
+  }
+}
+
 void KernelEmitter::storeVector(const Tile &tile, ValueRange coords,
                                 ValueRange values) {
   int64_t width = values.size();
@@ -362,6 +383,59 @@ Value KernelEmitter::roundTo(Value value, Type type) {
     return value;
   Value narrow = arith::TruncFOp::create(builder, loc, type, value);
   return arith::ExtFOp::create(builder, loc, builder.getF32Type(), narrow);
+}
+
+Value KernelEmitter::getSharedAddress(const Tile &tile) {
+  assert(tile.isShared() && "not a shared-memory tile");
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, tile.buffer);
+  if (tile.offset)
+    address = arith::AddIOp::create(
+        builder, loc, address,
+        arith::MulIOp::create(
+            builder, loc, tile.offset,
+            index(tile.getStorageType().getIntOrFloatBitWidth() / 8)));
+  return arith::IndexCastOp::create(builder, loc, builder.getI64Type(),
+                                    address);
+}
+
+int64_t mlir::mirage::getBulkSegmentElements(const Tile &tile) {
+  int64_t run = tile.shape.back();
+  for (size_t d = tile.shape.size() - 1; d-- > 0 && tile.strides[d] == run;)
+    run *= tile.shape[d];
+  return run;
+}
+
+void KernelEmitter::copyBulk(const Tile &from, const Tile &to, Value barrier) {
+  int64_t run = getBulkSegmentElements(from);
+  int64_t count = 1;
+  for (int64_t extent : from.shape)
+    count *= extent;
+  // The runs cover whole trailing dimensions: a run's first element has
+  // zero coordinates there.
+  SmallVector<int64_t, 4> outerShape;
+  int64_t covered = 1;
+  size_t outerRank = from.shape.size();
+  while (covered < run)
+    covered *= from.shape[--outerRank];
+  outerShape.assign(from.shape.begin(), from.shape.begin() + outerRank);
+  int64_t bytes = run * from.getStorageType().getIntOrFloatBitWidth() / 8;
+  Value size = arith::ConstantOp::create(builder, loc,
+                                         builder.getI32IntegerAttr(bytes));
+  auto loop = scf::ForOp::create(builder, loc, threadId, index(count / run),
+                                 index(kWarpSize));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  SmallVector<Value, 4> c = delinearize(loop.getInductionVar(), outerShape);
+  c.resize(from.shape.size(), index(0));
+  // The shared::cluster form (PTX 8.0) with this block's own address; the
+  // shared::cta one needs PTX 8.6.
+  Value destination = LLVM::AddrSpaceCastOp::create(
+      builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 7),
+      getElementPointer(to, c));
+  NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
+      builder, loc, destination, getElementPointer(from, c),
+      barrier, size, /*multicastMask=*/Value(), /*l2CacheHint=*/Value());
 }
 
 Tile KernelEmitter::allocateShared(ArrayRef<int64_t> shape, Type type) {

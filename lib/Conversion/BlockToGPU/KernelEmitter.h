@@ -60,6 +60,12 @@ SmallVector<int64_t, 4> getContiguousStrides(ArrayRef<int64_t> shape);
 /// which must be 1. 1 when the tile allows no vector access.
 int64_t getVectorWidth(const Tile &tile);
 
+/// The elements of the longest runs of global tile `tile` that are
+/// contiguous in memory and start at every multiple of the run's length:
+/// its last dimension, times each dimension before it whose elements are
+/// as far apart as the run is long.
+int64_t getBulkSegmentElements(const Tile &tile);
+
 /// Emits the body of one kernel: thread and block indices, element loops,
 /// tile accesses, scalar arithmetic and shared-memory buffers.
 class KernelEmitter {
@@ -112,6 +118,11 @@ public:
   /// getVectorWidth(tile) allows, else element by element. The last
   /// coordinate must be a multiple of `width`.
   Value loadPacked(const Tile &tile, ValueRange coords, int64_t width);
+  /// Writes `vector` (elements at the storage type of `tile`) from `coords`
+  /// on along the last dimension: one access when getVectorWidth(tile)
+  /// allows, else element by element. The last coordinate must be a
+  /// multiple of the vector's width.
+  void storePacked(const Tile &tile, ValueRange coords, Value vector);
   /// Reads the element of `tile` that broadcasts to `coords` of a result of
   /// shape `shape` (dimensions of size 1 repeat).
   Value loadBroadcast(const Tile &tile, ArrayRef<int64_t> shape,
@@ -134,12 +145,24 @@ public:
   /// accesses of kMaxVectorBytes (getVectorWidth) that divide their last
   /// dimension. The copies join the thread's next `cp.async` group.
   void copyAsync(const Tile &from, const Tile &to);
+  /// Starts bulk asynchronous copies through the TMA unit
+  /// (`cp.async.bulk`, sm_90) of global tile `from` into contiguous shared
+  /// tile `to` of the same shape, one per contiguous run of `from` in
+  /// global memory (getBulkSegmentElements), spread over the lanes of the
+  /// first warp, which alone runs it; each completes its bytes on the
+  /// mbarrier `barrier` (a shared-memory pointer). The runs must be whole
+  /// 16-byte chunks, 16-byte aligned at both ends.
+  void copyBulk(const Tile &from, const Tile &to, Value barrier);
   /// Adds `term * factor` to the offset of `tile`.
   void addToOffset(Tile &tile, Value term, int64_t factor);
   /// The linear position of `coords` in `tile.buffer`, as an index.
   Value linearize(const Tile &tile, ValueRange coords);
   /// The coordinates of element `linear` of a row-major `shape`.
   SmallVector<Value, 4> delinearize(Value linear, ArrayRef<int64_t> shape);
+
+  /// The shared-memory address of element 0 of shared tile `tile` (an i64,
+  /// in the shared window).
+  Value getSharedAddress(const Tile &tile);
 
   /// A new contiguous tile of `shape` in shared memory storing `type`.
   Tile allocateShared(ArrayRef<int64_t> shape, Type type);
@@ -149,10 +172,11 @@ public:
   /// `value` (f32) rounded to `type` and back, as storing it would.
   Value roundTo(Value value, Type type);
 
-private:
   /// An LLVM pointer to element `coords` of `tile`, in the buffer's address
   /// space (global or shared).
   Value getElementPointer(const Tile &tile, ValueRange coords);
+
+private:
 
   OpBuilder builder;
   /// Where shared-memory views are created: after the kernel's prologue.

@@ -15,7 +15,7 @@
 #ifndef MIRAGE_LIB_CONVERSION_BLOCKTOGPU_TENSORCOREMATMUL_H
 #define MIRAGE_LIB_CONVERSION_BLOCKTOGPU_TENSORCOREMATMUL_H
 
-#include "KernelEmitter.h"
+#include "MatmulAccumulator.h"
 
 namespace mlir::mirage {
 
@@ -39,38 +39,24 @@ bool canUseTensorCores(Type lhsType, Type rhsType, int64_t depth,
 void emitTensorCoreMatmul(KernelEmitter &emitter, const Tile &lhs,
                           const Tile &rhs, const Tile &out);
 
-/// The sum over the for-loop of a block matmul (a `forloop_accum` sum of a
-/// matmul computed in the loop), kept in registers: every thread holds the
-/// f32 `mma.sync` accumulators of its warp's items (the items of
-/// emitTensorCoreMatmul) from one iteration to the next, and the sums are
-/// written out once, after the loop. Requires canUseTensorCores.
-///
-/// Example, for a loop of `%m = matmul %a, %b` and `%s = forloop_accum %m
-/// sum`:
-///
-///   TensorCoreAccumulator sum(depth, shape, threads);
-///   // scf.for carrying getNumRegisters() f32 zeros as `registers`:
-///   registers = sum.accumulate(emitter, a, b, registers);
-///   // after the loop:
-///   sum.finish(emitter, loop.getResults(), out);
-class TensorCoreAccumulator {
+/// The sum over the for-loop of a block matmul on `mma.sync` tensor cores:
+/// every thread holds the f32 accumulators of its warp's items (the items of
+/// emitTensorCoreMatmul); at the end, the warps' slices of the contracting
+/// dimension are added in slice order. Requires canUseTensorCores.
+class TensorCoreAccumulator : public MatmulAccumulator {
 public:
   /// For a result of `shape` contracting `depth` elements per iteration, in
   /// blocks of `numThreads` threads.
   TensorCoreAccumulator(int64_t depth, ArrayRef<int64_t> shape,
                         int64_t numThreads);
 
-  /// The f32 registers each thread carries through the loop (4 per item of
-  /// its warp).
-  int64_t getNumRegisters() const { return 4 * itemsPerWarp; }
-  /// Emits one iteration: the registers after adding `lhs x rhs`.
+  /// 4 per item of the thread's warp.
+  int64_t getNumRegisters() const override { return 4 * itemsPerWarp; }
   SmallVector<Value> accumulate(KernelEmitter &emitter, const Tile &lhs,
-                                const Tile &rhs, ValueRange registers);
-  /// Emits the end, after the loop: writes the sums in `registers` into
-  /// `out`, rounded to its storage type (the warps' slices of the
-  /// contracting dimension added in slice order), then synchronises the
-  /// block.
-  void finish(KernelEmitter &emitter, ValueRange registers, const Tile &out);
+                                const Tile &rhs,
+                                ValueRange registers) override;
+  void finish(KernelEmitter &emitter, ValueRange registers,
+              const Tile &out) override;
 
 private:
   int64_t depth;

@@ -73,6 +73,27 @@ findReference(func::FuncOp function, ModuleOp references) {
 }
 
 /// The PTX of `module`'s kernels after the pipeline.
+/// Sets the shared memory of every launch of `plan` to 0 and returns what
+/// it was, launch by launch.
+SmallVector<int64_t> takeSharedMemory(json::Object &plan) {
+  SmallVector<int64_t> bytes;
+  for (json::Value &launch : *plan.getArray("launches")) {
+    json::Object &entry = *launch.getAsObject();
+    bytes.push_back(entry.getInteger("shared_memory").value_or(0));
+    entry["shared_memory"] = 0;
+  }
+  return bytes;
+}
+
+/// Raises the shared memory of each launch of `plan` to at least `bytes`.
+void raiseSharedMemory(json::Object &plan, ArrayRef<int64_t> bytes) {
+  for (auto [launch, needed] : llvm::zip(*plan.getArray("launches"), bytes)) {
+    json::Object &entry = *launch.getAsObject();
+    entry["shared_memory"] =
+        std::max(entry.getInteger("shared_memory").value_or(0), needed);
+  }
+}
+
 FailureOr<std::string> getPTX(ModuleOp module) {
   auto binary = module.lookupSymbol<gpu::BinaryOp>("mirage_kernels");
   if (!binary || binary.getObjects().size() != 1)
@@ -141,8 +162,9 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
 
   // One launch plan serves every chip: each chip's kernels are lowered
   // within the smallest shared-memory limit of the bundle's chips, so that
-  // they make the same choices (staging, vector groups) and need the same
-  // shared memory; the plans are compared below.
+  // every launch fits on every chip; the plans must agree but in shared
+  // memory (wgmma's operand copies exist on sm_90a only), where each launch
+  // takes the most any chip needs.
   int64_t sharedLimit = std::numeric_limits<int64_t>::max();
   for (const std::string &chip : chips) {
     if (failed(getPTXFeatures(chip)))
@@ -160,6 +182,8 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
     MirageToPTXPipelineOptions pipeline;
     pipeline.chip = chip;
     pipeline.tensorCores = options.tensorCores;
+    pipeline.wgmma = options.wgmma;
+    pipeline.tma = options.tma;
     pipeline.stages = options.stages;
     pipeline.maxSharedMemory = sharedLimit;
     buildMirageToPTXPipeline(pm, pipeline);
@@ -176,14 +200,17 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
       FailureOr<json::Object> plan = getFunctionPlan(host);
       if (failed(plan))
         return failure();
+      SmallVector<int64_t> sharedMemory = takeSharedMemory(*plan);
       if (index < launchPlans.size()) {
         if (json::Value(json::Object(*plan)) != launchPlans[index])
           return emitError(loc)
                  << "the launches of @" << function.getSymName() << " for "
                  << chip << " differ from those for " << chips.front();
+        raiseSharedMemory(*plans[index].getAsObject(), sharedMemory);
         continue;
       }
       launchPlans.push_back(json::Object(*plan));
+      raiseSharedMemory(*plan, sharedMemory);
       (*plan)["program"] = json::Object(program);
       if (!reference.empty())
         (*plan)["reference"] = json::Object(reference);

@@ -52,6 +52,16 @@ int mirage::runBundleMain(int argc, char **argv) {
       "mirage-tensor-cores", cl::init(true),
       cl::desc("Run f16 matmuls on tensor cores where they fit (default "
                "true; false: every matmul on the SIMT path)"));
+  static cl::opt<bool> wgmma(
+      "mirage-wgmma", cl::init(false),
+      cl::desc("Run the f16 matmuls of the sm_90a kernels on wgmma where "
+               "they fit (default false: mma.sync, measured faster on the "
+               "benchmark µGraphs)"));
+  static cl::opt<bool> tma(
+      "mirage-tma", cl::init(false),
+      cl::desc("Copy the staged tiles of the sm_90a kernels with the TMA "
+               "unit (cp.async.bulk completing on mbarriers) instead of "
+               "cp.async"));
   static cl::opt<int64_t> stages(
       "mirage-stages", cl::init(2),
       cl::desc("Software-pipelining stages of loop-varying tiles (cp.async; "
@@ -88,6 +98,8 @@ int mirage::runBundleMain(int argc, char **argv) {
   options.functions.assign(functions.begin(), functions.end());
   options.reference = reference ? *reference : ModuleOp();
   options.tensorCores = tensorCores;
+  options.wgmma = wgmma;
+  options.tma = tma;
   options.stages = stages;
   return failed(writeBundle(*module, output, options)) ? 1 : 0;
 }
