@@ -2,7 +2,7 @@
 """Builds the bundles the GPU check runs (scripts/gpu-check.sh).
 
     make-gpu-bundles.py OUT_DIR [--build build] [--per-file 3] [--stages N]
-                        [--no-search] [--wgmma] [--tma]
+                        [--no-search] [--wgmma] [--no-tma]
 
 Into OUT_DIR, one bundle per case:
   bench_<name>     every benchmark reference program of examples/benchmarks
@@ -21,8 +21,9 @@ Into OUT_DIR, one bundle per case:
 --stages N compiles every bundle with N software-pipelining stages
 (`--mirage-stages`; mirage-translate's default is 2); --no-search leaves out the searched_ and simt_
 bundles (the slow part); --wgmma compiles the sm_90a matmuls with wgmma
-(`--mirage-wgmma`) to compare it with mma.sync, --tma copies staged tiles
-with the TMA unit (`--mirage-tma`) to compare it with cp.async. Every plan.json also records the program each function computes, so the GPU
+(`--mirage-wgmma`) to compare it with mma.sync, --no-tma copies the staged
+tiles of the sm_90a kernels with cp.async (`--mirage-tma=false`) instead of
+the TMA unit, to compare the two. Every plan.json also records the program each function computes, so the GPU
 check compares the kernels with a PyTorch evaluation of exactly that program
 and, separately, with the reference. Each bundle keeps the MLIR it was
 compiled from as source.mlir (scripts/calibrate-cost-model.py estimates its
@@ -44,7 +45,7 @@ SEARCHED = ["rmsnorm_linear_bs1", "gated_mlp", "lora", "gqa_bs1", "gqa_bs8",
 
 STAGES = None
 WGMMA = False
-TMA = False
+TMA = True
 
 
 def bundle(translate, source, out, functions=None, reference=None,
@@ -56,8 +57,8 @@ def bundle(translate, source, out, functions=None, reference=None,
         command.append(f"--mirage-stages={STAGES}")
     if WGMMA:
         command.append("--mirage-wgmma")
-    if TMA:
-        command.append("--mirage-tma")
+    if not TMA:
+        command.append("--mirage-tma=false")
     if functions:
         command.append("--mirage-bundle-functions=" + ",".join(functions))
     if reference:
@@ -80,12 +81,12 @@ def main():
     parser.add_argument("--stages", type=int, default=None)
     parser.add_argument("--no-search", action="store_true")
     parser.add_argument("--wgmma", action="store_true")
-    parser.add_argument("--tma", action="store_true")
+    parser.add_argument("--no-tma", action="store_true")
     args = parser.parse_args()
     global STAGES, WGMMA, TMA
     STAGES = args.stages
     WGMMA = args.wgmma
-    TMA = args.tma
+    TMA = not args.no_tma
     translate = os.path.join(args.build, "bin", "mirage-translate")
     os.makedirs(args.out, exist_ok=True)
 

@@ -13,6 +13,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -70,6 +71,7 @@ void mirage::buildMirageToPTXPipeline(
   device.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
   // NVVM ops without an LLVM intrinsic (wgmma) become inline PTX.
   device.addPass(createConvertNVVMToLLVMPass());
+  device.addPass(createMirageTensorMapParamsPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());

@@ -42,6 +42,39 @@ Expected<int> functionAttribute(CUfunction_attribute attribute,
   return value;
 }
 
+/// Encodes into `descriptor` the TMA descriptor of `map.tensor` at
+/// `pointer` for copies of `map.box`: the dimensions innermost first, the
+/// strides of all but the innermost in bytes, no swizzle, no interleave.
+Error encodeTensorMap(CUtensorMap &descriptor, const TensorMap &map,
+                      CUdeviceptr pointer) {
+  constexpr size_t maxRank = 5;
+  const TensorType &tensor = map.tensor;
+  size_t rank = tensor.shape.size();
+  cuuint64_t dims[maxRank], strides[maxRank];
+  cuuint32_t box[maxRank], elementStrides[maxRank];
+  for (size_t d = 0; d < rank; ++d) {
+    size_t from = rank - 1 - d;
+    dims[d] = tensor.shape[from];
+    box[d] = static_cast<cuuint32_t>(map.box[from]);
+    elementStrides[d] = 1;
+    if (d != 0)
+      strides[d - 1] = tensor.strides[from] * dtypeSize(tensor.dtype);
+  }
+  CUtensorMapDataType type = tensor.dtype == DType::F16
+                                 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                             : tensor.dtype == DType::BF16
+                                 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  return checkDriver(
+      cuTensorMapEncodeTiled(&descriptor, type, static_cast<cuuint32_t>(rank),
+                             reinterpret_cast<void *>(pointer), dims, strides,
+                             box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                             CU_TENSOR_MAP_SWIZZLE_NONE,
+                             CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+      "cuTensorMapEncodeTiled");
+}
+
 } // namespace
 
 Expected<std::unique_ptr<Bundle>>
@@ -342,6 +375,23 @@ Error Bundle::checkMemory(const Function &function,
   return Error::success();
 }
 
+Error Bundle::getTensorMap(const LoadedFunction &state, size_t launch,
+                          size_t argument, const TensorMap &map,
+                          CUdeviceptr pointer,
+                          CUtensorMap &descriptor) const {
+  std::lock_guard<std::mutex> lock(tensorMapMutex);
+  EncodedTensorMap &cached = state.tensorMaps[{launch, argument}];
+  if (!cached.encoded || cached.pointer != pointer) {
+    cached.encoded = false;
+    if (Error error = encodeTensorMap(cached.descriptor, map, pointer))
+      return error;
+    cached.encoded = true;
+    cached.pointer = pointer;
+  }
+  descriptor = cached.descriptor;
+  return Error::success();
+}
+
 Error Bundle::run(std::string_view name, const std::vector<TensorArg> &inputs,
                   const std::vector<TensorArg> &outputs,
                   CUstream stream) const {
@@ -359,26 +409,35 @@ Error Bundle::run(std::string_view name, const std::vector<TensorArg> &inputs,
 
   const LoadedFunction &state = loaded[&function - bundlePlan.functions.data()];
   std::vector<CUdeviceptr> pointers;
+  std::vector<CUtensorMap> tensorMaps;
   std::vector<void *> parameters;
   for (size_t l = 0; l < function.launches.size(); ++l) {
     const Launch &launch = function.launches[l];
+    // Reserved so that the parameters' addresses stay valid.
     pointers.clear();
-    for (const LaunchArg &arg : launch.args) {
-      switch (arg.kind) {
-      case ArgKind::Input:
-        pointers.push_back(inputs[arg.index].data);
-        break;
-      case ArgKind::Output:
-        pointers.push_back(outputs[arg.index].data);
-        break;
-      case ArgKind::Buffer:
-        pointers.push_back(state.buffers[arg.index]);
-        break;
-      }
-    }
+    pointers.reserve(launch.args.size());
+    tensorMaps.clear();
+    tensorMaps.reserve(launch.args.size());
     parameters.clear();
-    for (CUdeviceptr &pointer : pointers)
-      parameters.push_back(&pointer);
+    for (size_t a = 0; a < launch.args.size(); ++a) {
+      const LaunchArg &arg = launch.args[a];
+      if (!arg.chip.empty() && arg.chip != bundleChip)
+        continue;
+      CUdeviceptr pointer = arg.kind == ArgKind::Input ? inputs[arg.index].data
+                            : arg.kind == ArgKind::Output
+                                ? outputs[arg.index].data
+                                : state.buffers[arg.index];
+      if (!arg.tensorMap) {
+        pointers.push_back(pointer);
+        parameters.push_back(&pointers.back());
+        continue;
+      }
+      if (Error error = getTensorMap(state, l, a, *arg.tensorMap, pointer,
+                                    tensorMaps.emplace_back()))
+        return Error(error.code(),
+                     launchName(function, l, launch) + ": " + error.message());
+      parameters.push_back(&tensorMaps.back());
+    }
 
     CUlaunchConfig config = {};
     config.gridDimX = launch.grid[0];

@@ -434,7 +434,7 @@ private:
   LaunchArg readArg(const json::Value &value, const std::string &path,
                     const Function &function) {
     LaunchArg arg;
-    if (!checkObject(value, path, {"kind", "index"}))
+    if (!checkObject(value, path, {"kind", "index", "tensor_map", "chip"}))
       return arg;
     const json::Value *kind = field(value, path, "kind");
     const json::Value *index = field(value, path, "index");
@@ -461,7 +461,55 @@ private:
       fail(member(path, "index"),
            std::to_string(arg.index) + " is out of range: the function has " +
                std::to_string(count) + " " + kindName + "s");
+    if (const json::Value *chip = value.find("chip"))
+      arg.chip = requireString(*chip, member(path, "chip"));
+    if (const json::Value *map = value.find("tensor_map"))
+      if (!failed())
+        readTensorMap(*map, member(path, "tensor_map"), function, arg);
     return arg;
+  }
+
+  /// A TMA descriptor argument: its tensor, which must fit the bound
+  /// memory, and its box, checked against the limits of the TMA unit.
+  void readTensorMap(const json::Value &value, const std::string &path,
+                     const Function &function, LaunchArg &arg) {
+    if (!checkObject(value, path, {"tensor", "box"}))
+      return;
+    const json::Value *tensor = field(value, path, "tensor");
+    const json::Value *box = field(value, path, "box");
+    if (!tensor || !box)
+      return;
+    TensorMap map;
+    map.tensor = readTensor(*tensor, member(path, "tensor"));
+    if (failed())
+      return;
+    int64_t available =
+        arg.kind == ArgKind::Input    ? function.inputs[arg.index].numBytes()
+        : arg.kind == ArgKind::Output ? function.outputs[arg.index].numBytes()
+                                      : function.buffers[arg.index].bytes;
+    if (map.tensor.numBytes() > available)
+      fail(member(path, "tensor"),
+           "needs " + std::to_string(map.tensor.numBytes()) +
+               " bytes, more than the " + std::to_string(available) +
+               " of the argument");
+    const std::vector<json::Value> &extents = array(*box, member(path, "box"));
+    for (size_t d = 0; d < extents.size() && !failed(); ++d)
+      map.box.push_back(
+          integer(extents[d], indexed(member(path, "box"), d), 1, 256));
+    if (failed())
+      return;
+    size_t rank = map.tensor.shape.size();
+    int64_t elementBytes = dtypeSize(map.tensor.dtype);
+    if (map.box.size() != rank || rank > 5)
+      fail(member(path, "box"),
+           "has " + std::to_string(map.box.size()) +
+               " dimensions for a tensor of " + std::to_string(rank) +
+               " (a TMA box has as many, at most 5)");
+    else if ((map.box.back() * elementBytes) % 16 != 0 ||
+             (map.tensor.shape.back() * elementBytes) % 16 != 0)
+      fail(member(path, "box"),
+           "rows of the box and of the tensor must be whole 16-byte chunks");
+    arg.tensorMap = std::move(map);
   }
 
   void checkLaunchLimits(const Launch &launch, const std::string &path) {

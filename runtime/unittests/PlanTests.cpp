@@ -493,3 +493,44 @@ MIRAGE_TEST(Plan, ReadsTheTestBundles) {
       EXPECT_TRUE(!plan->functions.empty() && plan->functions[0].hasReference);
   }
 }
+
+MIRAGE_TEST(Plan, ParsesTensorMapArguments) {
+  // A TMA descriptor of input 0 for the sm_90a kernels, after the buffers.
+  const std::string from = R"({"kind": "buffer", "index": 0}]},)";
+  auto withDescriptor = [&](const std::string &descriptor) {
+    return parseEdited(from, R"({"kind": "buffer", "index": 0}, )" +
+                                 descriptor + "]},");
+  };
+  const std::string valid =
+      R"({"kind": "input", "index": 0, "chip": "sm_90a", "tensor_map": )"
+      R"({"tensor": {"shape": [2, 256, 64], "dtype": "f16", )"
+      R"("strides": [16384, 64, 1]}, "box": [1, 64, 64]}})";
+  Expected<Plan> plan = withDescriptor(valid);
+  EXPECT_OK(plan);
+  if (plan) {
+    const LaunchArg &arg = plan->functions[0].launches[0].args[3];
+    EXPECT_EQ(arg.chip, std::string("sm_90a"));
+    EXPECT_TRUE(arg.tensorMap.has_value());
+    if (arg.tensorMap) {
+      EXPECT_EQ(formatList(arg.tensorMap->box), std::string("[1, 64, 64]"));
+      EXPECT_EQ(formatList(arg.tensorMap->tensor.shape),
+                std::string("[2, 256, 64]"));
+    }
+    EXPECT_TRUE(!plan->functions[0].launches[0].args[0].tensorMap);
+  }
+  auto edited = [&](const std::string &a, const std::string &b) {
+    return withDescriptor(replaced(valid, a, b));
+  };
+  EXPECT_FAILS_WITH(edited(R"("box": [1, 64, 64])", R"("box": [64, 64])"),
+                    "has 2 dimensions for a tensor of 3");
+  EXPECT_FAILS_WITH(edited(R"("box": [1, 64, 64])", R"("box": [1, 512, 64])"),
+                    "tensor_map.box[1]");
+  EXPECT_FAILS_WITH(edited(R"("box": [1, 64, 64])", R"("box": [1, 64, 4])"),
+                    "whole 16-byte chunks");
+  EXPECT_FAILS_WITH(edited(R"("shape": [2, 256, 64])", R"("shape": [4, 256, 64])"),
+                    "needs 131072 bytes, more than the 65536 of the argument");
+  EXPECT_FAILS_WITH(edited(R"("box": [1, 64, 64]})", R"("box": [1, 64, 64], "swizzle": 1})"),
+                    "swizzle");
+  EXPECT_FAILS_WITH(edited(R"("chip": "sm_90a")", R"("chip": 90)"),
+                    "chip");
+}

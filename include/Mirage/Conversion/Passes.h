@@ -56,9 +56,9 @@ struct MirageToPTXPipelineOptions
   Option<bool> tma{
       *this, "tma",
       llvm::cl::desc("On sm_90a, copy staged tiles with the TMA unit "
-                     "(cp.async.bulk + mbarriers; "
+                     "(cp.async.bulk.tensor + mbarriers; "
                      "convert-mirage-block-to-gpu)"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
 };
 
 /// Adds the passes that take a module of kernel graphs down to host functions

@@ -62,10 +62,11 @@ def ConvertMirageBlockToGPUPass
            "K-major) where they fit, before mma.sync (default false: "
            "measured slower than mma.sync on the benchmark µGraphs, "
            "docs/CodeGeneration.md)">,
-    Option<"tma", "tma", "bool", "false",
+    Option<"tma", "tma", "bool", "true",
            "On sm_90a, staged tiles are copied by the TMA unit "
-           "(cp.async.bulk, one copy per contiguous run) completing on one "
-           "mbarrier per stage, instead of cp.async">,
+           "(cp.async.bulk.tensor, one copy per tile, on a TMA descriptor "
+           "parameter the runtime encodes) completing on one mbarrier per "
+           "stage, instead of cp.async (default true; docs/CodeGeneration.md)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -76,6 +77,30 @@ def ConvertMirageBlockToGPUPass
     "::mlir::NVVM::NVVMDialect",
     "::mlir::scf::SCFDialect",
   ];
+}
+
+def MirageTensorMapParamsPass
+    : Pass<"mirage-tensor-map-params", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make a lowered kernel's TMA descriptor parameters by-value grid constants";
+  let description = [{
+    For every kernel of the GPU module lowered to an `llvm.func` that carries
+    `mirage.tensor_maps` (TensorMaps.h), marks each listed parameter
+    `llvm.byval` of a 128-byte array, 64-byte aligned and
+    `nvvm.grid_constant`, so that it is the address of a CUtensorMap passed
+    by value (`.param .align 64 .b8 p[128]`, read in place by
+    `cp.async.bulk.tensor`), and removes the attribute. The module's shared
+    memory globals (the dynamic shared memory) are then aligned to 128
+    bytes, the alignment TMA copies need. It runs after
+    `convert-gpu-to-nvvm`, which drops argument attributes. A malformed
+    entry is an error.
+
+    Example:
+
+    ```
+    mirage-opt --pass-pipeline='builtin.module(gpu.module(mirage-tensor-map-params))' k.mlir
+    ```
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
 def ConvertMirageKernelToGPUPass

@@ -40,7 +40,7 @@ struct BundleOptions {
   bool wgmma = false;
   /// Whether the sm_90a kernels copy staged tiles with the TMA unit (the
   /// `tma` option of mirage-to-ptx-pipeline).
-  bool tma = false;
+  bool tma = true;
   /// Software-pipelining stages of loop-varying tiles (the `stages` option
   /// of mirage-to-ptx-pipeline; below 2, none).
   int64_t stages = 2;

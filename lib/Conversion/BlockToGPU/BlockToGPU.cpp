@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Conversion/Passes.h"
+#include "Mirage/Conversion/TensorMaps.h"
 
 #include "KernelEmitter.h"
 #include "TensorCoreMatmul.h"
@@ -56,6 +57,9 @@ Type getElementType(Value tile) {
 
 /// The most shared memory the stages of a pipelined kernel take.
 constexpr int64_t kMaxStagingBytes = 64 * 1024;
+/// The alignment of the shared memory a TMA copy writes, in bytes: every
+/// stage of a tile copied by TMA starts at a multiple of it.
+constexpr int64_t kTensorCopyAlignment = 128;
 /// The time hint of one `mbarrier.try_wait` (ns) before it retries.
 constexpr int32_t kWaitTicks = 10000000;
 /// The threads per SM a kernel's register budget is sized for
@@ -76,9 +80,10 @@ struct LoweringOptions {
   /// Whether f16 matmuls run on sm_90a's warpgroup tensor cores (`wgmma`)
   /// where they fit, before `mma.sync`.
   bool warpgroupMatmuls;
-  /// Whether staged tiles are copied by the TMA unit (`cp.async.bulk`,
-  /// sm_90a), completing on one mbarrier per stage, instead of `cp.async`.
-  bool bulkCopies;
+  /// Whether staged tiles are copied by the TMA unit (`cp.async.bulk.tensor`
+  /// on TMA descriptors, sm_90a), completing on one mbarrier per stage,
+  /// instead of `cp.async`.
+  bool tensorCopies;
 };
 
 /// Emits the body of the kernel of one graph_def.
@@ -110,6 +115,16 @@ private:
   /// shared memory ahead of their iteration (software pipelining) and
   /// allocates their stages.
   void planStaging();
+  /// Whether the TMA unit can copy the tiles of `op`: at most 5 dimensions
+  /// of at most 256 elements, rows of whole 16-byte chunks.
+  bool canCopyWithTMA(block::InputLoaderOp op);
+  /// Adds a TMA descriptor parameter for every staged input_loader and one
+  /// mbarrier per stage, initialised.
+  void planTensorCopies();
+  /// The coordinates (i32, innermost dimension first) of the box `op` loads
+  /// at for-loop iteration `iteration`.
+  SmallVector<Value, 5> getBoxCoordinates(block::InputLoaderOp op,
+                                          Value iteration);
   /// Starts the copies of every staged tile of iteration `iteration` into
   /// its stage (they join the threads' next cp.async group, or complete on
   /// the stage's mbarrier).
@@ -188,10 +203,12 @@ private:
   /// `[numStages, tile shape...]`, iteration i in stage i % numStages).
   llvm::MapVector<Operation *, Tile> staged;
   int64_t numStages = 0;
-  /// With bulk copies: one mbarrier (an i64) per stage, and the bytes of
-  /// one iteration's staged tiles.
+  /// With TMA copies: one mbarrier (an i64) per stage, the bytes of one
+  /// iteration's staged tiles, and the descriptor parameter of each staged
+  /// input_loader.
   std::optional<Tile> stageBarriers;
   int64_t stageBytes = 0;
+  DenseMap<Operation *, BlockArgument> tensorMaps;
   LoweringOptions options;
 };
 
@@ -397,18 +414,66 @@ void GraphDefLowering::planStaging() {
   if (loaders.empty() || stages < 2)
     return;
   numStages = stages;
+  bool tensorCopies =
+      options.tensorCopies &&
+      llvm::all_of(loaders, [&](auto op) { return canCopyWithTMA(op); });
   for (block::InputLoaderOp op : loaders) {
     SmallVector<int64_t, 4> shape = {numStages};
     llvm::append_range(shape, getShape(op.getResult()));
-    staged[op] = emitter.allocateShared(shape, getElementType(op.getResult()));
+    staged[op] = emitter.allocateShared(
+        shape, getElementType(op.getResult()),
+        tensorCopies ? kTensorCopyAlignment : kMaxVectorBytes);
   }
-  if (!options.bulkCopies)
-    return;
-  // One mbarrier per stage, initialised by one thread for one arrival (the
-  // thread that announces the stage's bytes) before any copy starts.
-  stageBytes = bytes;
+  if (tensorCopies)
+    planTensorCopies();
+}
+
+/// The most dimensions and elements per dimension of a TMA box.
+constexpr int64_t kMaxBoxRank = 5, kMaxBoxExtent = 256;
+
+bool GraphDefLowering::canCopyWithTMA(block::InputLoaderOp op) {
+  ArrayRef<int64_t> whole = getShape(op.getSource());
+  ArrayRef<int64_t> shape = getShape(op.getResult());
+  int64_t elementBytes =
+      getElementType(op.getResult()).getIntOrFloatBitWidth() / 8;
+  int64_t tileBytes = elementBytes * std::accumulate(shape.begin(), shape.end(),
+                                                     int64_t(1),
+                                                     std::multiplies<>());
+  return int64_t(shape.size()) <= kMaxBoxRank &&
+         llvm::all_of(shape, [](int64_t e) { return e <= kMaxBoxExtent; }) &&
+         (whole.back() * elementBytes) % kMaxVectorBytes == 0 &&
+         (shape.back() * elementBytes) % kMaxVectorBytes == 0 &&
+         tileBytes % kTensorCopyAlignment == 0;
+}
+
+void GraphDefLowering::planTensorCopies() {
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
+  SmallVector<Attribute> params;
+  for (Operation *op : staged.keys()) {
+    auto loader = cast<block::InputLoaderOp>(op);
+    auto source = cast<BlockArgument>(loader.getSource());
+    unsigned argument = kernel.getNumArguments();
+    if (failed(kernel.insertArguments({argument},
+                                      {kernel.getArgument(source.getArgNumber())
+                                           .getType()},
+                                      {DictionaryAttr()}, {loc})))
+      llvm_unreachable("a gpu.func takes any argument");
+    tensorMaps[op] = kernel.getArgument(argument);
+    ArrayRef<int64_t> box = getShape(loader.getResult());
+    ArrayRef<int64_t> whole = getShape(loader.getSource());
+    params.push_back(TensorMapParam{argument, source.getArgNumber(),
+                                    SmallVector<int64_t, 4>(whole),
+                                    SmallVector<int64_t, 4>(box)}
+                         .toAttr(b.getContext()));
+    stageBytes += getElementType(loader.getResult()).getIntOrFloatBitWidth() /
+                  8 *
+                  std::accumulate(box.begin(), box.end(), int64_t(1),
+                                  std::multiplies<>());
+  }
+  kernel->setAttr(kTensorMapsAttrName, b.getArrayAttr(params));
+  // One mbarrier per stage, initialised by one thread for one arrival (the
+  // thread that starts the stage's copies and announces their bytes).
   stageBarriers = emitter.allocateShared({numStages}, b.getI64Type());
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                       emitter.getThreadId(), emitter.index(0));
@@ -427,6 +492,30 @@ void GraphDefLowering::planStaging() {
   emitter.barrier();
 }
 
+SmallVector<Value, 5>
+GraphDefLowering::getBoxCoordinates(block::InputLoaderOp op, Value iteration) {
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  ArrayRef<int64_t> whole = getShape(op.getSource());
+  ArrayRef<int64_t> shape = getShape(op.getResult());
+  SmallVector<Value, 5> starts(whole.size());
+  auto addTerm = [&](int64_t dim, Value term, int64_t factor) {
+    starts[dim] = addScaled(starts[dim], term, factor);
+  };
+  for (unsigned axis = 0; axis < 3; ++axis) {
+    int32_t dim = op.getImap().getDim(axis);
+    if (dim >= 0 && graph.getGrid()[axis] != 1)
+      addTerm(dim, emitter.blockId(axis), whole[dim] / graph.getGrid()[axis]);
+  }
+  if (op.isLoopVarying())
+    addTerm(op.getFmap(), iteration, shape[op.getFmap()]);
+  SmallVector<Value, 5> coordinates;
+  for (Value start : llvm::reverse(starts))
+    coordinates.push_back(arith::IndexCastOp::create(
+        b, loc, b.getI32Type(), start ? start : emitter.index(0)));
+  return coordinates;
+}
+
 Value GraphDefLowering::getStageBarrier(Value iteration) {
   Value stage = arith::RemUIOp::create(emitter.getBuilder(), emitter.getLoc(),
                                        iteration, emitter.index(numStages));
@@ -442,37 +531,31 @@ void GraphDefLowering::copyStagedTiles(Value iteration) {
     }
     return;
   }
-  // The first warp copies: its first lane announces the stage's bytes (the
-  // stage's one arrival), then its lanes start the bulk copies, which
-  // complete those bytes on the stage's mbarrier.
+  // One thread announces the stage's bytes (the stage's one arrival) and
+  // starts one copy per tile, which completes them.
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
-  Value threadId = emitter.getThreadId();
   Value barrier = getStageBarrier(iteration);
-  auto inWarp = scf::IfOp::create(
+  auto first = scf::IfOp::create(
       b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, threadId,
-                            emitter.index(kWarpSize)));
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            emitter.getThreadId(), emitter.index(0)));
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(inWarp.thenBlock()->getTerminator());
-  auto announce = scf::IfOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, threadId,
-                            emitter.index(0)));
-  {
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPoint(announce.thenBlock()->getTerminator());
-    NVVM::MBarrierArriveExpectTxOp::create(
-        b, loc, /*res=*/Type(), barrier,
-        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(stageBytes)),
-        NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
-  }
-  NVVM::SyncWarpOp::create(
-      b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1)));
+  b.setInsertionPoint(first.thenBlock()->getTerminator());
+  NVVM::MBarrierArriveExpectTxOp::create(
+      b, loc, /*res=*/Type(), barrier,
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(stageBytes)),
+      NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
   for (Operation *op : staged.keys()) {
     auto loader = cast<block::InputLoaderOp>(op);
-    emitter.copyBulk(getLoaderTile(loader, iteration),
-                     getStage(loader, iteration), barrier);
+    Value address = arith::IndexCastOp::create(
+        b, loc, b.getI64Type(),
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc,
+                                                       tensorMaps.lookup(op)));
+    Value descriptor = LLVM::IntToPtrOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
+    emitter.copyTensor(descriptor, getBoxCoordinates(loader, iteration),
+                       getStage(loader, iteration), barrier);
   }
 }
 
@@ -1100,11 +1183,11 @@ LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
   gpu::GPUFuncOp kernel;
   int64_t sharedBytes = 0;
   bool warpgroupMatmuls = wgmma && tensorCores && chip == "sm_90a";
-  bool bulkCopies = tma && chip == "sm_90a";
+  bool tensorCopies = tma && chip == "sm_90a";
   LoweringOptions attempts[] = {
       {stages, kMaxStagingBytes, true, tensorCores, warpgroupMatmuls,
-       bulkCopies},
-      {stages, kMaxStagingBytes, true, tensorCores, false, bulkCopies},
+       tensorCopies},
+      {stages, kMaxStagingBytes, true, tensorCores, false, tensorCopies},
       {0, 0, true, tensorCores, false, false},
       {0, 0, false, tensorCores, false, false}};
   for (const LoweringOptions &options : attempts) {

@@ -22,7 +22,6 @@ using namespace mlir::mirage;
 
 /// Alignment of every shared-memory buffer: enough for the widest vector
 /// access.
-static constexpr int64_t kSharedAlignment = kMaxVectorBytes;
 
 Type Tile::getStorageType() const {
   return cast<MemRefType>(buffer.getType()).getElementType();
@@ -399,50 +398,27 @@ Value KernelEmitter::getSharedAddress(const Tile &tile) {
                                     address);
 }
 
-int64_t mlir::mirage::getBulkSegmentElements(const Tile &tile) {
-  int64_t run = tile.shape.back();
-  for (size_t d = tile.shape.size() - 1; d-- > 0 && tile.strides[d] == run;)
-    run *= tile.shape[d];
-  return run;
-}
-
-void KernelEmitter::copyBulk(const Tile &from, const Tile &to, Value barrier) {
-  int64_t run = getBulkSegmentElements(from);
-  int64_t count = 1;
-  for (int64_t extent : from.shape)
-    count *= extent;
-  // The runs cover whole trailing dimensions: a run's first element has
-  // zero coordinates there.
-  SmallVector<int64_t, 4> outerShape;
-  int64_t covered = 1;
-  size_t outerRank = from.shape.size();
-  while (covered < run)
-    covered *= from.shape[--outerRank];
-  outerShape.assign(from.shape.begin(), from.shape.begin() + outerRank);
-  int64_t bytes = run * from.getStorageType().getIntOrFloatBitWidth() / 8;
-  Value size = arith::ConstantOp::create(builder, loc,
-                                         builder.getI32IntegerAttr(bytes));
-  auto loop = scf::ForOp::create(builder, loc, threadId, index(count / run),
-                                 index(kWarpSize));
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPoint(loop.getBody()->getTerminator());
-  SmallVector<Value, 4> c = delinearize(loop.getInductionVar(), outerShape);
-  c.resize(from.shape.size(), index(0));
+void KernelEmitter::copyTensor(Value descriptor, ValueRange coordinates,
+                               const Tile &to, Value barrier) {
   // The shared::cluster form (PTX 8.0) with this block's own address; the
   // shared::cta one needs PTX 8.6.
+  SmallVector<Value, 4> zeros(to.shape.size(), index(0));
   Value destination = LLVM::AddrSpaceCastOp::create(
       builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 7),
-      getElementPointer(to, c));
-  NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
-      builder, loc, destination, getElementPointer(from, c),
-      barrier, size, /*multicastMask=*/Value(), /*l2CacheHint=*/Value());
+      getElementPointer(to, zeros));
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      builder, loc, destination, descriptor, coordinates, barrier,
+      /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),
+      /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+      /*group=*/nullptr, /*predicate=*/Value());
 }
 
-Tile KernelEmitter::allocateShared(ArrayRef<int64_t> shape, Type type) {
+Tile KernelEmitter::allocateShared(ArrayRef<int64_t> shape, Type type,
+                                   int64_t alignment) {
   int64_t count = 1;
   for (int64_t d : shape)
     count *= d;
-  int64_t offset = llvm::alignTo(sharedBytes, kSharedAlignment);
+  int64_t offset = llvm::alignTo(sharedBytes, alignment);
   sharedBytes = offset + count * type.getIntOrFloatBitWidth() / 8;
   auto memrefType = MemRefType::get(
       {count}, type, MemRefLayoutAttrInterface(),

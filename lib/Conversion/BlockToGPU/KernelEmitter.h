@@ -60,12 +60,6 @@ SmallVector<int64_t, 4> getContiguousStrides(ArrayRef<int64_t> shape);
 /// which must be 1. 1 when the tile allows no vector access.
 int64_t getVectorWidth(const Tile &tile);
 
-/// The elements of the longest runs of global tile `tile` that are
-/// contiguous in memory and start at every multiple of the run's length:
-/// its last dimension, times each dimension before it whose elements are
-/// as far apart as the run is long.
-int64_t getBulkSegmentElements(const Tile &tile);
-
 /// Emits the body of one kernel: thread and block indices, element loops,
 /// tile accesses, scalar arithmetic and shared-memory buffers.
 class KernelEmitter {
@@ -145,14 +139,13 @@ public:
   /// accesses of kMaxVectorBytes (getVectorWidth) that divide their last
   /// dimension. The copies join the thread's next `cp.async` group.
   void copyAsync(const Tile &from, const Tile &to);
-  /// Starts bulk asynchronous copies through the TMA unit
-  /// (`cp.async.bulk`, sm_90) of global tile `from` into contiguous shared
-  /// tile `to` of the same shape, one per contiguous run of `from` in
-  /// global memory (getBulkSegmentElements), spread over the lanes of the
-  /// first warp, which alone runs it; each completes its bytes on the
-  /// mbarrier `barrier` (a shared-memory pointer). The runs must be whole
-  /// 16-byte chunks, 16-byte aligned at both ends.
-  void copyBulk(const Tile &from, const Tile &to, Value barrier);
+  /// Starts the copy by the TMA unit (`cp.async.bulk.tensor`, sm_90a) of
+  /// the box at `coordinates` (i32, innermost dimension first) of the
+  /// tensor that TMA descriptor `descriptor` (a generic pointer) describes
+  /// into contiguous shared tile `to`, whose bytes complete on the mbarrier
+  /// `barrier` (a shared-memory pointer). One thread runs it.
+  void copyTensor(Value descriptor, ValueRange coordinates, const Tile &to,
+                  Value barrier);
   /// Adds `term * factor` to the offset of `tile`.
   void addToOffset(Tile &tile, Value term, int64_t factor);
   /// The linear position of `coords` in `tile.buffer`, as an index.
@@ -164,8 +157,10 @@ public:
   /// in the shared window).
   Value getSharedAddress(const Tile &tile);
 
-  /// A new contiguous tile of `shape` in shared memory storing `type`.
-  Tile allocateShared(ArrayRef<int64_t> shape, Type type);
+  /// A new contiguous tile of `shape` in shared memory storing `type`,
+  /// `alignment` bytes aligned (from the start of the dynamic shared memory).
+  Tile allocateShared(ArrayRef<int64_t> shape, Type type,
+                      int64_t alignment = kMaxVectorBytes);
   /// Bytes of dynamic shared memory allocated so far.
   int64_t getSharedMemoryBytes() const { return sharedBytes; }
 

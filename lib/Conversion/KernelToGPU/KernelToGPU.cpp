@@ -12,9 +12,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Conversion/Passes.h"
+#include "Mirage/Conversion/TensorMaps.h"
 
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace mlir::mirage {
 #define GEN_PASS_DEF_CONVERTMIRAGEKERNELTOGPUPASS
@@ -119,12 +122,31 @@ void convertFunction(func::FuncOp function) {
     Value sharedBytes = arith::ConstantOp::create(
         builder, at,
         builder.getI32IntegerAttr(static_cast<int32_t>(launch.getSharedMemory())));
+    // The TMA descriptor parameters after the buffers: the input's buffer,
+    // which the runtime encodes (TensorMaps.h).
+    auto kernelFunc = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+        launch, launch.getKernel());
+    auto tensorMaps =
+        kernelFunc ? kernelFunc->getAttrOfType<ArrayAttr>(kTensorMapsAttrName)
+                   : ArrayAttr();
+    if (tensorMaps) {
+      for (Attribute attr : tensorMaps) {
+        // Written by convert-mirage-block-to-gpu for this kernel.
+        std::optional<TensorMapParam> param = TensorMapParam::fromAttr(attr);
+        assert(param && param->input < launch.getInputs().size() &&
+               "malformed tensor map entry");
+        operands.push_back(flatten(
+            builder, at, buffers.lookup(launch.getInputs()[param->input])));
+      }
+    }
     auto launchFunc = gpu::LaunchFuncOp::create(
         builder, at, launch.getKernel(), dim3(launch.getGrid()),
         dim3(launch.getBlock()), sharedBytes, operands, /*asyncTokenType=*/nullptr,
         /*asyncDependencies=*/{}, cluster);
     if (launch.getNonPortableCluster())
       launchFunc->setAttr("mirage.non_portable_cluster", builder.getUnitAttr());
+    if (tensorMaps)
+      launchFunc->setAttr(kTensorMapsAttrName, tensorMaps);
   }
 
   builder.setInsertionPoint(ret);

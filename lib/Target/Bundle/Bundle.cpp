@@ -73,6 +73,55 @@ findReference(func::FuncOp function, ModuleOp references) {
 }
 
 /// The PTX of `module`'s kernels after the pipeline.
+/// What the launches of one function may differ in between chips: each
+/// launch's shared memory (wgmma's operand copies exist on sm_90a only) and
+/// its TMA descriptor arguments (the trailing arguments with a
+/// "tensor_map", sm_90a only).
+struct ChipSpecifics {
+  SmallVector<int64_t> sharedMemory;
+  SmallVector<json::Array> descriptors;
+};
+
+/// Removes the chip-specific parts of the launches of `plan` (shared memory
+/// set to 0, descriptor arguments dropped) and returns them.
+ChipSpecifics takeChipSpecifics(json::Object &plan) {
+  ChipSpecifics specifics;
+  for (json::Value &launch : *plan.getArray("launches")) {
+    json::Object &entry = *launch.getAsObject();
+    specifics.sharedMemory.push_back(
+        entry.getInteger("shared_memory").value_or(0));
+    entry["shared_memory"] = 0;
+    json::Array &args = *entry.getArray("args");
+    json::Array descriptors;
+    while (!args.empty() && args.back().getAsObject()->get("tensor_map")) {
+      descriptors.insert(descriptors.begin(), std::move(args.back()));
+      args.erase(args.end() - 1);
+    }
+    specifics.descriptors.push_back(std::move(descriptors));
+  }
+  return specifics;
+}
+
+/// Merges the chip-specific parts of `chip`'s launches into `plan`: each
+/// launch takes the most shared memory any chip needs, and `chip`'s
+/// descriptor arguments, marked as passed to `chip`'s kernels only.
+void mergeChipSpecifics(json::Object &plan, const ChipSpecifics &specifics,
+                        StringRef chip) {
+  for (auto [launch, shared, descriptors] :
+       llvm::zip(*plan.getArray("launches"), specifics.sharedMemory,
+                 specifics.descriptors)) {
+    json::Object &entry = *launch.getAsObject();
+    entry["shared_memory"] =
+        std::max(entry.getInteger("shared_memory").value_or(0), shared);
+    for (const json::Value &descriptor : descriptors) {
+      json::Object arg = *descriptor.getAsObject();
+      arg["chip"] = chip;
+      entry.getArray("args")->push_back(std::move(arg));
+    }
+  }
+}
+
+/// The PTX of `module`'s kernels after the pipeline.
 /// Sets the shared memory of every launch of `plan` to 0 and returns what
 /// it was, launch by launch.
 SmallVector<int64_t> takeSharedMemory(json::Object &plan) {
@@ -162,9 +211,8 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
 
   // One launch plan serves every chip: each chip's kernels are lowered
   // within the smallest shared-memory limit of the bundle's chips, so that
-  // every launch fits on every chip; the plans must agree but in shared
-  // memory (wgmma's operand copies exist on sm_90a only), where each launch
-  // takes the most any chip needs.
+  // every launch fits on every chip; the plans must agree but in what
+  // ChipSpecifics holds.
   int64_t sharedLimit = std::numeric_limits<int64_t>::max();
   for (const std::string &chip : chips) {
     if (failed(getPTXFeatures(chip)))
@@ -200,17 +248,17 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
       FailureOr<json::Object> plan = getFunctionPlan(host);
       if (failed(plan))
         return failure();
-      SmallVector<int64_t> sharedMemory = takeSharedMemory(*plan);
+      ChipSpecifics specifics = takeChipSpecifics(*plan);
       if (index < launchPlans.size()) {
         if (json::Value(json::Object(*plan)) != launchPlans[index])
           return emitError(loc)
                  << "the launches of @" << function.getSymName() << " for "
                  << chip << " differ from those for " << chips.front();
-        raiseSharedMemory(*plans[index].getAsObject(), sharedMemory);
+        mergeChipSpecifics(*plans[index].getAsObject(), specifics, chip);
         continue;
       }
       launchPlans.push_back(json::Object(*plan));
-      raiseSharedMemory(*plan, sharedMemory);
+      mergeChipSpecifics(*plan, specifics, chip);
       (*plan)["program"] = json::Object(program);
       if (!reference.empty())
         (*plan)["reference"] = json::Object(reference);

@@ -58,10 +58,10 @@ int mirage::runBundleMain(int argc, char **argv) {
                "they fit (default false: mma.sync, measured faster on the "
                "benchmark µGraphs)"));
   static cl::opt<bool> tma(
-      "mirage-tma", cl::init(false),
+      "mirage-tma", cl::init(true),
       cl::desc("Copy the staged tiles of the sm_90a kernels with the TMA "
-               "unit (cp.async.bulk completing on mbarriers) instead of "
-               "cp.async"));
+               "unit (cp.async.bulk.tensor completing on mbarriers; default "
+               "true; false: cp.async)"));
   static cl::opt<int64_t> stages(
       "mirage-stages", cl::init(2),
       cl::desc("Software-pipelining stages of loop-varying tiles (cp.async; "

@@ -7,6 +7,7 @@
 
 #include "Plan.h"
 
+#include "Mirage/Conversion/TensorMaps.h"
 #include "Mirage/Dialect/Block/IR/BlockOps.h"
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -134,6 +135,25 @@ FailureOr<json::Object> mirage::getFunctionPlan(func::FuncOp host) {
             "takes a buffer that is neither an argument nor a memref.alloc of "
             "the function");
       args.push_back(json::Object(it->second));
+    }
+    // TMA descriptor parameters: the runtime encodes one for the bound
+    // tensor with this box (TensorMaps.h).
+    if (auto maps = launch->getAttrOfType<ArrayAttr>(kTensorMapsAttrName)) {
+      for (Attribute attr : maps) {
+        std::optional<TensorMapParam> param = TensorMapParam::fromAttr(attr);
+        if (!param || param->argument >= args.size())
+          return launch.emitOpError()
+                 << "has a malformed " << kTensorMapsAttrName << " entry "
+                 << attr;
+        json::Object &arg = *args[param->argument].getAsObject();
+        Type element = cast<MemRefType>(
+                           launch.getKernelOperands()[param->argument].getType())
+                           .getElementType();
+        arg["tensor_map"] = json::Object{
+            {"tensor",
+             describe(RankedTensorType::get(param->shape, element), true)},
+            {"box", toJSON(param->box)}};
+      }
     }
     entry["args"] = std::move(args);
     launches.push_back(std::move(entry));

@@ -90,8 +90,14 @@ func.func @swapped(%x: tensor<8x64xf16>, %w: tensor<64x64xf16>) -> tensor<8x64xf
 // CHECK: scf.yield %{{.*}} : f32, f32, f32, f32, f32, f32, f32, f32
 // CHECK: arith.cmpi ult, %{{.*}}, %c24
 // CHECK: scf.if
+// The PTX of this matmul-heavy kernel shows both Hopper paths: its staged
+// tiles arrive by TMA (cp.async.bulk.tensor on mbarriers, tma.mlir) and its
+// matmuls run on wgmma.
 // PTX-LABEL: .visible .entry gated_mlp_kernel0(
 // PTX-NOT: .local
+// PTX: mbarrier.init.shared.b64
+// PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PTX: mbarrier.try_wait.parity.shared.b64
 // PTX-COUNT-2: wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
 func.func @gated_mlp(%x: tensor<8x256xf16>, %w1: tensor<256x48xf16>, %w2: tensor<256x48xf16>) -> tensor<8x48xf16> {
   %o = mirage_kernel.graph_def(%X = %x : tensor<8x256xf16>, %W1 = %w1 : tensor<256x48xf16>, %W2 = %w2 : tensor<256x48xf16>) -> tensor<8x48xf16>

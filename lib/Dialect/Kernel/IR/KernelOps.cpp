@@ -322,12 +322,21 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (!function)
     return emitOpError() << "kernel " << getKernel()
                          << " does not name a function";
-  size_t expected = getInputs().size() + getNumResults();
+  // After the buffers, a kernel that copies with the TMA unit takes one
+  // descriptor per entry of its `mirage.tensor_maps`
+  // (Mirage/Conversion/TensorMaps.h).
+  size_t descriptors = 0;
+  if (auto maps = kernel->getAttrOfType<ArrayAttr>("mirage.tensor_maps"))
+    descriptors = maps.size();
+  size_t expected = getInputs().size() + getNumResults() + descriptors;
   if (function.getNumArguments() != expected)
     return emitOpError() << "kernel " << getKernel() << " takes "
                          << function.getNumArguments()
                          << " buffers, expected " << expected
-                         << " (one per input, then one per result)";
+                         << " (one per input, then one per result"
+                         << (descriptors ? ", then one per TMA descriptor"
+                                         : "")
+                         << ")";
   return success();
 }
 

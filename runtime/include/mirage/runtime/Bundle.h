@@ -21,7 +21,9 @@
 
 #include <cuda.h>
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,12 +67,23 @@ public:
             const std::vector<TensorArg> &outputs, CUstream stream) const;
 
 private:
+  /// A TMA descriptor as last encoded, and the memory it describes.
+  struct EncodedTensorMap {
+    bool encoded = false;
+    CUdeviceptr pointer = 0;
+    CUtensorMap descriptor;
+  };
+
   /// The loaded state of one plan function, index for index.
   struct LoadedFunction {
     /// One kernel handle per launch.
     std::vector<CUfunction> kernels;
     /// One allocation per plan buffer.
     std::vector<CUdeviceptr> buffers;
+    /// The descriptors of the TMA descriptor arguments, by (launch,
+    /// argument): encoded on first use and again when the memory bound to
+    /// the argument changes (guarded by tensorMapMutex).
+    mutable std::map<std::pair<size_t, size_t>, EncodedTensorMap> tensorMaps;
   };
 
   Bundle() = default;
@@ -79,6 +92,12 @@ private:
   Error loadModule(const std::string &ptx);
   Error prepareKernels();
   Error allocateBuffers();
+  /// Copies into `descriptor` the TMA descriptor of argument `argument` of
+  /// launch `launch` of `state` for the memory at `pointer`, encoding it
+  /// unless the last one was for that memory.
+  Error getTensorMap(const LoadedFunction &state, size_t launch,
+                     size_t argument, const TensorMap &map,
+                     CUdeviceptr pointer, CUtensorMap &descriptor) const;
   Error checkMemory(const Function &function,
                     const std::vector<TensorArg> &inputs,
                     const std::vector<TensorArg> &outputs,
@@ -93,6 +112,7 @@ private:
   bool retainedPrimary = false;
   CUmodule module = nullptr;
   std::vector<LoadedFunction> loaded;
+  mutable std::mutex tensorMapMutex;
 };
 
 } // namespace mirage::runtime

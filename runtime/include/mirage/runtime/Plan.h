@@ -68,11 +68,23 @@ struct BufferSpec {
 /// What a kernel parameter points to.
 enum class ArgKind { Input, Output, Buffer };
 
+/// A TMA descriptor parameter: the tensor the bound memory holds and the
+/// box its copies move (outermost dimension first).
+struct TensorMap {
+  TensorType tensor;
+  std::vector<int64_t> box;
+};
+
 /// One kernel parameter: a 64-bit device pointer to an input, output or
-/// buffer of the function.
+/// buffer of the function, or the TMA descriptor (a CUtensorMap passed by
+/// value) of the tensor it holds.
 struct LaunchArg {
   ArgKind kind = ArgKind::Input;
   int64_t index = 0;
+  /// Set for a TMA descriptor.
+  std::optional<TensorMap> tensorMap;
+  /// The only chip whose kernels take the parameter; empty: every chip.
+  std::string chip;
 };
 
 /// One kernel launch of a function.
