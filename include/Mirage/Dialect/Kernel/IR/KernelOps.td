@@ -321,7 +321,9 @@ def MK_LaunchOp : MK_Op<"launch", [
     What `convert-mirage-block-to-gpu` leaves of a `graph_def` once its body
     has become the `gpu.func` named by `kernel`: the launch configuration and
     the dataflow of kernel tensors. The kernel takes one flat buffer per
-    input, then one per result, in order; `shared_memory` is the dynamic
+    input, then one per result, in order, then one TMA descriptor per entry
+    of its `mirage.tensor_maps` attribute (sm_90a kernels whose staged tiles
+    the TMA unit copies; Mirage/Conversion/TensorMaps.h); `shared_memory` is the dynamic
     shared memory it needs, in bytes. `convert-mirage-kernel-to-gpu` turns it
     into a `gpu.launch_func` on buffers.
 
