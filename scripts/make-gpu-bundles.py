@@ -19,11 +19,12 @@ Into OUT_DIR, one bundle per case:
                    µGraph file of the public implementation, with its benchmark
                    as reference.
 --stages N compiles every bundle with N software-pipelining stages
-(`--mirage-stages`; mirage-translate's default is 2); --no-search leaves out the searched_ and simt_
-bundles (the slow part); --wgmma compiles the sm_90a matmuls with wgmma
-(`--mirage-wgmma`) to compare it with mma.sync, --no-tma copies the staged
-tiles of the sm_90a kernels with cp.async (`--mirage-tma=false`) instead of
-the TMA unit, to compare the two. Every plan.json also records the program each function computes, so the GPU
+(`--mirage-stages`; mirage-translate's default is 2); --no-search leaves out
+the searched_ and simt_ bundles (the slow part); --wgmma compiles the sm_90a
+matmuls with wgmma (`--mirage-wgmma`) to compare it with mma.sync; --no-tma
+copies the staged tiles of the sm_90a kernels with cp.async
+(`--mirage-tma=false`) instead of the TMA unit, to compare the two. Every
+plan.json also records the program each function computes, so the GPU
 check compares the kernels with a PyTorch evaluation of exactly that program
 and, separately, with the reference. Each bundle keeps the MLIR it was
 compiled from as source.mlir (scripts/calibrate-cost-model.py estimates its

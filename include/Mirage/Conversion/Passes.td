@@ -19,13 +19,18 @@ def ConvertMirageBlockToGPUPass
     `graph_def` by a `mirage_kernel.launch` of that kernel. The kernel takes
     one flat buffer per input, then one per result.
 
-    Code generation is the portable SIMT form (docs/CodeGeneration.md): tiles
-    loaded by `input_loader` are read in place from global memory; every
-    other tile lives in dynamic shared memory at its element type, and
-    `forloop_accum` accumulators in f32; each block op is a loop of the
-    block's threads over the elements of its result, followed by a barrier;
-    loop-invariant ops run before the `scf.for` over the for-loop, ops on
-    accumulated values after it. Cluster collectives read the peers' shared
+    Code generation (docs/CodeGeneration.md): loop-varying `input_loader`
+    tiles are staged into shared memory ahead of their iteration (`cp.async`;
+    on sm_90a the TMA unit, on mbarriers, with one TMA descriptor parameter
+    per staged input after the buffers, listed in `mirage.tensor_maps`),
+    other loaded tiles are read in place from global memory; every other
+    tile lives in dynamic shared memory at its element type, and
+    `forloop_accum` accumulators in f32 (sums of tensor-core matmuls in
+    registers); each block op is a loop of the block's threads over the
+    elements of its result, followed by a barrier, f16 matmuls run on tensor
+    cores (`mma.sync`, or `wgmma` on sm_90a when asked); loop-invariant ops
+    run before the `scf.for` over the for-loop, ops on accumulated values
+    after it. Cluster collectives read the peers' shared
     memory through `nvvm.mapa` between cluster barriers, and the kernel
     carries `nvvm.cluster_dim`.
 

@@ -488,3 +488,32 @@ Value mlir::mirage::emitElementwise(OpBuilder &b, Location loc,
       .Case("pow", [&]() -> Value { return math::PowFOp::create(b, loc, x, y); })
       .Default([]() -> Value { llvm_unreachable("not an elementwise op"); })();
 }
+
+//===----------------------------------------------------------------------===//
+// IndexArithmetic
+//===----------------------------------------------------------------------===//
+
+Value IndexArithmetic::add(Value x, Value y) {
+  return arith::AddIOp::create(builder, loc, x, y);
+}
+
+Value IndexArithmetic::add(Value x, int64_t y) {
+  return y == 0 ? x : add(x, index(y));
+}
+
+Value IndexArithmetic::mul(Value x, int64_t y) {
+  return arith::MulIOp::create(builder, loc, x, index(y));
+}
+
+Value IndexArithmetic::div(Value x, int64_t y) {
+  return arith::DivUIOp::create(builder, loc, x, index(y));
+}
+
+Value IndexArithmetic::rem(Value x, int64_t y) {
+  return arith::RemUIOp::create(builder, loc, x, index(y));
+}
+
+Value IndexArithmetic::less(Value x, int64_t y) {
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, x,
+                               index(y));
+}

@@ -184,6 +184,30 @@ private:
   int64_t sharedBytes = 0;
 };
 
+/// Index arithmetic for the classes that emit the coordinates and addresses
+/// of one op of a kernel (tensor-core matmuls), at the emitter's insertion
+/// point: each helper creates one `arith` op on `index` values.
+class IndexArithmetic {
+protected:
+  explicit IndexArithmetic(KernelEmitter &emitter)
+      : emitter(emitter), builder(emitter.getBuilder()),
+        loc(emitter.getLoc()) {}
+
+  Value index(int64_t value) { return emitter.index(value); }
+  Value add(Value x, Value y);
+  /// `x + y`; `x` itself for 0.
+  Value add(Value x, int64_t y);
+  Value mul(Value x, int64_t y);
+  Value div(Value x, int64_t y);
+  Value rem(Value x, int64_t y);
+  /// `x < y` (unsigned), an i1.
+  Value less(Value x, int64_t y);
+
+  KernelEmitter &emitter;
+  OpBuilder &builder;
+  Location loc;
+};
+
 /// True when `mnemonic` names an elementwise op `emitElementwise` knows.
 bool isElementwise(StringRef mnemonic);
 

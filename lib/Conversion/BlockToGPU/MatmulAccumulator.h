@@ -45,6 +45,18 @@ public:
                       const Tile &out) = 0;
 };
 
+/// Emits `body(item)` for round `round` of the items a matmul's workers
+/// (warps or warpgroups) take in turn: worker `worker` of `workers` takes
+/// items `worker`, `worker + workers`, ... of `items`. The round runs under
+/// a guard when some workers have no item in it; `fallback` holds the values
+/// it yields where the body does not run (as many as `body` returns, none
+/// for a body that only stores).
+SmallVector<Value> emitItemOfRound(KernelEmitter &emitter, Value worker,
+                                   int64_t workers, int64_t items,
+                                   int64_t round, ValueRange fallback,
+                                   function_ref<SmallVector<Value>(Value item)>
+                                       body);
+
 } // namespace mlir::mirage
 
 #endif // MIRAGE_LIB_CONVERSION_BLOCKTOGPU_MATMULACCUMULATOR_H

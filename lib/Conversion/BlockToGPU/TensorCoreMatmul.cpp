@@ -65,21 +65,19 @@ int64_t getSlices(int64_t tiles, int64_t warps, int64_t depth) {
 /// contracting dimension, and warp `w` takes items `w`, `w + warps`, ....
 /// Emits this lane's fragment coordinates and the `mma.sync` steps of an
 /// item.
-class WarpItems {
+class WarpItems : IndexArithmetic {
 public:
   WarpItems(KernelEmitter &emitter, ArrayRef<int64_t> shape, int64_t depth)
-      : emitter(emitter), builder(emitter.getBuilder()), loc(emitter.getLoc()),
-        shape(shape), tileGrid(getTileGrid(shape)),
+      : IndexArithmetic(emitter), shape(shape), tileGrid(getTileGrid(shape)),
         tiles(getNumElements(tileGrid)),
         warps(emitter.getNumThreads() / kWarpSize),
         slices(getSlices(tiles, warps, depth)), depth(depth / slices),
         rows(shape[shape.size() - 2]) {
     Value threadId = emitter.getThreadId();
-    lane = arith::RemUIOp::create(builder, loc, threadId, index(kWarpSize));
-    warp = arith::DivUIOp::create(builder, loc, threadId, index(kWarpSize));
-    group = arith::DivUIOp::create(builder, loc, lane, index(4));
-    pairColumn =
-        mul(arith::RemUIOp::create(builder, loc, lane, index(4)).getResult(), 2);
+    Value lane = rem(threadId, kWarpSize);
+    warp = div(threadId, kWarpSize);
+    group = div(lane, 4);
+    pairColumn = mul(rem(lane, 4), 2);
   }
 
   int64_t getNumItems() const { return tiles * slices; }
@@ -87,10 +85,12 @@ public:
   int64_t getNumWarps() const { return warps; }
   /// This warp's first item.
   Value getWarp() const { return warp; }
-  /// Whether `item` is one of the items (an i1).
-  Value exists(Value item) {
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, item,
-                                 index(getNumItems()));
+  /// Emits `body(item)` for this warp's item of round `round`
+  /// (emitItemOfRound).
+  SmallVector<Value> forRound(int64_t round, ValueRange fallback,
+                              function_ref<SmallVector<Value>(Value)> body) {
+    return emitItemOfRound(emitter, warp, warps, getNumItems(), round,
+                           fallback, body);
   }
 
   /// `sums` (c0..c3) plus the item's product of lhs and rhs over its slice.
@@ -104,12 +104,6 @@ public:
   void forEachItem(function_ref<void(Value item)> body);
 
 private:
-  Value index(int64_t value) { return emitter.index(value); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(builder, loc, x, y); }
-  Value add(Value x, int64_t y) { return y == 0 ? x : add(x, index(y)); }
-  Value mul(Value x, int64_t y) {
-    return arith::MulIOp::create(builder, loc, x, index(y));
-  }
   /// Sets slice, batch, tileRow and tileColumn for `item`.
   void decode(Value item);
   /// True when every row of the upper (rows 0-7) or lower (rows 8-15) half
@@ -131,13 +125,10 @@ private:
   SmallVector<Value, 4> step(const Tile &lhs, const Tile &rhs, Value k,
                              ValueRange sums);
 
-  KernelEmitter &emitter;
-  OpBuilder &builder;
-  Location loc;
   SmallVector<int64_t, 4> shape, tileGrid;
   int64_t tiles, warps, slices, depth, rows;
-  /// This lane's fragment coordinates: lane, warp, g and 2t.
-  Value lane, warp, group, pairColumn;
+  /// This lane's fragment coordinates: warp, g and 2t.
+  Value warp, group, pairColumn;
   /// The decoded item: its slice, batch coordinates, first row and column.
   Value slice, tileRow, tileColumn;
   SmallVector<Value, 2> batch;
@@ -277,18 +268,6 @@ void WarpItems::forEachItem(function_ref<void(Value item)> body) {
   body(loop.getInductionVar());
 }
 
-/// Item `j` of this thread's warp (`warp + j * warps`).
-Value getItem(KernelEmitter &emitter, const WarpItems &items, int64_t j) {
-  return arith::AddIOp::create(emitter.getBuilder(), emitter.getLoc(),
-                               items.getWarp(),
-                               emitter.index(j * items.getNumWarps()));
-}
-
-/// Whether some warps have no item `j` (the last round of items).
-bool mayBeMissing(const WarpItems &items, int64_t j) {
-  return (j + 1) * items.getNumWarps() > items.getNumItems();
-}
-
 /// Writes the f32 sums of every item into `out`, rounded to its storage
 /// type, adding the slices' partial sums in slice order through shared
 /// memory when the warps split the contracting dimension; then synchronises
@@ -367,47 +346,27 @@ SmallVector<Value> TensorCoreAccumulator::accumulate(KernelEmitter &emitter,
                                                      const Tile &lhs,
                                                      const Tile &rhs,
                                                      ValueRange registers) {
-  OpBuilder &builder = emitter.getBuilder();
-  Location loc = emitter.getLoc();
   WarpItems items(emitter, shape, depth);
   SmallVector<Value> next;
   for (int64_t j = 0; j < itemsPerWarp; ++j) {
     ValueRange sums = registers.slice(4 * j, 4);
-    Value item = getItem(emitter, items, j);
-    if (!mayBeMissing(items, j)) {
-      llvm::append_range(next, items.accumulate(item, lhs, rhs, sums));
-      continue;
-    }
-    auto guarded = scf::IfOp::create(builder, loc, sums.getTypes(),
-                                     items.exists(item),
-                                     /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(guarded.thenBlock());
-    scf::YieldOp::create(builder, loc, items.accumulate(item, lhs, rhs, sums));
-    builder.setInsertionPointToStart(guarded.elseBlock());
-    scf::YieldOp::create(builder, loc, sums);
-    llvm::append_range(next, guarded.getResults());
+    llvm::append_range(next, items.forRound(j, sums, [&](Value item) {
+      return SmallVector<Value>(items.accumulate(item, lhs, rhs, sums));
+    }));
   }
   return next;
 }
 
 void TensorCoreAccumulator::finish(KernelEmitter &emitter, ValueRange registers,
                                    const Tile &out) {
-  OpBuilder &builder = emitter.getBuilder();
   WarpItems items(emitter, shape, depth);
   storeResults(emitter, items, out, [&](auto store) {
     for (int64_t j = 0; j < itemsPerWarp; ++j) {
-      Value item = getItem(emitter, items, j);
       ValueRange sums = registers.slice(4 * j, 4);
-      if (!mayBeMissing(items, j)) {
+      items.forRound(j, {}, [&](Value item) {
         store(item, sums);
-        continue;
-      }
-      auto guarded =
-          scf::IfOp::create(builder, emitter.getLoc(), items.exists(item));
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPoint(guarded.thenBlock()->getTerminator());
-      store(item, sums);
+        return SmallVector<Value>();
+      });
     }
   });
 }

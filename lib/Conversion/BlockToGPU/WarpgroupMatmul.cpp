@@ -55,11 +55,10 @@ Tile transposeLastTwo(Tile tile) {
 /// The emission of one warpgroup matmul: this thread's coordinates in its
 /// warpgroup, the K-major copies of the operands, the `wgmma` steps of an
 /// item and the stores of its sums.
-class WarpgroupItems {
+class WarpgroupItems : IndexArithmetic {
 public:
   WarpgroupItems(KernelEmitter &emitter, const WarpgroupPlan &plan)
-      : emitter(emitter), builder(emitter.getBuilder()), loc(emitter.getLoc()),
-        plan(plan) {
+      : IndexArithmetic(emitter), plan(plan) {
     Value threadId = emitter.getThreadId();
     warpgroup = div(threadId, kWarpgroupSize);
     Value lane = rem(threadId, kWarpSize);
@@ -75,37 +74,15 @@ public:
   SmallVector<Value> multiply(Value item, ValueRange sums);
   /// Stores the item's `sums`, rounded to the storage type of `out`.
   void store(Value item, ValueRange sums, const Tile &out);
-  /// Item `j` of this thread's warpgroup.
-  Value getItem(int64_t j) {
-    return add(warpgroup, j * plan.warpgroups);
+  /// Emits `body(item)` for this warpgroup's item of round `round`
+  /// (emitItemOfRound).
+  SmallVector<Value> forRound(int64_t round, ValueRange fallback,
+                              function_ref<SmallVector<Value>(Value)> body) {
+    return emitItemOfRound(emitter, warpgroup, plan.warpgroups, plan.items,
+                           round, fallback, body);
   }
-  /// Whether some warpgroups have no item `j`.
-  bool mayBeMissing(int64_t j) const {
-    return (j + 1) * plan.warpgroups > plan.items;
-  }
-  /// Emits `body(item)` for item `j` of this warpgroup, guarded when some
-  /// warpgroups have none; `body` returns the item's sums, `fallback` those
-  /// of a missing item.
-  SmallVector<Value> forItem(int64_t j, ValueRange fallback,
-                             function_ref<SmallVector<Value>(Value)> body);
 
 private:
-  Value index(int64_t value) { return emitter.index(value); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(builder, loc, x, y); }
-  Value add(Value x, int64_t y) { return y == 0 ? x : add(x, index(y)); }
-  Value mul(Value x, int64_t y) {
-    return arith::MulIOp::create(builder, loc, x, index(y));
-  }
-  Value div(Value x, int64_t y) {
-    return arith::DivUIOp::create(builder, loc, x, index(y));
-  }
-  Value rem(Value x, int64_t y) {
-    return arith::RemUIOp::create(builder, loc, x, index(y));
-  }
-  Value less(Value x, int64_t y) {
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, x,
-                                 index(y));
-  }
   /// Copies `source` (`[batch..., rows, depth]`) into a new K-major buffer
   /// of `paddedRows` rows, zeros past `rows`; returns the buffer.
   Tile copyKMajor(const Tile &source, int64_t paddedRows);
@@ -115,9 +92,6 @@ private:
   /// The linear batch index, 64-row tile and column chunk of `item`.
   std::tuple<Value, Value, Value> decode(Value item);
 
-  KernelEmitter &emitter;
-  OpBuilder &builder;
-  Location loc;
   const WarpgroupPlan &plan;
   Value warpgroup, warpInGroup, group, pairColumn;
   /// The K-major operand buffers (`[batch..., rows / 8, depth / 8, 8, 8]`).
@@ -312,23 +286,6 @@ void WarpgroupItems::store(Value item, ValueRange sums, const Tile &out) {
   }
 }
 
-SmallVector<Value>
-WarpgroupItems::forItem(int64_t j, ValueRange fallback,
-                        function_ref<SmallVector<Value>(Value)> body) {
-  Value item = getItem(j);
-  if (!mayBeMissing(j))
-    return body(item);
-  auto guarded = scf::IfOp::create(builder, loc, fallback.getTypes(),
-                                   less(item, plan.items),
-                                   /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(guarded.thenBlock());
-  scf::YieldOp::create(builder, loc, body(item));
-  builder.setInsertionPointToStart(guarded.elseBlock());
-  scf::YieldOp::create(builder, loc, fallback);
-  return SmallVector<Value>(guarded.getResults());
-}
-
 } // namespace
 
 WarpgroupPlan::WarpgroupPlan(int64_t depth, ArrayRef<int64_t> shape,
@@ -382,7 +339,7 @@ SmallVector<Value> WarpgroupAccumulator::accumulate(KernelEmitter &emitter,
   SmallVector<Value> next;
   for (int64_t j = 0; j < plan.itemsPerWarpgroup; ++j) {
     ValueRange sums = registers.slice(j * perItem, perItem);
-    llvm::append_range(next, items.forItem(j, sums, [&](Value item) {
+    llvm::append_range(next, items.forRound(j, sums, [&](Value item) {
       return items.multiply(item, sums);
     }));
   }
@@ -395,7 +352,7 @@ void WarpgroupAccumulator::finish(KernelEmitter &emitter, ValueRange registers,
   int64_t perItem = plan.columns / 2;
   for (int64_t j = 0; j < plan.itemsPerWarpgroup; ++j) {
     ValueRange sums = registers.slice(j * perItem, perItem);
-    items.forItem(j, {}, [&](Value item) {
+    items.forRound(j, {}, [&](Value item) {
       items.store(item, sums, out);
       return SmallVector<Value>();
     });
