@@ -29,11 +29,15 @@ using namespace mlir::mirage;
 
 DictionaryAttr TensorMapParam::toAttr(MLIRContext *context) const {
   Builder builder(context);
-  return builder.getDictionaryAttr(
-      {builder.getNamedAttr("argument", builder.getI64IntegerAttr(argument)),
-       builder.getNamedAttr("input", builder.getI64IntegerAttr(input)),
-       builder.getNamedAttr("shape", builder.getDenseI64ArrayAttr(shape)),
-       builder.getNamedAttr("box", builder.getDenseI64ArrayAttr(box))});
+  SmallVector<NamedAttribute> entries = {
+      builder.getNamedAttr("argument", builder.getI64IntegerAttr(argument)),
+      builder.getNamedAttr("input", builder.getI64IntegerAttr(input)),
+      builder.getNamedAttr("shape", builder.getDenseI64ArrayAttr(shape)),
+      builder.getNamedAttr("box", builder.getDenseI64ArrayAttr(box))};
+  if (swizzle != 0)
+    entries.push_back(
+        builder.getNamedAttr("swizzle", builder.getI64IntegerAttr(swizzle)));
+  return builder.getDictionaryAttr(entries);
 }
 
 std::optional<TensorMapParam> TensorMapParam::fromAttr(Attribute attr) {
@@ -46,15 +50,23 @@ std::optional<TensorMapParam> TensorMapParam::fromAttr(Attribute attr) {
   auto box = entry.getAs<DenseI64ArrayAttr>("box");
   if (!argument || !input || !shape || !box || shape.size() != box.size())
     return std::nullopt;
+  int64_t swizzle = 0;
+  if (Attribute value = entry.get("swizzle")) {
+    auto bytes = dyn_cast<IntegerAttr>(value);
+    if (!bytes || !llvm::is_contained({32, 64, 128}, bytes.getInt()))
+      return std::nullopt;
+    swizzle = bytes.getInt();
+  }
   return TensorMapParam{unsigned(argument.getInt()), unsigned(input.getInt()),
                         SmallVector<int64_t, 4>(shape.asArrayRef()),
-                        SmallVector<int64_t, 4>(box.asArrayRef())};
+                        SmallVector<int64_t, 4>(box.asArrayRef()), swizzle};
 }
 
 namespace {
 
-/// The alignment of the shared memory of a kernel with TMA copies.
-constexpr int64_t kSharedMemoryAlignment = 128;
+/// The alignment of the shared memory of a kernel with TMA copies: that of
+/// a swizzled box (KernelEmitter.h's kSwizzleAlignment).
+constexpr int64_t kSharedMemoryAlignment = 1024;
 
 struct MirageTensorMapParamsPass
     : mirage::impl::MirageTensorMapParamsPassBase<MirageTensorMapParamsPass> {

@@ -67,8 +67,7 @@ static MatmulShape getMatmulShape(const Graph &graph, const sem::Node &node) {
   double batch = double(result.getNumElements()) / double(rows * columns);
   // The code generator's rule (canUseTensorCores).
   bool onTensorCores = lhs.elementType == sem::ElementType::F16 &&
-                       depth % kTileK == 0 && columns % kTileN == 0 &&
-                       rows >= kTileM / 2;
+                       depth % kTileK == 0 && columns % kTileN == 0;
   return {batch, double(rows), double(columns), double(depth), onTensorCores};
 }
 

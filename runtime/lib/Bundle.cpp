@@ -44,7 +44,8 @@ Expected<int> functionAttribute(CUfunction_attribute attribute,
 
 /// Encodes into `descriptor` the TMA descriptor of `map.tensor` at
 /// `pointer` for copies of `map.box`: the dimensions innermost first, the
-/// strides of all but the innermost in bytes, no swizzle, no interleave.
+/// strides of all but the innermost in bytes, the box swizzled as `map`
+/// says, no interleave.
 Error encodeTensorMap(CUtensorMap &descriptor, const TensorMap &map,
                       CUdeviceptr pointer) {
   constexpr size_t maxRank = 5;
@@ -60,6 +61,10 @@ Error encodeTensorMap(CUtensorMap &descriptor, const TensorMap &map,
     if (d != 0)
       strides[d - 1] = tensor.strides[from] * dtypeSize(tensor.dtype);
   }
+  CUtensorMapSwizzle swizzle = map.swizzle == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
+                                : map.swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                : map.swizzle == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                                    : CU_TENSOR_MAP_SWIZZLE_NONE;
   CUtensorMapDataType type = tensor.dtype == DType::F16
                                  ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
                              : tensor.dtype == DType::BF16
@@ -69,7 +74,7 @@ Error encodeTensorMap(CUtensorMap &descriptor, const TensorMap &map,
       cuTensorMapEncodeTiled(&descriptor, type, static_cast<cuuint32_t>(rank),
                              reinterpret_cast<void *>(pointer), dims, strides,
                              box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                             CU_TENSOR_MAP_SWIZZLE_NONE,
+                             swizzle,
                              CU_TENSOR_MAP_L2_PROMOTION_NONE,
                              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
       "cuTensorMapEncodeTiled");

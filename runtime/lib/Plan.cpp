@@ -473,7 +473,7 @@ private:
   /// memory, and its box, checked against the limits of the TMA unit.
   void readTensorMap(const json::Value &value, const std::string &path,
                      const Function &function, LaunchArg &arg) {
-    if (!checkObject(value, path, {"tensor", "box"}))
+    if (!checkObject(value, path, {"tensor", "box", "swizzle"}))
       return;
     const json::Value *tensor = field(value, path, "tensor");
     const json::Value *box = field(value, path, "box");
@@ -509,6 +509,14 @@ private:
              (map.tensor.shape.back() * elementBytes) % 16 != 0)
       fail(member(path, "box"),
            "rows of the box and of the tensor must be whole 16-byte chunks");
+    if (const json::Value *swizzle = value.find("swizzle"); swizzle && !failed()) {
+      map.swizzle = integer(*swizzle, member(path, "swizzle"), 32, 128);
+      bool known = map.swizzle == 32 || map.swizzle == 64 || map.swizzle == 128;
+      if (!failed() && (!known || map.swizzle != map.box.back() * elementBytes))
+        fail(member(path, "swizzle"),
+             "must be the bytes of a row of the box (32, 64 or 128), not " +
+                 std::to_string(map.swizzle));
+    }
     arg.tensorMap = std::move(map);
   }
 

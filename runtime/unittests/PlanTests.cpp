@@ -529,8 +529,19 @@ MIRAGE_TEST(Plan, ParsesTensorMapArguments) {
                     "whole 16-byte chunks");
   EXPECT_FAILS_WITH(edited(R"("shape": [2, 256, 64])", R"("shape": [4, 256, 64])"),
                     "needs 131072 bytes, more than the 65536 of the argument");
+  // A swizzled box: its rows are the swizzle's bytes (64 f16 = 128 bytes).
+  Expected<Plan> swizzled = edited(R"("box": [1, 64, 64]})",
+                                   R"("box": [1, 64, 64], "swizzle": 128})");
+  EXPECT_OK(swizzled);
+  if (swizzled && swizzled->functions[0].launches[0].args[3].tensorMap)
+    EXPECT_EQ(swizzled->functions[0].launches[0].args[3].tensorMap->swizzle,
+              int64_t(128));
   EXPECT_FAILS_WITH(edited(R"("box": [1, 64, 64]})", R"("box": [1, 64, 64], "swizzle": 1})"),
-                    "swizzle");
+                    "tensor_map.swizzle");
+  EXPECT_FAILS_WITH(edited(R"("box": [1, 64, 64]})", R"("box": [1, 64, 64], "swizzle": 64})"),
+                    "must be the bytes of a row of the box");
+  EXPECT_FAILS_WITH(edited(R"("box": [1, 64, 64]})", R"("box": [1, 64, 64], "colour": 1})"),
+                    "colour");
   EXPECT_FAILS_WITH(edited(R"("chip": "sm_90a")", R"("chip": 90)"),
                     "chip");
 }

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "Mirage/Conversion/PipelineDefaults.h"
 
 namespace mlir::mirage {
 
@@ -36,7 +37,7 @@ struct MirageToPTXPipelineOptions
       *this, "stages",
       llvm::cl::desc("Pipeline stages of loop-varying input tiles "
                      "(convert-mirage-block-to-gpu); below 2, none"),
-      llvm::cl::init(2)};
+      llvm::cl::init(kDefaultPipelineStages)};
   Option<int64_t> maxSharedMemory{
       *this, "max-shared-memory",
       llvm::cl::desc("The most dynamic shared memory a block may use, in "

@@ -47,19 +47,19 @@ def ConvertMirageBlockToGPUPass
     Option<"chip", "chip", "std::string", "\"sm_90a\"",
            "Target chip (sm_80 or sm_90a): sets the shared-memory limit and "
            "whether clusters exist">,
-    Option<"stages", "stages", "int64_t", "2",
+    Option<"stages", "stages", "int64_t", "kDefaultPipelineStages",
            "Software pipelining: loop-varying input tiles are copied into "
-           "shared memory by cp.async up to this many for-loop iterations "
-           "(stages) at once (default 2: the next iteration's tiles load "
-           "during this one); below 2, tiles are read in place "
-           "(docs/CodeGeneration.md)">,
+           "shared memory (cp.async, or TMA on sm_90a) up to this many "
+           "for-loop iterations (stages) at once (default 4: the next three "
+           "iterations' tiles load during this one); below 2, tiles are read "
+           "in place (docs/CodeGeneration.md)">,
     Option<"maxSharedMemory", "max-shared-memory", "int64_t", "0",
            "The most dynamic shared memory a block may use, in bytes (0: "
            "the chip's limit); a bundle for several chips passes the "
            "smallest limit, so that every chip's kernels make the same "
            "choices and launch with the same shared memory">,
     Option<"tensorCores", "tensor-cores", "bool", "true",
-           "Run f16 matmuls of at least 8 rows on tensor cores (mma.sync "
+           "Run f16 matmuls on tensor cores (mma.sync "
            "m16n8k16, f32 sums); false: every matmul on the SIMT path">,
     Option<"wgmma", "wgmma", "bool", "false",
            "On sm_90a, run f16 matmuls on warpgroup tensor cores "

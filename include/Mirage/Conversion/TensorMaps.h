@@ -27,7 +27,10 @@ namespace mlir::mirage {
 /// `{argument = K : i64, input = I : i64, shape = array<i64: ...>, box =
 /// array<i64: ...>}`: kernel parameter K is the descriptor of the kernel's
 /// input I, a dense row-major tensor of that shape, whose copies move boxes
-/// of that shape (outermost dimension first).
+/// of that shape (outermost dimension first). An optional `swizzle = S : i64`
+/// (32, 64 or 128, the bytes of the box's rows) makes the copies write the
+/// box swizzled in shared memory (CU_TENSOR_MAP_SWIZZLE_<S>B, the layout of
+/// a Tile with swizzle S, KernelEmitter.h); absent, the box is dense.
 inline constexpr StringLiteral kTensorMapsAttrName = "mirage.tensor_maps";
 
 /// One entry of the attribute.
@@ -36,6 +39,8 @@ struct TensorMapParam {
   unsigned input;
   SmallVector<int64_t, 4> shape;
   SmallVector<int64_t, 4> box;
+  /// 0 (dense), 32, 64 or 128.
+  int64_t swizzle = 0;
 
   DictionaryAttr toAttr(MLIRContext *context) const;
   /// The entry `attr` describes, or nullopt when it is malformed.

@@ -15,6 +15,7 @@
 #ifndef MIRAGE_TARGET_BUNDLE_H
 #define MIRAGE_TARGET_BUNDLE_H
 
+#include "Mirage/Conversion/PipelineDefaults.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <string>
@@ -43,7 +44,7 @@ struct BundleOptions {
   bool tma = true;
   /// Software-pipelining stages of loop-varying tiles (the `stages` option
   /// of mirage-to-ptx-pipeline; below 2, none).
-  int64_t stages = 2;
+  int64_t stages = kDefaultPipelineStages;
 };
 
 /// Compiles the functions of `module` that hold Mirage kernel ops (or those

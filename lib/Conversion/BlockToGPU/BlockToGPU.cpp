@@ -55,8 +55,9 @@ Type getElementType(Value tile) {
   return cast<ShapedType>(tile.getType()).getElementType();
 }
 
-/// The most shared memory the stages of a pipelined kernel take.
-constexpr int64_t kMaxStagingBytes = 64 * 1024;
+/// The most shared memory the stages of a pipelined kernel take: at first,
+/// then when the kernel does not fit in shared memory with that.
+constexpr int64_t kMaxStagingBytes = 128 * 1024, kFallbackStagingBytes = 64 * 1024;
 /// The alignment of the shared memory a TMA copy writes, in bytes: every
 /// stage of a tile copied by TMA starts at a multiple of it.
 constexpr int64_t kTensorCopyAlignment = 128;
@@ -84,6 +85,9 @@ struct LoweringOptions {
   /// on TMA descriptors, sm_90a), completing on one mbarrier per stage,
   /// instead of `cp.async`.
   bool tensorCopies;
+  /// Whether loop-invariant input tiles are copied into shared memory once,
+  /// before any op reads them (else they are read in place).
+  bool preloadInvariants;
 };
 
 /// Emits the body of the kernel of one graph_def.
@@ -111,6 +115,15 @@ private:
   Tile getLoaderTile(block::InputLoaderOp op, Value iteration);
   /// The stage of staged loader `op` that holds iteration `iteration`.
   Tile getStage(block::InputLoaderOp op, Value iteration);
+  /// Whether the ops read the elements of the tile of `op` more than once:
+  /// it has several uses, or one in a for-loop of several iterations, or one
+  /// by a matmul or an rms_norm (which read every element several times).
+  bool isReadRepeatedly(block::InputLoaderOp op);
+  /// Starts copying the tiles of the loop-invariant input_loaders that are
+  /// read repeatedly and whose rows are whole 16-byte chunks into shared
+  /// memory, all in one `cp.async` group, so that the ops read them there;
+  /// false when there are none.
+  bool preloadInvariantTiles();
   /// Chooses the loop-varying input_loaders whose tiles are copied into
   /// shared memory ahead of their iteration (software pipelining) and
   /// allocates their stages.
@@ -166,10 +179,17 @@ private:
   void accumulate(block::ForloopAccumOp op);
   void finishAccumulator(block::ForloopAccumOp op);
 
+  /// The swizzle of the shared tile of `value` (Tile::swizzle): for an
+  /// operand or result of a matmul, whose tensor-core fragments read or
+  /// write the same columns of 8 rows at once, the most of 128, 64 and 32
+  /// dividing the bytes of its rows, if it is whole kSwizzleAlignment blocks;
+  /// else 0.
+  int64_t getSwizzle(Value value);
   /// A new shared-memory tile for `result`.
   Tile &allocateResult(Value result) {
     return tiles[result] =
-               emitter.allocateShared(getShape(result), getElementType(result));
+               emitter.allocateShared(getShape(result), getElementType(result),
+                                      kMaxVectorBytes, getSwizzle(result));
   }
   /// The global tensor of graph_def body argument or kernel argument `index`.
   Tile globalTensor(unsigned argument, ArrayRef<int64_t> shape) {
@@ -199,6 +219,9 @@ private:
   SmallVector<Value> registers;
   /// The for-loop induction variable while emitting the loop body.
   Value iteration;
+  /// Loop-invariant input_loaders whose tiles are preloaded, and the tiles
+  /// in shared memory.
+  DenseMap<Operation *, Tile> preloaded;
   /// Staged input_loaders and their stage buffers in shared memory (shape
   /// `[numStages, tile shape...]`, iteration i in stage i % numStages).
   llvm::MapVector<Operation *, Tile> staged;
@@ -231,6 +254,22 @@ LogicalResult GraphDefLowering::run() {
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
 
+  // The copies go first: the preloaded loop-invariant tiles, then the
+  // stages of the first iterations; the ops wait for the former only.
+  bool preloading = preloadInvariantTiles();
+  planStaging();
+  for (int64_t stage = 0; stage + 1 < numStages; ++stage) {
+    copyStagedTiles(emitter.index(stage));
+    if (!stageBarriers)
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
+  if (preloading) {
+    // The preloads are the oldest cp.async group.
+    int64_t prologueGroups = stageBarriers || numStages == 0 ? 0 : numStages - 1;
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, prologueGroups);
+    emitter.barrier();
+  }
+
   // Loop-invariant ops, once.
   for (Operation &op : body.without_terminator())
     if (!isa<block::ForloopAccumOp>(op) && phaseOf(op) == LoopPhase::Invariant &&
@@ -243,12 +282,6 @@ LogicalResult GraphDefLowering::run() {
   for (block::ForloopAccumOp accum : accums)
     if (!registerSums.contains(accum))
       initAccumulator(accum);
-  planStaging();
-  for (int64_t stage = 0; stage + 1 < numStages; ++stage) {
-    copyStagedTiles(emitter.index(stage));
-    if (!stageBarriers)
-      NVVM::CpAsyncCommitGroupOp::create(b, loc);
-  }
   bool hasLoopBody = !accums.empty() ||
                      llvm::any_of(body.without_terminator(), [&](Operation &op) {
                        return phaseOf(op) == LoopPhase::InLoop;
@@ -381,12 +414,65 @@ Tile GraphDefLowering::getStage(block::InputLoaderOp op, Value iteration) {
   const Tile &stages = staged.lookup(op);
   Tile stage{SmallVector<int64_t, 4>(shape), stages.buffer, Value(),
              getContiguousStrides(shape)};
+  stage.swizzle = stages.swizzle;
   Value index = arith::RemUIOp::create(emitter.getBuilder(), emitter.getLoc(),
                                        iteration, emitter.index(numStages));
   emitter.addToOffset(stage, index, stages.strides.front());
   return stage;
 }
 
+
+int64_t GraphDefLowering::getSwizzle(Value value) {
+  auto isMatmul = [](Operation *op) { return isa<block::MatmulOp>(op); };
+  Operation *def = value.getDefiningOp();
+  if (auto accum = dyn_cast_or_null<block::ForloopAccumOp>(def))
+    def = accum.getInput().getDefiningOp();
+  if (!(def && isMatmul(def)) && llvm::none_of(value.getUsers(), isMatmul))
+    return 0;
+  ArrayRef<int64_t> shape = getShape(value);
+  int64_t elementBytes = getElementType(value).getIntOrFloatBitWidth() / 8;
+  int64_t bytes = elementBytes * std::accumulate(shape.begin(), shape.end(),
+                                                 int64_t(1),
+                                                 std::multiplies<>());
+  if (shape.size() < 2 || bytes % kSwizzleAlignment != 0)
+    return 0;
+  int64_t rowBytes = shape.back() * elementBytes;
+  for (int64_t swizzle : {128, 64, 32})
+    if (rowBytes % swizzle == 0)
+      return swizzle;
+  return 0;
+}
+
+bool GraphDefLowering::isReadRepeatedly(block::InputLoaderOp op) {
+  Value tile = op.getResult();
+  if (!tile.hasOneUse())
+    return !tile.use_empty();
+  Operation *user = *tile.user_begin();
+  return isa<block::MatmulOp, block::RmsNormOp>(user) ||
+         (graph.getForloop() > 1 && phases.lookup(user) == LoopPhase::InLoop);
+}
+
+bool GraphDefLowering::preloadInvariantTiles() {
+  if (!options.preloadInvariants)
+    return false;
+  for (auto op : graph.getBodyBlock().getOps<block::InputLoaderOp>()) {
+    if (phases.lookup(op) != LoopPhase::Invariant || !isReadRepeatedly(op))
+      continue;
+    Tile global = getLoaderTile(op, Value());
+    Type type = getElementType(op.getResult());
+    int64_t width = kMaxVectorBytes / (type.getIntOrFloatBitWidth() / 8);
+    if (getVectorWidth(global) != width || global.shape.back() % width != 0)
+      continue;
+    Tile shared = emitter.allocateShared(global.shape, type, kMaxVectorBytes,
+                                         getSwizzle(op.getResult()));
+    emitter.copyAsync(global, shared);
+    preloaded[op] = shared;
+  }
+  if (preloaded.empty())
+    return false;
+  NVVM::CpAsyncCommitGroupOp::create(emitter.getBuilder(), emitter.getLoc());
+  return true;
+}
 
 void GraphDefLowering::planStaging() {
   // Tiles of whole 16-byte chunks, 16-byte aligned in global memory.
@@ -420,9 +506,15 @@ void GraphDefLowering::planStaging() {
   for (block::InputLoaderOp op : loaders) {
     SmallVector<int64_t, 4> shape = {numStages};
     llvm::append_range(shape, getShape(op.getResult()));
+    Type type = getElementType(op.getResult());
+    int64_t swizzle = getSwizzle(op.getResult());
+    // TMA swizzles boxes whose rows are the swizzle's bytes.
+    if (tensorCopies &&
+        swizzle * 8 != shape.back() * type.getIntOrFloatBitWidth())
+      swizzle = 0;
     staged[op] = emitter.allocateShared(
-        shape, getElementType(op.getResult()),
-        tensorCopies ? kTensorCopyAlignment : kMaxVectorBytes);
+        shape, type, tensorCopies ? kTensorCopyAlignment : kMaxVectorBytes,
+        swizzle);
   }
   if (tensorCopies)
     planTensorCopies();
@@ -464,7 +556,8 @@ void GraphDefLowering::planTensorCopies() {
     ArrayRef<int64_t> whole = getShape(loader.getSource());
     params.push_back(TensorMapParam{argument, source.getArgNumber(),
                                     SmallVector<int64_t, 4>(whole),
-                                    SmallVector<int64_t, 4>(box)}
+                                    SmallVector<int64_t, 4>(box),
+                                    staged.lookup(op).swizzle}
                          .toAttr(b.getContext()));
     stageBytes += getElementType(loader.getResult()).getIntOrFloatBitWidth() /
                   8 *
@@ -597,8 +690,12 @@ void GraphDefLowering::advancePipeline(Value iteration) {
 }
 
 void GraphDefLowering::lowerInputLoader(block::InputLoaderOp op) {
-  tiles[op.getResult()] = staged.contains(op) ? getStage(op, iteration)
-                                              : getLoaderTile(op, iteration);
+  if (auto found = preloaded.find(op); found != preloaded.end())
+    tiles[op.getResult()] = found->second;
+  else if (staged.contains(op))
+    tiles[op.getResult()] = getStage(op, iteration);
+  else
+    tiles[op.getResult()] = getLoaderTile(op, iteration);
 }
 
 void GraphDefLowering::lowerOutputSaver(block::OutputSaverOp op) {
@@ -1174,8 +1271,9 @@ LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
   for (Type type : graph.getResultTypes())
     argumentTypes.push_back(getFlatBufferType(type));
 
-  // A kernel that does not fit in shared memory is lowered again without
-  // staging, then without vector groups in its sums.
+  // A kernel that does not fit in shared memory is lowered again with
+  // fewer stages, then without preloaded tiles, then without staging, then
+  // without vector groups in its sums.
   OpBuilder builder = OpBuilder::atBlockEnd(kernels.getBody());
   int64_t limit = getSharedMemoryLimit(chip);
   if (maxSharedMemory > 0)
@@ -1186,10 +1284,14 @@ LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
   bool tensorCopies = tma && chip == "sm_90a";
   LoweringOptions attempts[] = {
       {stages, kMaxStagingBytes, true, tensorCores, warpgroupMatmuls,
-       tensorCopies},
-      {stages, kMaxStagingBytes, true, tensorCores, false, tensorCopies},
-      {0, 0, true, tensorCores, false, false},
-      {0, 0, false, tensorCores, false, false}};
+       tensorCopies, true},
+      {stages, kMaxStagingBytes, true, tensorCores, false, tensorCopies, true},
+      {stages, kFallbackStagingBytes, true, tensorCores, false, tensorCopies,
+       true},
+      {stages, kFallbackStagingBytes, true, tensorCores, false, tensorCopies,
+       false},
+      {0, 0, true, tensorCores, false, false, false},
+      {0, 0, false, tensorCores, false, false, false}};
   for (const LoweringOptions &options : attempts) {
     kernel = gpu::GPUFuncOp::create(builder, graph.getLoc(), name,
                                     builder.getFunctionType(argumentTypes, {}));

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <numeric>
 
@@ -93,15 +94,47 @@ void KernelEmitter::forEachElement(ArrayRef<int64_t> shape,
   for (int64_t d : shape)
     count *= d;
   SmallVector<int64_t, 4> dims(shape);
-  scf::ForOp::create(builder, loc, threadId, index(count), index(numThreads),
-                     ValueRange(),
-                     [&](OpBuilder &nested, Location, Value linear, ValueRange) {
-                       OpBuilder::InsertionGuard guard(builder);
-                       builder.setInsertionPoint(nested.getInsertionBlock(),
-                                                 nested.getInsertionPoint());
-                       body(delinearize(linear, dims));
-                       scf::YieldOp::create(builder, loc);
-                     });
+  // Thread t takes elements t + r * numThreads for rounds r < rounds,
+  // kElementUnroll rounds per iteration of the loop (fewer in the last), so
+  // that independent rounds' loads are in flight together.
+  int64_t rounds = llvm::divideCeil(count, numThreads);
+  int64_t unroll = std::min(rounds, kElementUnroll);
+  bool guarded = count % numThreads != 0 || rounds % unroll != 0;
+  auto emitRounds = [&](Value first) {
+    for (int64_t u = 0; u < unroll; ++u) {
+      Value round = u == 0 ? first
+                           : arith::AddIOp::create(builder, loc, first,
+                                                   index(u))
+                                 .getResult();
+      Value linear = arith::AddIOp::create(
+          builder, loc,
+          arith::MulIOp::create(builder, loc, round, index(numThreads)),
+          threadId);
+      if (!guarded) {
+        body(delinearize(linear, dims));
+        continue;
+      }
+      Value inside = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                           linear, index(count));
+      auto ifOp = scf::IfOp::create(builder, loc, inside);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      body(delinearize(linear, dims));
+    }
+  };
+  if (unroll == rounds) {
+    emitRounds(index(0));
+  } else {
+    scf::ForOp::create(builder, loc, index(0), index(rounds), index(unroll),
+                       ValueRange(),
+                       [&](OpBuilder &nested, Location, Value first, ValueRange) {
+                         OpBuilder::InsertionGuard guard(builder);
+                         builder.setInsertionPoint(nested.getInsertionBlock(),
+                                                   nested.getInsertionPoint());
+                         emitRounds(first);
+                         scf::YieldOp::create(builder, loc);
+                       });
+  }
   if (synchronize)
     barrier();
 }
@@ -182,7 +215,21 @@ Value KernelEmitter::linearize(const Tile &tile, ValueRange coords) {
     position =
         position ? arith::AddIOp::create(builder, loc, position, term) : term;
   }
-  return position ? position : index(0);
+  if (!position)
+    return index(0);
+  if (tile.swizzle == 0)
+    return position;
+  // position ^ ((line % (swizzle / 16)) * chunk), in elements.
+  int64_t elementBytes = tile.getStorageType().getIntOrFloatBitWidth() / 8;
+  int64_t chunk = kMaxVectorBytes / elementBytes;
+  Value line = arith::ShRUIOp::create(builder, loc, position,
+                                      index(llvm::Log2_64(128 / elementBytes)));
+  Value permuted = arith::MulIOp::create(
+      builder, loc,
+      arith::AndIOp::create(builder, loc, line,
+                            index(tile.swizzle / kMaxVectorBytes - 1)),
+      index(chunk));
+  return arith::XOrIOp::create(builder, loc, position, permuted);
 }
 
 Value KernelEmitter::loadStored(const Tile &tile, ValueRange coords) {
@@ -414,7 +461,9 @@ void KernelEmitter::copyTensor(Value descriptor, ValueRange coordinates,
 }
 
 Tile KernelEmitter::allocateShared(ArrayRef<int64_t> shape, Type type,
-                                   int64_t alignment) {
+                                   int64_t alignment, int64_t swizzle) {
+  if (swizzle != 0)
+    alignment = std::max(alignment, kSwizzleAlignment);
   int64_t count = 1;
   for (int64_t d : shape)
     count *= d;
@@ -426,8 +475,10 @@ Tile KernelEmitter::allocateShared(ArrayRef<int64_t> shape, Type type,
   Value byteOffset = arith::ConstantIndexOp::create(entryBuilder, loc, offset);
   Value view = memref::ViewOp::create(entryBuilder, loc, memrefType, sharedBase,
                                       byteOffset, ValueRange());
-  return Tile{SmallVector<int64_t, 4>(shape), view, Value(),
-              getContiguousStrides(shape)};
+  Tile tile{SmallVector<int64_t, 4>(shape), view, Value(),
+            getContiguousStrides(shape)};
+  tile.swizzle = swizzle;
+  return tile;
 }
 
 bool mlir::mirage::isElementwise(StringRef mnemonic) {

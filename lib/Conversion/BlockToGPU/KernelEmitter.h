@@ -31,6 +31,12 @@ inline constexpr int64_t kWarpSize = 32;
 
 /// Independent partials of each sum of a sequentialSum.
 inline constexpr int64_t kSumUnroll = 4;
+/// The bytes whose 128-byte lines a swizzle permutes as a whole, and the
+/// alignment of a swizzled buffer.
+inline constexpr int64_t kSwizzleAlignment = 1024;
+/// The most rounds of forEachElement one iteration of its loop takes
+/// (unrolled, so that their loads are in flight together).
+inline constexpr int64_t kElementUnroll = 4;
 
 /// A tile as the kernel sees it: element `c` lives at
 /// `buffer[offset + sum_k c[k] * strides[k]]`. `buffer` is a flat memref in
@@ -43,6 +49,13 @@ struct Tile {
   SmallVector<int64_t, 4> strides;
   /// A number of elements that `offset` is known to be a multiple of.
   int64_t offsetAlignment = kMaxVectorBytes;
+  /// 0, or the swizzle of a shared tile (32, 64 or 128): the 16-byte chunk
+  /// `c` of 128-byte line `l` of the buffer holds chunk `c ^ (l % (swizzle /
+  /// 16))` (the layout in which TMA's CU_TENSOR_MAP_SWIZZLE_<swizzle>B writes
+  /// boxes whose rows are `swizzle` bytes), so that the same chunk of
+  /// consecutive rows lies in different memory banks. The buffer starts at a
+  /// multiple of kSwizzleAlignment bytes and holds whole multiples of it.
+  int64_t swizzle = 0;
 
   /// The element type stored in `buffer`.
   Type getStorageType() const;
@@ -148,7 +161,8 @@ public:
                   Value barrier);
   /// Adds `term * factor` to the offset of `tile`.
   void addToOffset(Tile &tile, Value term, int64_t factor);
-  /// The linear position of `coords` in `tile.buffer`, as an index.
+  /// The linear position of `coords` in `tile.buffer`, as an index (after
+  /// the tile's swizzle).
   Value linearize(const Tile &tile, ValueRange coords);
   /// The coordinates of element `linear` of a row-major `shape`.
   SmallVector<Value, 4> delinearize(Value linear, ArrayRef<int64_t> shape);
@@ -158,9 +172,11 @@ public:
   Value getSharedAddress(const Tile &tile);
 
   /// A new contiguous tile of `shape` in shared memory storing `type`,
-  /// `alignment` bytes aligned (from the start of the dynamic shared memory).
+  /// `alignment` bytes aligned (from the start of the dynamic shared memory),
+  /// with swizzle `swizzle` (0: none; see Tile).
   Tile allocateShared(ArrayRef<int64_t> shape, Type type,
-                      int64_t alignment = kMaxVectorBytes);
+                      int64_t alignment = kMaxVectorBytes,
+                      int64_t swizzle = 0);
   /// Bytes of dynamic shared memory allocated so far.
   int64_t getSharedMemoryBytes() const { return sharedBytes; }
 

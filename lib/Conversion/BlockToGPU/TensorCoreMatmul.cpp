@@ -313,8 +313,7 @@ bool mlir::mirage::canUseTensorCores(Type lhsType, Type rhsType, int64_t depth,
                                      ArrayRef<int64_t> shape,
                                      int64_t numThreads) {
   return lhsType.isF16() && rhsType.isF16() && depth % kTileK == 0 &&
-         shape.back() % kTileN == 0 && shape[shape.size() - 2] >= kTileM / 2 &&
-         numThreads % kWarpSize == 0;
+         shape.back() % kTileN == 0 && numThreads % kWarpSize == 0;
 }
 
 void mlir::mirage::emitTensorCoreMatmul(KernelEmitter &emitter, const Tile &lhs,

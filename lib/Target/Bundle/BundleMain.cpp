@@ -63,9 +63,9 @@ int mirage::runBundleMain(int argc, char **argv) {
                "unit (cp.async.bulk.tensor completing on mbarriers; default "
                "true; false: cp.async)"));
   static cl::opt<int64_t> stages(
-      "mirage-stages", cl::init(2),
-      cl::desc("Software-pipelining stages of loop-varying tiles (cp.async; "
-               "default 2; below 2: none)"));
+      "mirage-stages", cl::init(mlir::mirage::kDefaultPipelineStages),
+      cl::desc("Software-pipelining stages of loop-varying tiles (cp.async, "
+               "or TMA on sm_90a; default 4; below 2: none)"));
   cl::ParseCommandLineOptions(argc, argv,
                               "Mirage bundle writer (mirage-translate "
                               "--mirage-to-bundle INPUT -o DIR)\n");

@@ -149,10 +149,13 @@ FailureOr<json::Object> mirage::getFunctionPlan(func::FuncOp host) {
         Type element = cast<MemRefType>(
                            launch.getKernelOperands()[param->argument].getType())
                            .getElementType();
-        arg["tensor_map"] = json::Object{
+        json::Object map{
             {"tensor",
              describe(RankedTensorType::get(param->shape, element), true)},
             {"box", toJSON(param->box)}};
+        if (param->swizzle != 0)
+          map["swizzle"] = param->swizzle;
+        arg["tensor_map"] = std::move(map);
       }
     }
     entry["args"] = std::move(args);

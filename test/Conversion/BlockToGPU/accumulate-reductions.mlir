@@ -6,16 +6,26 @@
 // partials and the step to the accumulator. Here 16 results of 256 terms
 // take 8 slices of 32 terms: 128 (slice, result) pairs, one per thread.
 // CHECK-LABEL: gpu.func @rms_rows_kernel0
+// CHECK: %[[TID:.*]] = arith.addi %thread_id_x
 // CHECK-DAG: %[[ACC:.*]] = memref.view %{{.*}} to memref<16xf32, #gpu.address_space<workgroup>>
 // CHECK-DAG: %[[PARTIALS:.*]] = memref.view %{{.*}} to memref<128xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for
-// Each thread squares and adds its slice's terms.
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c128{{.*}} step %c128
+// Each thread squares and adds its slice's terms: 128 pairs for 128
+// threads are one round, no loop and no guard (pair = thread).
+// CHECK: %[[ROUND:.*]] = arith.muli %c0{{.*}}, %c128
+// CHECK: %[[PAIR:.*]] = arith.addi %[[ROUND]], %[[TID]]
+// CHECK-NOT: arith.cmpi
+// CHECK: arith.divui %[[PAIR]], %c16
+// CHECK: arith.remui %[[PAIR]], %c16
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c32{{.*}} step %c4
 // CHECK: arith.mulf
 // CHECK: memref.store %{{.*}}, %[[PARTIALS]]
 // CHECK: gpu.barrier
-// One thread per result: the partials in slice order, then the step.
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c16{{.*}} step %c128
+// One thread per result (one round, guarded: 16 results, 128 threads): the
+// partials in slice order, then the step.
+// CHECK: %[[RESULT:.*]] = arith.addi %{{.*}}, %[[TID]]
+// CHECK: %[[INSIDE:.*]] = arith.cmpi ult, %[[RESULT]], %c16
+// CHECK: scf.if %[[INSIDE]]
 // CHECK-COUNT-8: memref.load %[[PARTIALS]]
 // CHECK: memref.load %[[ACC]]
 // CHECK: arith.addf

@@ -6,8 +6,9 @@
 // CHECK: mirage_kernel.launch @mirage_kernels::@gather_kernel0(%{{.*}}) grid [4, 2, 1] block [32, 1, 1] cluster [2, 1, 1] non_portable shared_memory
 // CHECK-LABEL: gpu.func @gather_kernel0
 // CHECK-SAME: nvvm.cluster_dim = array<i32: 2, 1, 1>
-// A tile still in global memory is first copied to shared memory.
-// CHECK: scf.for
+// A tile still in global memory is first copied to shared memory (32
+// elements, 32 threads: one round, no loop).
+// CHECK-NOT: scf.for
 // CHECK: memref.load %arg0
 // CHECK: memref.store
 // CHECK-NOT: gpu.barrier
@@ -17,13 +18,24 @@
 // CHECK: %[[LOCAL:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
 // CHECK: %[[P0:.*]] = nvvm.mapa %[[LOCAL]], %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK: %[[P1:.*]] = nvvm.mapa %[[LOCAL]], %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
-// cluster_gather: element c comes from rank c[1] / 8.
-// CHECK: scf.for
-// CHECK: arith.divui
+// cluster_gather: element c comes from rank c[1] / 8 (64 elements: two
+// rounds of the 32 threads, inline).
+// CHECK-NOT: scf.for
+// CHECK: %[[COL:.*]] = arith.remui %{{.*}}, %c16
+// CHECK: %[[RANK:.*]] = arith.divui %[[COL]], %c8
 // CHECK: llvm.getelementptr %[[P0]]
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<7> -> f16
+// CHECK: %[[IS1:.*]] = arith.cmpi eq, %[[RANK]], %c1
+// CHECK: scf.if %[[IS1]]
+// CHECK: llvm.getelementptr %[[P1]]
+// CHECK: memref.store
+// CHECK: %[[COL1:.*]] = arith.remui %{{.*}}, %c16
+// CHECK: arith.divui %[[COL1]], %c8
+// CHECK: llvm.getelementptr %[[P0]]
 // CHECK: scf.if
 // CHECK: llvm.getelementptr %[[P1]]
+// CHECK: memref.store
+// CHECK-NOT: scf.for
 // CHECK: nvvm.cluster.arrive
 // CHECK-NEXT: nvvm.cluster.wait
 // cluster_reduce: the sum over ranks 0 and 1, in rank order.
@@ -31,7 +43,10 @@
 // CHECK-NEXT: nvvm.cluster.wait
 // CHECK: %[[Q0:.*]] = nvvm.mapa
 // CHECK: %[[Q1:.*]] = nvvm.mapa
-// CHECK: scf.for
+// CHECK-NOT: scf.for
+// CHECK: llvm.getelementptr %[[Q0]]
+// CHECK: llvm.getelementptr %[[Q1]]
+// CHECK: arith.addf
 // CHECK: llvm.getelementptr %[[Q0]]
 // CHECK: llvm.getelementptr %[[Q1]]
 // CHECK: arith.addf

@@ -1,11 +1,14 @@
-// RUN: mirage-opt %s --convert-mirage-block-to-gpu="stages=4 tma=false" | FileCheck %s
+// RUN: mirage-opt %s --convert-mirage-block-to-gpu="stages=4 tma=false tensor-cores=false" | FileCheck %s
 // RUN: mirage-opt %s --mirage-to-ptx-pipeline="chip=sm_80 stages=4" | FileCheck %s --check-prefix=PTX
 // RUN: mirage-opt %s --convert-mirage-block-to-gpu=chip=sm_80 | FileCheck %s --check-prefix=DEFAULT
 // RUN: mirage-opt %s --convert-mirage-block-to-gpu=stages=0 | FileCheck %s --check-prefix=NOSTAGES
 
 // The fused RMSNorm + Linear: loop-invariant ops before the scf.for over the
 // for-loop, per-iteration ops and accumulation steps inside it, ops on
-// accumulated values after it. Accumulators are f32 in shared memory.
+// accumulated values after it. Accumulators are f32 in shared memory, but
+// for the sums of tensor-core matmuls, which stay in registers across the
+// loop (register-sums.mlir): the CHECK lines use the SIMT path
+// (tensor-cores=false) to show the shared accumulators.
 
 func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf16> {
   %o = mirage_kernel.graph_def(%X = %x : tensor<2x256xf16>, %W = %w : tensor<256x64xf16>)
@@ -22,10 +25,21 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
   return %o : tensor<2x64xf16>
 }
 
-// By default, 2 stages: the next iteration's tiles are copied during this one
-// (with cp.async on sm_80; sm_90a copies them with TMA, tma.mlir).
+// By default, 4 stages: the next three iterations' tiles are copied during
+// this one (with cp.async on sm_80; sm_90a copies them with TMA, tma.mlir),
+// and the 2-row f16 matmul runs on tensor cores (mma.sync, rows past the
+// second zero), its sum in four f32 registers carried by the for-loop and
+// stored to shared memory once after it.
 // DEFAULT-LABEL: gpu.func @fused_kernel0
-// DEFAULT: nvvm.cp.async.wait.group 0
+// DEFAULT: memref.view %{{.*}} to memref<2048xf16, #gpu.address_space<workgroup>>
+// DEFAULT-COUNT-3: nvvm.cp.async.commit.group
+// DEFAULT: %[[SUMS:.*]]:4 = scf.for %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32) {
+// DEFAULT-NEXT: nvvm.cp.async.wait.group 2
+// DEFAULT: nvvm.mma.sync
+// DEFAULT: scf.yield %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f32, f32, f32, f32
+// DEFAULT: llvm.insertelement %[[SUMS]]#0
+// DEFAULT: llvm.insertelement %[[SUMS]]#1
+// DEFAULT: llvm.store %{{.*}} : vector<2xf32>, !llvm.ptr<3>
 // DEFAULT: gpu.return
 
 // With stages=0 (below 2), nothing is staged.
@@ -44,13 +58,6 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
 // CHECK-DAG: %[[WS:.*]] = memref.view %{{.*}} to memref<2048xf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: %[[MM:.*]] = memref.view %{{.*}} to memref<32xf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: %[[Y:.*]] = memref.view %{{.*}} to memref<32xf16, #gpu.address_space<workgroup>>
-// Accumulators start at 0.
-// CHECK: scf.for
-// CHECK: memref.store %{{.*}}, %[[ACC]]
-// CHECK: gpu.barrier
-// CHECK: scf.for
-// CHECK: memref.store %{{.*}}, %[[RMS]]
-// CHECK: gpu.barrier
 // Prologue: iterations 0, 1 and 2 start copying, one cp.async group each.
 // CHECK: memref.extract_aligned_pointer_as_index %[[XS]]
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg : !llvm.ptr<3>, !llvm.ptr<1>
@@ -59,6 +66,15 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.commit.group
+// Accumulators start at 0 (32 and 2 elements: one guarded round each).
+// CHECK: arith.cmpi ult, %{{.*}}, %c32{{(_[0-9]+)?}} : index
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[ACC]]
+// CHECK: gpu.barrier
+// CHECK: arith.cmpi ult, %{{.*}}, %c2{{(_[0-9]+)?}} : index
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[RMS]]
+// CHECK: gpu.barrier
 // The for-loop: wait for this iteration's group (at most 2 newer pending),
 // barrier, then start iteration i + 3 into stage (i + 3) % 4 if it exists
 // and commit a group (empty past the end).
@@ -73,14 +89,17 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
 // CHECK: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
-// The matmul: one k-loop per group of 8 consecutive result columns, carrying
-// four f32 partial sums of each (one 16-byte load of the staged rhs row per
-// k), then
+// The matmul (SIMT): one k-loop per group of 8 consecutive result columns
+// (2 rows x 2 groups: one guarded round of the threads), carrying four f32
+// partial sums of each (one 16-byte load of the staged rhs row per k; the
+// rhs stage, 32 x 16 halves = 1024 bytes, is swizzled: 32-byte rows), then
 // one 16-byte store of the group.
-// CHECK: scf.for
+// CHECK: arith.cmpi ult, %{{.*}}, %c4{{(_[0-9]+)?}} : index
+// CHECK: scf.if
 // CHECK: %{{.*}}:32 = scf.for {{.*}} step %c4{{.*}} iter_args({{.*}}) -> ({{(f32, )+}}f32)
 // CHECK: memref.load %[[XS]]
 // CHECK: memref.extract_aligned_pointer_as_index %[[WS]]
+// CHECK: arith.xori
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
 // CHECK: arith.mulf
 // CHECK: arith.addf

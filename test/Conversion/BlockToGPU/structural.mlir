@@ -1,4 +1,5 @@
 // RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu | FileCheck %s
+// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu=tensor-cores=false | FileCheck %s --check-prefix=SIMT
 
 // Strided reduction: out[i, j] = sum_k in[i, j + 4k], k < 16 / 4.
 // CHECK-LABEL: gpu.func @reduction_kernel0
@@ -19,12 +20,22 @@ func.func @reduction(%x: tensor<8x16xf32>) -> tensor<8x4xf32> {
 
 // -----
 
-// rms_norm: one pass computes each group's root mean square into an f32
-// scratch tile, a second divides.
+// rms_norm reads its input twice, so the input tile is preloaded into
+// shared memory (cp.async, one group, waited for before the ops). One pass
+// computes each group's root mean square into an f32 scratch tile (8
+// groups: one guarded round of the 32 threads), a second divides (128
+// elements: 4 rounds, inline).
 // CHECK-LABEL: gpu.func @norm_kernel0
+// CHECK: %[[IN:.*]] = memref.view %{{.*}} to memref<128xf16, #gpu.address_space<workgroup>>
 // CHECK: %[[SCRATCH:.*]] = memref.view %{{.*}} to memref<8xf32, #gpu.address_space<workgroup>>
-// CHECK: scf.for
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK: %[[GROUP:.*]] = arith.cmpi ult, %{{.*}}, %c8{{(_[0-9]+)?}} : index
+// CHECK: scf.if %[[GROUP]]
 // CHECK: scf.for {{.*}} -> (f32, f32, f32, f32)
+// CHECK: memref.load %[[IN]]
 // CHECK: arith.mulf
 // CHECK: arith.constant 1.600000e+01 : f32
 // CHECK: arith.divf
@@ -33,9 +44,13 @@ func.func @reduction(%x: tensor<8x16xf32>) -> tensor<8x4xf32> {
 // CHECK: math.sqrt
 // CHECK: memref.store %{{.*}}, %[[SCRATCH]]
 // CHECK: gpu.barrier
-// CHECK: scf.for
+// CHECK-NOT: scf.for
 // CHECK: memref.load %[[SCRATCH]]
+// CHECK: memref.load %[[IN]]
 // CHECK: arith.divf
+// CHECK-COUNT-3: memref.load %[[SCRATCH]]
+// CHECK-NOT: scf.for
+// CHECK: gpu.barrier
 func.func @norm(%x: tensor<8x16xf16>) -> tensor<8x16xf16> {
   %o = mirage_kernel.graph_def(%X = %x : tensor<8x16xf16>) -> tensor<8x16xf16>
       grid [1, 1, 1] block [32, 1, 1] forloop 1 {
@@ -71,7 +86,8 @@ func.func @concat(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x16xf32> 
 
 // -----
 
-// A thread graph is one loop; its scalars are rounded to their type after
+// A thread graph is one loop (512 elements: 8 rounds of the 64 threads, 4
+// per iteration); its scalars are rounded to their type after
 // every op, and both results are stored in the same loop.
 // CHECK-LABEL: gpu.func @fused_kernel0
 // CHECK: scf.for
@@ -109,24 +125,57 @@ func.func @fused(%a: tensor<8x64xf16>, %b: tensor<8x1xf16>) -> (tensor<8x64xf16>
 
 // -----
 
-// A matmul with a small result tile and a long contraction splits the
-// contraction over the threads: 8 slices of 32 terms for the one group of 8
-// results, partial sums in shared memory (f32), then each result adds its 8
-// partials in slice order.
+// A GEMV: both operands are loop-invariant and read by the matmul, so they
+// are preloaded into shared memory (cp.async, one group). By default the
+// f16 matmul of one row runs on tensor cores: one warp, rows past the first
+// zero (the A fragment's loads are selected by row < 1, rows + 8 are zero),
+// 16 mma.sync steps of k (4 per iteration), only row 0 stored.
 // CHECK-LABEL: gpu.func @gemv_kernel0
-// CHECK-DAG: memref.view %{{.*}} to memref<8xf16, #gpu.address_space<workgroup>>
-// CHECK-DAG: %[[PARTS:.*]] = memref.view %{{.*}} to memref<64xf32, #gpu.address_space<workgroup>>
-// CHECK: scf.for
-// CHECK: %[[FIRST:.*]] = arith.muli %{{.*}}, %c32{{.*}} : index
-// CHECK: %{{.*}}:32 = scf.for {{.*}} = %{{.*}} to %c32{{.*}} step %c4{{.*}} iter_args
-// CHECK: arith.addi %[[FIRST]]
-// CHECK: llvm.load %{{.*}} -> vector<8xf16>
-// CHECK: memref.extract_aligned_pointer_as_index %[[PARTS]]
-// CHECK-COUNT-2: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK-DAG: %[[XS:.*]] = memref.view %{{.*}} to memref<256xf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[WS:.*]] = memref.view %{{.*}} to memref<2048xf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[Y:.*]] = memref.view %{{.*}} to memref<8xf16, #gpu.address_space<workgroup>>
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.for {{.*}} step %c64{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
+// CHECK: %[[ROW:.*]] = arith.cmpi ult, %{{.*}}, %c1{{(_[0-9]+)?}} : index
+// CHECK: memref.extract_aligned_pointer_as_index %[[XS]]
+// CHECK: %[[A0:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> vector<2xf16>
+// CHECK: arith.select %[[ROW]], %[[A0]]
+// CHECK: memref.load %[[WS]]
+// CHECK: nvvm.mma.sync A[%{{[0-9]+}}, %cst{{[_0-9]*}}, %{{[0-9]+}}, %cst{{[_0-9]*}}]
+// CHECK-COUNT-3: nvvm.mma.sync
+// CHECK: %[[FIRST:.*]] = arith.cmpi ult, %{{.*}}, %c1{{(_[0-9]+)?}} : index
+// CHECK: scf.if %[[FIRST]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[Y]]
+// CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : vector<2xf16>, !llvm.ptr<3>
 // CHECK: gpu.barrier
-// CHECK: scf.for
-// CHECK-COUNT-8: memref.load %[[PARTS]]
-// CHECK: gpu.barrier
+// CHECK: gpu.return
+//
+// On the SIMT path (tensor-cores=false), a matmul with a small result tile
+// and a long contraction splits the contraction over the threads: 8 slices
+// of 32 terms for the one group of 8 results (one guarded round of the 32
+// threads), partial sums in shared memory (f32), then each result adds its
+// 8 partials in slice order.
+// SIMT-LABEL: gpu.func @gemv_kernel0
+// SIMT-DAG: memref.view %{{.*}} to memref<8xf16, #gpu.address_space<workgroup>>
+// SIMT-DAG: %[[PARTS:.*]] = memref.view %{{.*}} to memref<64xf32, #gpu.address_space<workgroup>>
+// SIMT: nvvm.cp.async.wait.group 0
+// SIMT: %[[SLICES:.*]] = arith.cmpi ult, %{{.*}}, %c8{{(_[0-9]+)?}} : index
+// SIMT: scf.if %[[SLICES]]
+// SIMT: %[[FIRST:.*]] = arith.muli %{{.*}}, %c32{{.*}} : index
+// SIMT: %{{.*}}:32 = scf.for {{.*}} = %{{.*}} to %c32{{.*}} step %c4{{.*}} iter_args
+// SIMT: arith.addi %[[FIRST]]
+// SIMT: llvm.load %{{.*}} -> vector<8xf16>
+// SIMT: memref.extract_aligned_pointer_as_index %[[PARTS]]
+// SIMT-COUNT-2: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// SIMT: gpu.barrier
+// SIMT: %[[RESULTS:.*]] = arith.cmpi ult, %{{.*}}, %c8{{(_[0-9]+)?}} : index
+// SIMT: scf.if %[[RESULTS]]
+// SIMT-COUNT-8: memref.load %[[PARTS]]
+// SIMT: gpu.barrier
 func.func @gemv(%x: tensor<1x256xf16>, %w: tensor<256x8xf16>) -> tensor<1x8xf16> {
   %o = mirage_kernel.graph_def(%X = %x : tensor<1x256xf16>, %W = %w : tensor<256x8xf16>) -> tensor<1x8xf16>
       grid [1, 1, 1] block [32, 1, 1] forloop 1 {
@@ -142,9 +191,12 @@ func.func @gemv(%x: tensor<1x256xf16>, %w: tensor<256x8xf16>) -> tensor<1x8xf16>
 // -----
 
 // A reduction to one element splits its 512 terms over the threads too:
-// 16 slices of 32, each thread's slice summed with four partials.
+// 16 slices of 32 (one guarded round of the 32 threads), each thread's
+// slice summed with four partials.
 // CHECK-LABEL: gpu.func @total_kernel0
 // CHECK-DAG: %[[PARTS:.*]] = memref.view %{{.*}} to memref<16xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[SLICE:.*]] = arith.cmpi ult, %{{.*}}, %c16{{(_[0-9]+)?}} : index
+// CHECK: scf.if %[[SLICE]]
 // CHECK: scf.for {{.*}} = %{{.*}} to %c32{{.*}} step %c4{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
 // CHECK: memref.store %{{.*}}, %[[PARTS]]
 // CHECK: gpu.barrier

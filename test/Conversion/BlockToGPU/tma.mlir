@@ -6,36 +6,52 @@
 // On sm_90a, staged tiles are copied by the TMA unit: the kernel takes one
 // TMA descriptor per staged input_loader after its buffers (the input's
 // buffer, described by mirage.tensor_maps: the input's shape and the tile as
-// box), one thread initialises one mbarrier per stage, and for each
+// box, and a swizzle where the TMA unit swizzles the box: W's 32x16 tile is
+// a 1024-byte matmul operand whose 32-byte rows are the swizzle's bytes, so
+// `swizzle = 32`, while X's 2x32 tile, 128 bytes, stays dense), one thread
+// initialises one mbarrier per stage (4 stages by default), and for each
 // iteration one thread announces the stage's bytes (arrive.expect_tx) and
 // starts one cp.async.bulk.tensor per tile at the tile's coordinates
 // (innermost first: the column block of W is blockIdx.x * 16, its row block
-// iteration * 32); every thread waits on the stage's mbarrier with the
-// parity of iteration / stages. The PTX passes each descriptor by value
-// (.param .align 64 .b8 [128], a grid constant) and aligns the shared
-// memory to 128 bytes. tma=false, and sm_80, keep cp.async.
+// iteration * 32); the prologue starts iterations 0-2; every thread waits on
+// the stage's mbarrier with the parity of iteration / stages. The PTX passes
+// each descriptor by value (.param .align 64 .b8 [128], a grid constant)
+// and aligns the shared memory to 1024 bytes (the span of a swizzle
+// pattern). tma=false, and sm_80, keep cp.async.
 
 // CHECK-LABEL: gpu.func @fused_kernel0
 // CHECK-SAME: %{{.*}}: memref<512xf16>, %{{.*}}: memref<16384xf16>, %{{.*}}: memref<128xf16>, %[[XMAP:.*]]: memref<512xf16>, %[[WMAP:.*]]: memref<16384xf16>)
-// CHECK-SAME: mirage.tensor_maps = [{argument = 3 : i64, box = array<i64: 2, 32>, input = 0 : i64, shape = array<i64: 2, 256>}, {argument = 4 : i64, box = array<i64: 32, 16>, input = 1 : i64, shape = array<i64: 256, 64>}]
+// CHECK-SAME: mirage.tensor_maps = [{argument = 3 : i64, box = array<i64: 2, 32>, input = 0 : i64, shape = array<i64: 2, 256>}, {argument = 4 : i64, box = array<i64: 32, 16>, input = 1 : i64, shape = array<i64: 256, 64>, swizzle = 32 : i64}]
 // CHECK: scf.if
-// CHECK-COUNT-2: nvvm.mbarrier.init
+// CHECK-COUNT-4: nvvm.mbarrier.init
+// CHECK-NOT: nvvm.mbarrier.init
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: gpu.barrier
-// The prologue: iteration 0 into stage 0.
+// The prologue: iterations 0, 1 and 2 into stages 0, 1 and 2.
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c1152_i32
 // CHECK: memref.extract_aligned_pointer_as_index %[[XMAP]]
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}]
 // CHECK: memref.extract_aligned_pointer_as_index %[[WMAP]]
 // CHECK: %[[COL:.*]] = arith.muli %block_id_x, %c16
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}]
-// CHECK: scf.for %[[I:.*]] =
-// CHECK: %[[ROUND:.*]] = arith.divui %[[I]], %c2
+// CHECK-COUNT-2: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c1152_i32
+// CHECK-NOT: nvvm.mbarrier.arrive.expect_tx
+// The loop carries the matmul's sums (mma.sync, 2 rows) in registers.
+// CHECK: scf.for %[[I:[a-z0-9_]+]] = {{.*}} -> (f32, f32, f32, f32)
+// CHECK: %[[ROUND:.*]] = arith.divui %[[I]], %c4
 // CHECK: %[[PARITY:.*]] = arith.andi %[[ROUND]], %c1
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK-NEXT: gpu.barrier
 // CHECK: nvvm.mbarrier.arrive.expect_tx
 // CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK-NOT: nvvm.cp.async.shared.global
+// The matmul reads W's stage with the same swizzle: position ^ ((position
+// / 64 halves) % 2) * 8 halves.
+// CHECK: %[[LINE:.*]] = arith.shrui %{{.*}}, %c6{{(_[0-9]+)?}} :
+// CHECK: %[[KEY:.*]] = arith.andi %[[LINE]], %c1{{(_[0-9]+)?}} :
+// CHECK: %[[SHIFT:.*]] = arith.muli %[[KEY]], %c8{{(_[0-9]+)?}} :
+// CHECK: arith.xori %{{.*}}, %[[SHIFT]]
+// CHECK: nvvm.mma.sync
 // CHECK-NOT: nvvm.cp.async.shared.global
 // CHECK: gpu.return
 // CPASYNC-LABEL: gpu.func @fused_kernel0
@@ -47,7 +63,7 @@
 // PTX-LABEL: .visible .entry fused_kernel0(
 // PTX: .param .align 64 .b8 fused_kernel0_param_3[128],
 // PTX: .param .align 64 .b8 fused_kernel0_param_4[128]
-// PTX: .shared .align 128 .b8
+// PTX: .shared .align 1024 .b8
 // PTX: cvta.param.u64
 // PTX: mbarrier.init.shared.b64
 // PTX: mbarrier.arrive.expect_tx.shared.b64

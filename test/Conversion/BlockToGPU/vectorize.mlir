@@ -1,23 +1,36 @@
-// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu | FileCheck %s
-// RUN: mirage-opt %s --split-input-file --mirage-to-ptx-pipeline=chip=sm_90a | FileCheck %s --check-prefix=PTX
+// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu=tensor-cores=false | FileCheck %s
+// RUN: mirage-opt %s --split-input-file --mirage-to-ptx-pipeline="chip=sm_90a tensor-cores=false" | FileCheck %s --check-prefix=PTX
 
 // Sums read groups of consecutive elements along the last dimension with one
 // aligned vector access of up to 16 bytes: a matmul's rhs rows, a
 // reduction's input rows. Each element of a group keeps its own four
 // partials, so every result is summed in the same order as one element at a
-// time.
+// time. The matmuls here run on the SIMT path (tensor-cores=false: the f16
+// matmul of @rows8 would otherwise run on mma.sync). Loop-invariant tiles
+// that a matmul reads, or that several ops read, are preloaded into shared
+// memory (cp.async) before the ops, which then read them there.
 
-// Global f16 rhs, offset a multiple of 8 elements: 16-byte loads
-// (ld.global.v4.b32) into 8 sums of 4 partials, 16-byte stores of the result.
+// The f16 rhs, a 32x32 block of W at a column offset that is a multiple of
+// 8 elements, is preloaded into shared memory (swizzled, a 2048-byte matmul
+// operand with 64-byte rows: every access XORs its position): 16-byte loads
+// (ld.shared.v4.b32) into 8 sums of 4 partials, 16-byte stores of the result.
 // CHECK-LABEL: gpu.func @rows8_kernel0
+// CHECK: %[[XS:.*]] = memref.view %{{.*}} to memref<64xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[WS:.*]] = memref.view %{{.*}} to memref<1024xf16, #gpu.address_space<workgroup>>
 // CHECK: %[[MM:.*]] = memref.view %{{.*}} to memref<64xf16, #gpu.address_space<workgroup>>
+// CHECK: memref.extract_aligned_pointer_as_index %[[WS]]
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
 // CHECK: %{{.*}}:32 = scf.for {{.*}} iter_args
-// CHECK: memref.load %arg0
-// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %arg1
-// CHECK: %[[GENERIC:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
-// CHECK: %[[GLOBAL:.*]] = llvm.addrspacecast %[[GENERIC]] : !llvm.ptr to !llvm.ptr<1>
-// CHECK: %[[PTR:.*]] = llvm.getelementptr %[[GLOBAL]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f16
-// CHECK: %[[V:.*]] = llvm.load %[[PTR]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK: memref.load %[[XS]]
+// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %[[WS]]
+// CHECK: %[[SHARED:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
+// CHECK: %[[SWIZZLED:.*]] = arith.xori
+// CHECK: %[[OFFSET:.*]] = arith.index_cast %[[SWIZZLED]] : index to i64
+// CHECK: %[[PTR:.*]] = llvm.getelementptr %[[SHARED]][%[[OFFSET]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, f16
+// CHECK: %[[V:.*]] = llvm.load %[[PTR]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
 // CHECK-COUNT-8: llvm.extractelement %[[V]]
 // CHECK-COUNT-8: arith.mulf
 // CHECK: scf.yield
@@ -27,7 +40,8 @@
 // CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
 // CHECK: gpu.barrier
 // PTX-LABEL: .visible .entry rows8_kernel0(
-// PTX: ld.global.v4.b32
+// PTX: cp.async.cg.shared.global
+// PTX: ld.shared.v4.b32
 // PTX: st.shared.v4.b32
 func.func @rows8(%x: tensor<2x32xf16>, %w: tensor<32x128xf16>) -> tensor<2x128xf16> {
   %o = mirage_kernel.graph_def(%X = %x : tensor<2x32xf16>, %W = %w : tensor<32x128xf16>) -> tensor<2x128xf16>
@@ -43,7 +57,9 @@ func.func @rows8(%x: tensor<2x32xf16>, %w: tensor<32x128xf16>) -> tensor<2x128xf
 
 // -----
 
-// A block offset of 4 columns allows only 8-byte loads of 4 halves.
+// A block offset of 4 columns allows only 8-byte loads of 4 halves (rows of
+// 8 bytes are not whole 16-byte chunks: the rhs is read in place, from
+// global memory).
 // CHECK-LABEL: gpu.func @rows4_kernel0
 // CHECK: %{{.*}}:16 = scf.for {{.*}} iter_args
 // CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<4xf16>
@@ -83,13 +99,15 @@ func.func @odd(%x: tensor<2x64xf16>, %w: tensor<64x6xf16>) -> tensor<2x6xf16> {
 
 // -----
 
-// An f32 rhs computed in shared memory: 16-byte loads of 4 floats from shared
-// memory (ld.shared.v4).
+// An f32 rhs computed in shared memory (swizzled: a 2048-byte matmul operand
+// with 64-byte rows): 16-byte loads of 4 floats from shared memory
+// (ld.shared.v4).
 // CHECK-LABEL: gpu.func @shared_kernel0
 // CHECK: %[[E:.*]] = memref.view %{{.*}} to memref<512xf32, #gpu.address_space<workgroup>>
 // CHECK: %{{.*}}:16 = scf.for {{.*}} iter_args
 // CHECK: memref.extract_aligned_pointer_as_index %[[E]]
 // CHECK: llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
+// CHECK: arith.xori
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
 // PTX-LABEL: .visible .entry shared_kernel0(
 // PTX: ld.shared.v4.b32
@@ -110,12 +128,19 @@ func.func @shared(%x: tensor<4x32xf32>, %w: tensor<32x16xf32>) -> tensor<4x16xf3
 
 // A reduction of the first dimension reads rows of 8 halves at a time; one of
 // the last dimension in steps of 8 (size 8) too, one in steps of 1 cannot.
+// The three reductions read the same tile, so it is preloaded into shared
+// memory and the loads are from there.
 // CHECK-LABEL: gpu.func @reduce_kernel0
+// CHECK: %[[T:.*]] = memref.view %{{.*}} to memref<1024xf16, #gpu.address_space<workgroup>>
+// CHECK: nvvm.cp.async.wait.group 0
 // CHECK: %{{.*}}:32 = scf.for {{.*}} iter_args
-// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK: memref.extract_aligned_pointer_as_index %[[T]]
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
 // CHECK: %{{.*}}:32 = scf.for {{.*}} iter_args
-// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK: memref.extract_aligned_pointer_as_index %[[T]]
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
+// CHECK: memref.load %[[T]]
 // CHECK-NOT: llvm.load
 // CHECK: gpu.return
 func.func @reduce(%x: tensor<16x64xf16>) -> (tensor<1x64xf16>, tensor<16x8xf16>, tensor<16x1xf16>) {
@@ -131,4 +156,28 @@ func.func @reduce(%x: tensor<16x64xf16>) -> (tensor<1x64xf16>, tensor<16x8xf16>,
     yield %s0, %s1, %s2 : tensor<1x64xf16>, tensor<16x8xf16>, tensor<16x1xf16>
   }
   return %o#0, %o#1, %o#2 : tensor<1x64xf16>, tensor<16x8xf16>, tensor<16x1xf16>
+}
+
+// -----
+
+// A tile that one op reads once is read in place: the same 16-byte loads,
+// from global memory (ld.global.v4.b32).
+// CHECK-LABEL: gpu.func @once_kernel0
+// CHECK-NOT: nvvm.cp.async
+// CHECK: %{{.*}}:32 = scf.for {{.*}} iter_args
+// CHECK: memref.extract_aligned_pointer_as_index %arg0
+// CHECK: llvm.addrspacecast %{{.*}} : !llvm.ptr to !llvm.ptr<1>
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK: gpu.return
+// PTX-LABEL: .visible .entry once_kernel0(
+// PTX: ld.global.v4.b32
+func.func @once(%x: tensor<16x64xf16>) -> tensor<1x64xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<16x64xf16>) -> tensor<1x64xf16>
+      grid [1, 1, 1] block [32, 1, 1] forloop 1 {
+    %t = input_loader %X imap <> : tensor<16x64xf16> -> !mirage_block.stensor<16x64xf16>
+    %r = reduction %t dim 0 : !mirage_block.stensor<16x64xf16> -> !mirage_block.stensor<1x64xf16>
+    %s = output_saver %r omap <> : !mirage_block.stensor<1x64xf16> -> tensor<1x64xf16>
+    yield %s : tensor<1x64xf16>
+  }
+  return %o : tensor<1x64xf16>
 }

@@ -6,12 +6,19 @@
 // a butterfly of shuffles (xor 16, 8, 4, 2, 1) adds the lanes' sums, and
 // lane 0 finishes the element.
 
-// One 4096-element rms_norm row, 128 threads: 128 slices of 32 terms.
+// One 4096-element rms_norm row (preloaded into shared memory: rms_norm
+// reads it twice), 128 threads: 128 slices of 32 terms. The 32 (element,
+// lane) pairs are one round of the 128 threads, guarded: threads 0-31, i.e.
+// warp 0.
 // CHECK-LABEL: gpu.func @row_norm_kernel0
+// CHECK: %[[TID:.*]] = arith.addi %thread_id_x
 // CHECK: %[[PARTIALS:.*]] = memref.view %{{.*}} to memref<128xf32, #gpu.address_space<workgroup>>
+// CHECK: nvvm.cp.async.wait.group 0
 // CHECK: memref.store %{{.*}}, %[[PARTIALS]]
 // CHECK: gpu.barrier
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c32{{.*}} step %c128
+// CHECK: %[[I:.*]] = arith.addi %{{.*}}, %[[TID]]
+// CHECK: %[[INSIDE:.*]] = arith.cmpi ult, %[[I]], %c32
+// CHECK: scf.if %[[INSIDE]]
 // CHECK: %[[LANE:.*]] = arith.remui %[[I]], %c32
 // CHECK-COUNT-4: memref.load %[[PARTIALS]]
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32{{.*}} : f32

@@ -73,6 +73,9 @@ enum class ArgKind { Input, Output, Buffer };
 struct TensorMap {
   TensorType tensor;
   std::vector<int64_t> box;
+  /// 0: the box lands dense in shared memory; 32, 64 or 128 (the bytes of
+  /// its rows): swizzled (CU_TENSOR_MAP_SWIZZLE_<swizzle>B).
+  int64_t swizzle = 0;
 };
 
 /// One kernel parameter: a 64-bit device pointer to an input, output or

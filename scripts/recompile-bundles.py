@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Recompiles bundles of scripts/make-gpu-bundles.py with other code
+generation flags, to compare two code generators on the same µGraphs (A/B
+runs of scripts/gpu-bench.sh --no-compile).
+
+    recompile-bundles.py SRC_ROOT DST_ROOT [--build build] [--only A,B]
+                         [-- mirage-translate flags...]
+
+Every bundle directory of SRC_ROOT (or those whose names start with one of
+--only's prefixes) is compiled again from its source.mlir, with the same
+functions and reference, into DST_ROOT; the flags after `--` are added to
+mirage-translate's (e.g. `-- --mirage-stages=4`). A simt_ bundle keeps its
+--mirage-tensor-cores=false.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from mugraphs import HAND_WRITTEN, ROOT, reference_program
+
+
+def reference_of(name):
+    """The reference program of bundle directory `name`, or None (the
+    bundle's module holds it, or it is its own)."""
+    kind, _, stem = name.partition("_")
+    benchmark = lambda case: os.path.join(ROOT, "examples", "benchmarks",
+                                          case + ".mlir")
+    if kind in ("searched", "simt"):
+        return benchmark(stem)
+    if kind == "mugraph":
+        case = HAND_WRITTEN.get(stem)
+        return case and benchmark(case)
+    if kind == "upstream":
+        return reference_program(stem)
+    return None
+
+
+def main():
+    argv = sys.argv[1:]
+    extra = []
+    if "--" in argv:
+        extra = argv[argv.index("--") + 1:]
+        argv = argv[:argv.index("--")]
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("src")
+    parser.add_argument("dst")
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--only", default="")
+    args = parser.parse_args(argv)
+    translate = os.path.join(args.build, "bin", "mirage-translate")
+    prefixes = tuple(p for p in args.only.split(",") if p)
+    for name in sorted(os.listdir(args.src)):
+        source = os.path.join(args.src, name, "source.mlir")
+        if not os.path.isfile(source) or (prefixes and not name.startswith(prefixes)):
+            continue
+        with open(os.path.join(args.src, name, "plan.json")) as f:
+            functions = [function["name"] for function in json.load(f)["functions"]]
+        out = os.path.join(args.dst, name)
+        command = [translate, "--mirage-to-bundle", source, "-o", out,
+                   "--mirage-bundle-functions=" + ",".join(functions)]
+        reference = reference_of(name)
+        if reference:
+            command.append("--mirage-bundle-reference=" + reference)
+        if name.startswith("simt_"):
+            command.append("--mirage-tensor-cores=false")
+        subprocess.run(command + extra, check=True)
+        shutil.copyfile(source, os.path.join(out, "source.mlir"))
+        print(f"{name}: {len(functions)} functions")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
