@@ -74,7 +74,7 @@ public:
         slices(getSlices(tiles, warps, depth)), depth(depth / slices),
         rows(shape[shape.size() - 2]) {
     Value threadId = emitter.getThreadId();
-    Value lane = rem(threadId, kWarpSize);
+    lane = rem(threadId, kWarpSize);
     warp = div(threadId, kWarpSize);
     group = div(lane, 4);
     pairColumn = mul(rem(lane, 4), 2);
@@ -127,8 +127,24 @@ private:
 
   SmallVector<int64_t, 4> shape, tileGrid;
   int64_t tiles, warps, slices, depth, rows;
-  /// This lane's fragment coordinates: warp, g and 2t.
-  Value warp, group, pairColumn;
+  /// Whether ldmatrix can read the fragments of `tile`: rows of 8 elements
+  /// at 16-byte aligned addresses in shared memory.
+  static bool canLoadMatrices(const Tile &tile) {
+    return tile.isShared() && getVectorWidth(tile) % 8 == 0;
+  }
+  /// `ldmatrix` of `count` 8x8 matrices (transposed if `transpose`), lane l
+  /// addressing row `row` at column `column` of `tile`; the i32 registers
+  /// as vector<2xf16>.
+  SmallVector<Value, 4> loadMatrices(const Tile &tile, Value row, Value column,
+                                     int32_t count, bool transpose);
+  /// The A registers of the 16x16 lhs slice from `k`: a0..a3 of the PTX ISA's
+  /// fragment layout, zeros for rows past the end.
+  SmallVector<Value, 4> loadLhs(const Tile &lhs, Value k);
+  /// The B registers of the 16x8 rhs slice from `k`.
+  SmallVector<Value, 2> loadRhs(const Tile &rhs, Value k);
+
+  /// This lane's fragment coordinates: lane, warp, g and 2t.
+  Value lane, warp, group, pairColumn;
   /// The decoded item: its slice, batch coordinates, first row and column.
   Value slice, tileRow, tileColumn;
   SmallVector<Value, 2> batch;
@@ -176,19 +192,85 @@ Value WarpItems::loadRhsPair(const Tile &rhs, Value row, Value column) {
   return pack(lo, emitter.loadStored(rhs, c));
 }
 
-SmallVector<Value, 4> WarpItems::step(const Tile &lhs, const Tile &rhs,
-                                      Value k, ValueRange sums) {
+SmallVector<Value, 4> WarpItems::loadMatrices(const Tile &tile, Value row,
+                                              Value column, int32_t count,
+                                              bool transpose) {
+  SmallVector<Value, 4> c(batch.begin(), batch.end());
+  c.append({row, column});
+  Type i32 = builder.getI32Type();
+  Type resultType =
+      count == 1 ? i32
+                 : LLVM::LLVMStructType::getLiteral(
+                       builder.getContext(), SmallVector<Type>(count, i32));
+  Value loaded = NVVM::LdMatrixOp::create(
+      builder, loc, resultType, emitter.getElementPointer(tile, c), count,
+      transpose ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+      NVVM::LdStMatrixShapeAttr::get(builder.getContext(), 8, 8),
+      NVVM::LdStMatrixEltType::B16);
+  auto pairType = VectorType::get({2}, builder.getF16Type());
+  SmallVector<Value, 4> registers;
+  for (int32_t i = 0; i < count; ++i) {
+    Value word = count == 1 ? loaded
+                            : LLVM::ExtractValueOp::create(builder, loc,
+                                                           loaded, i)
+                                  .getResult();
+    registers.push_back(LLVM::BitcastOp::create(builder, loc, pairType, word));
+  }
+  return registers;
+}
+
+SmallVector<Value, 4> WarpItems::loadLhs(const Tile &lhs, Value k) {
   Value upperRow = add(tileRow, group);
   Value lowerRow = add(upperRow, 8);
   Value column = add(k, pairColumn);
   Value highColumn = add(column, 8);
-  SmallVector<Value, 4> a = {loadLhsPair(lhs, upperRow, false, column),
-                             loadLhsPair(lhs, lowerRow, true, column),
-                             loadLhsPair(lhs, upperRow, false, highColumn),
-                             loadLhsPair(lhs, lowerRow, true, highColumn)};
+  if (!canLoadMatrices(lhs))
+    return {loadLhsPair(lhs, upperRow, false, column),
+            loadLhsPair(lhs, lowerRow, true, column),
+            loadLhsPair(lhs, upperRow, false, highColumn),
+            loadLhsPair(lhs, lowerRow, true, highColumn)};
+  // Lanes 0-15 address rows 0-15 of the slice at column k, lanes 16-31 the
+  // same rows at k + 8: matrices (rows 0-7, 8-15) x (columns k, k + 8) are
+  // a0..a3. A row past the end is read clamped, then zeroed by the lanes
+  // holding it.
+  Value row = add(tileRow, rem(lane, 16));
+  if (!isAlwaysInside(false) || !isAlwaysInside(true))
+    row = arith::MinUIOp::create(builder, loc, row, index(rows - 1));
+  SmallVector<Value, 4> a =
+      loadMatrices(lhs, row, add(k, mul(div(lane, 16), 8)), 4, false);
+  Value zeros = arith::ConstantOp::create(
+      builder, loc,
+      builder.getZeroAttr(VectorType::get({2}, builder.getF16Type())));
+  for (size_t i = 0; i < a.size(); ++i) {
+    bool lowerHalf = i % 2 == 1;
+    if (isAlwaysInside(lowerHalf))
+      continue;
+    Value inside = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ult,
+        lowerHalf ? lowerRow : upperRow, index(rows));
+    a[i] = arith::SelectOp::create(builder, loc, inside, a[i], zeros);
+  }
+  return a;
+}
+
+SmallVector<Value, 2> WarpItems::loadRhs(const Tile &rhs, Value k) {
+  Value column = add(k, pairColumn);
   Value rhsColumn = add(tileColumn, group);
-  SmallVector<Value, 2> b = {loadRhsPair(rhs, column, rhsColumn),
-                             loadRhsPair(rhs, highColumn, rhsColumn)};
+  if (!canLoadMatrices(rhs))
+    return {loadRhsPair(rhs, column, rhsColumn),
+            loadRhsPair(rhs, add(column, 8), rhsColumn)};
+  // Lanes 0-15 address rows k..k+15 at the tile's first column; transposed,
+  // the two 8x8 matrices are b0, b1 (lanes 16-31 address valid rows too,
+  // unused).
+  SmallVector<Value, 4> b =
+      loadMatrices(rhs, add(k, rem(lane, 16)), tileColumn, 2, true);
+  return {b[0], b[1]};
+}
+
+SmallVector<Value, 4> WarpItems::step(const Tile &lhs, const Tile &rhs,
+                                      Value k, ValueRange sums) {
+  SmallVector<Value, 4> a = loadLhs(lhs, k);
+  SmallVector<Value, 2> b = loadRhs(rhs, k);
   Type f32 = builder.getF32Type();
   auto resultType = LLVM::LLVMStructType::getLiteral(builder.getContext(),
                                                      {f32, f32, f32, f32});
