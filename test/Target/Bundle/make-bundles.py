@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Builds one bundle per input for the ptxas tests.
 
-Usage: make-bundles.py MIRAGE_TRANSLATE OUT_DIR INPUT...
+Usage: make-bundles.py MIRAGE_TRANSLATE OUT_DIR [--mirage-chips=C,...] INPUT...
 
 An input is a Mirage .mlir file or a saved µGraph .json file of the public
-implementation (imported first). Each becomes OUT_DIR/<stem>; prints one line
-per input with its number of functions, and exits non-zero on any failure.
+implementation (imported first). Each becomes OUT_DIR/<stem> (for the chips
+named, default all); prints one line per input with its number of functions,
+and exits non-zero on any failure.
 """
 import json
 import os
@@ -15,6 +16,8 @@ import sys
 
 def main(argv):
     translate, out_dir, inputs = argv[1], argv[2], argv[3:]
+    chips = [arg for arg in inputs if arg.startswith("--mirage-chips=")]
+    inputs = [arg for arg in inputs if arg not in chips]
     failures = 0
     for path in inputs:
         stem = os.path.splitext(os.path.basename(path))[0]
@@ -24,8 +27,8 @@ def main(argv):
             source = os.path.join(out_dir, stem + ".mlir")
             subprocess.run([translate, "--import-mirage-json", path, "-o", source],
                            check=True)
-        result = subprocess.run([translate, "--mirage-to-bundle", source, "-o", bundle],
-                                capture_output=True, text=True)
+        result = subprocess.run([translate, "--mirage-to-bundle", source, "-o", bundle]
+                                + chips, capture_output=True, text=True)
         if result.returncode != 0:
             print(f"{stem}: FAILED\n{result.stderr}")
             failures += 1
