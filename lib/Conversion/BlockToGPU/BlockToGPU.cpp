@@ -429,12 +429,11 @@ int64_t GraphDefLowering::getSwizzle(Value value) {
     def = accum.getInput().getDefiningOp();
   if (!(def && isMatmul(def)) && llvm::none_of(value.getUsers(), isMatmul))
     return 0;
-  ArrayRef<int64_t> shape = getShape(value);
-  int64_t elementBytes = getElementType(value).getIntOrFloatBitWidth() / 8;
-  int64_t bytes = elementBytes * std::accumulate(shape.begin(), shape.end(),
-                                                 int64_t(1),
-                                                 std::multiplies<>());
-  if (shape.size() < 2 || bytes % kSwizzleAlignment != 0)
+  auto type = cast<ShapedType>(value.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  if (shape.size() < 2 ||
+      elementBytes * type.getNumElements() % kSwizzleAlignment != 0)
     return 0;
   int64_t rowBytes = shape.back() * elementBytes;
   for (int64_t swizzle : {128, 64, 32})

@@ -114,6 +114,12 @@ private:
   }
   /// `{lo, hi}` as a vector<2xf16>.
   Value pack(Value lo, Value hi);
+  /// A register of zeros, for rows past the end.
+  Value zeroPair() {
+    return arith::ConstantOp::create(
+        builder, loc,
+        builder.getZeroAttr(VectorType::get({2}, builder.getF16Type())));
+  }
   /// The A register of row `row` and columns `column`, `column + 1` of lhs
   /// (zeros for a row past the end); `lowerHalf`: `row` is in rows 8-15 of
   /// its tile.
@@ -168,9 +174,7 @@ Value WarpItems::loadLhsPair(const Tile &lhs, Value row, bool lowerHalf,
     c.append({row, column});
     return emitter.loadPacked(lhs, c, 2);
   }
-  Value zeros = arith::ConstantOp::create(
-      builder, loc,
-      builder.getZeroAttr(VectorType::get({2}, builder.getF16Type())));
+  Value zeros = zeroPair();
   // Rows 8-15 of the only row tile of 8 rows are all past the end.
   if (lowerHalf && rows <= kTileM / 2)
     return zeros;
@@ -222,13 +226,14 @@ SmallVector<Value, 4> WarpItems::loadMatrices(const Tile &tile, Value row,
 SmallVector<Value, 4> WarpItems::loadLhs(const Tile &lhs, Value k) {
   Value upperRow = add(tileRow, group);
   Value lowerRow = add(upperRow, 8);
-  Value column = add(k, pairColumn);
-  Value highColumn = add(column, 8);
-  if (!canLoadMatrices(lhs))
+  if (!canLoadMatrices(lhs)) {
+    Value column = add(k, pairColumn);
+    Value highColumn = add(column, 8);
     return {loadLhsPair(lhs, upperRow, false, column),
             loadLhsPair(lhs, lowerRow, true, column),
             loadLhsPair(lhs, upperRow, false, highColumn),
             loadLhsPair(lhs, lowerRow, true, highColumn)};
+  }
   // Lanes 0-15 address rows 0-15 of the slice at column k, lanes 16-31 the
   // same rows at k + 8: matrices (rows 0-7, 8-15) x (columns k, k + 8) are
   // a0..a3. A row past the end is read clamped, then zeroed by the lanes
@@ -238,9 +243,6 @@ SmallVector<Value, 4> WarpItems::loadLhs(const Tile &lhs, Value k) {
     row = arith::MinUIOp::create(builder, loc, row, index(rows - 1));
   SmallVector<Value, 4> a =
       loadMatrices(lhs, row, add(k, mul(div(lane, 16), 8)), 4, false);
-  Value zeros = arith::ConstantOp::create(
-      builder, loc,
-      builder.getZeroAttr(VectorType::get({2}, builder.getF16Type())));
   for (size_t i = 0; i < a.size(); ++i) {
     bool lowerHalf = i % 2 == 1;
     if (isAlwaysInside(lowerHalf))
@@ -248,17 +250,18 @@ SmallVector<Value, 4> WarpItems::loadLhs(const Tile &lhs, Value k) {
     Value inside = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::ult,
         lowerHalf ? lowerRow : upperRow, index(rows));
-    a[i] = arith::SelectOp::create(builder, loc, inside, a[i], zeros);
+    a[i] = arith::SelectOp::create(builder, loc, inside, a[i], zeroPair());
   }
   return a;
 }
 
 SmallVector<Value, 2> WarpItems::loadRhs(const Tile &rhs, Value k) {
-  Value column = add(k, pairColumn);
-  Value rhsColumn = add(tileColumn, group);
-  if (!canLoadMatrices(rhs))
+  if (!canLoadMatrices(rhs)) {
+    Value column = add(k, pairColumn);
+    Value rhsColumn = add(tileColumn, group);
     return {loadRhsPair(rhs, column, rhsColumn),
             loadRhsPair(rhs, add(column, 8), rhsColumn)};
+  }
   // Lanes 0-15 address rows k..k+15 at the tile's first column; transposed,
   // the two 8x8 matrices are b0, b1 (lanes 16-31 address valid rows too,
   // unused).
