@@ -151,15 +151,34 @@ private:
   void lowerInputLoader(block::InputLoaderOp op);
   void lowerOutputSaver(block::OutputSaverOp op);
   void lowerElementwise(Operation *op, double scalar);
+  /// The most consecutive elements along the last dimension of `shape` that
+  /// elementwise work takes at once (a run, see KernelEmitter::forEachRun):
+  /// kMaxVectorBytes of the widest of `types`, halved until it divides the
+  /// last dimension and `groupSize` (0: any).
+  static int64_t getRunWidth(ArrayRef<int64_t> shape, ArrayRef<Type> types,
+                             int64_t groupSize = 0);
   /// For every `width` consecutive elements `c`, ..., `c + width - 1` along
   /// the last dimension of `shape` (`c` a multiple of `width` there), sums
   /// `term(c, k)` (`width` values, one per element) over `k < terms` and
   /// calls `finish(c, sums)`. Few groups with many terms split the terms
   /// over the threads (f32 partial sums in shared memory, added in slice
   /// order by one thread per element, which calls `finish` on one element).
+  ///
+  /// With `termRun` > 1 (`width` must then be 1), the terms of an element
+  /// lie consecutively in memory: `term(c, k)` returns the `termRun` terms
+  /// from `k` on (`k` a multiple of `termRun`, which divides `terms`). A
+  /// thread then adds a run of terms per step, and the slices of an element
+  /// go to consecutive threads and take its runs in turn (slice `s` the runs
+  /// `s`, `s + slices`, ...), so that a warp reads consecutive runs of a
+  /// group rather than one run of each of many groups (bank conflicts).
   void emitSums(ArrayRef<int64_t> shape, int64_t terms, int64_t width,
                 function_ref<SmallVector<Value, 8>(ValueRange c, Value k)> term,
-                function_ref<void(ValueRange c, ValueRange sums)> finish);
+                function_ref<void(ValueRange c, ValueRange sums)> finish,
+                int64_t termRun = 1);
+  /// The most consecutive terms of a sum over the last dimension of `in`
+  /// (terms consecutive there) that one vector access reads, at most
+  /// kMaxVectorBytes, dividing `terms` and the last dimension.
+  static int64_t getTermRun(const Tile &in, int64_t terms);
   /// How many consecutive result elements along the last dimension a sum
   /// of result shape `shape` groups when it reads them from `operand`: as
   /// many as one vector access of `operand` allows, if that leaves at most
@@ -410,11 +429,13 @@ Tile GraphDefLowering::getLoaderTile(block::InputLoaderOp op, Value iteration) {
 }
 
 Tile GraphDefLowering::getStage(block::InputLoaderOp op, Value iteration) {
-  ArrayRef<int64_t> shape = getShape(op.getResult());
+  // The stages' layout without its outermost (stage) dimension.
   const Tile &stages = staged.lookup(op);
-  Tile stage{SmallVector<int64_t, 4>(shape), stages.buffer, Value(),
-             getContiguousStrides(shape)};
-  stage.swizzle = stages.swizzle;
+  Tile stage = stages;
+  stage.shape.erase(stage.shape.begin());
+  stage.strides.erase(stage.strides.begin());
+  if (stage.blockExtent != 0)
+    --stage.blockedDim;
   Value index = arith::RemUIOp::create(emitter.getBuilder(), emitter.getLoc(),
                                        iteration, emitter.index(numStages));
   emitter.addToOffset(stage, index, stages.strides.front());
@@ -507,13 +528,27 @@ void GraphDefLowering::planStaging() {
     llvm::append_range(shape, getShape(op.getResult()));
     Type type = getElementType(op.getResult());
     int64_t swizzle = getSwizzle(op.getResult());
-    // TMA swizzles boxes whose rows are the swizzle's bytes.
-    if (tensorCopies &&
-        swizzle * 8 != shape.back() * type.getIntOrFloatBitWidth())
-      swizzle = 0;
-    staged[op] = emitter.allocateShared(
+    // TMA swizzles boxes whose rows are the swizzle's bytes: rows of
+    // several 128-byte spans are copied in boxes of 128-byte rows, one block
+    // of the stage each, if the blocks keep the swizzle's alignment; other
+    // tiles are not swizzled.
+    int64_t elementBytes = type.getIntOrFloatBitWidth() / 8;
+    int64_t blockExtent = 0;
+    if (tensorCopies && swizzle != 0 &&
+        swizzle != shape.back() * elementBytes) {
+      int64_t rows = std::accumulate(shape.begin() + 1, shape.end() - 1,
+                                     int64_t(1), std::multiplies<>());
+      if (swizzle == kMaxSwizzle && rows * swizzle % kSwizzleAlignment == 0)
+        blockExtent = swizzle / elementBytes;
+      else
+        swizzle = 0;
+    }
+    Tile stages = emitter.allocateShared(
         shape, type, tensorCopies ? kTensorCopyAlignment : kMaxVectorBytes,
         swizzle);
+    if (blockExtent != 0)
+      blockLastDimension(stages, blockExtent, /*firstInner=*/1);
+    staged[op] = stages;
   }
   if (tensorCopies)
     planTensorCopies();
@@ -551,16 +586,20 @@ void GraphDefLowering::planTensorCopies() {
                                       {DictionaryAttr()}, {loc})))
       llvm_unreachable("a gpu.func takes any argument");
     tensorMaps[op] = kernel.getArgument(argument);
-    ArrayRef<int64_t> box = getShape(loader.getResult());
+    ArrayRef<int64_t> shape = getShape(loader.getResult());
     ArrayRef<int64_t> whole = getShape(loader.getSource());
+    // A blocked stage is copied one block (box) at a time.
+    const Tile &stages = staged.lookup(op);
+    SmallVector<int64_t, 4> box(shape);
+    if (stages.blockExtent != 0)
+      box.back() = stages.blockExtent;
     params.push_back(TensorMapParam{argument, source.getArgNumber(),
-                                    SmallVector<int64_t, 4>(whole),
-                                    SmallVector<int64_t, 4>(box),
-                                    staged.lookup(op).swizzle}
+                                    SmallVector<int64_t, 4>(whole), box,
+                                    stages.swizzle}
                          .toAttr(b.getContext()));
     stageBytes += getElementType(loader.getResult()).getIntOrFloatBitWidth() /
                   8 *
-                  std::accumulate(box.begin(), box.end(), int64_t(1),
+                  std::accumulate(shape.begin(), shape.end(), int64_t(1),
                                   std::multiplies<>());
   }
   kernel->setAttr(kTensorMapsAttrName, b.getArrayAttr(params));
@@ -646,8 +685,21 @@ void GraphDefLowering::copyStagedTiles(Value iteration) {
                                                        tensorMaps.lookup(op)));
     Value descriptor = LLVM::IntToPtrOp::create(
         b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
-    emitter.copyTensor(descriptor, getBoxCoordinates(loader, iteration),
-                       getStage(loader, iteration), barrier);
+    // One box per block of columns (the whole tile if unblocked).
+    Tile stage = getStage(loader, iteration);
+    SmallVector<Value, 5> coordinates = getBoxCoordinates(loader, iteration);
+    int64_t extent = stage.blockExtent ? stage.blockExtent : stage.shape.back();
+    SmallVector<Value, 4> at(stage.shape.size(), emitter.index(0));
+    for (int64_t column = 0; column < stage.shape.back(); column += extent) {
+      SmallVector<Value, 5> box(coordinates);
+      if (column != 0) {
+        at.back() = emitter.index(column);
+        box.front() = arith::AddIOp::create(
+            b, loc, coordinates.front(),
+            arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(column)));
+      }
+      emitter.copyTensor(descriptor, box, stage, at, barrier);
+    }
   }
 }
 
@@ -712,8 +764,16 @@ void GraphDefLowering::lowerOutputSaver(block::OutputSaverOp op) {
                         shape[dim] * out.strides[dim]);
   }
   const Tile &in = tiles[op.getInput()];
-  emitter.forEachElement(shape, [&](ValueRange c) {
-    emitter.store(out, c, emitter.load(in, c));
+  Type type = in.getStorageType();
+  int64_t width = getRunWidth(shape, {type, out.getStorageType()});
+  emitter.forEachRun(shape, width, [&](ValueRange c) {
+    // Same storage types: vectors copied without converting.
+    if (width == 1)
+      emitter.store(out, c, emitter.load(in, c));
+    else if (type == out.getStorageType())
+      emitter.storePacked(out, c, emitter.loadPacked(in, c, width));
+    else
+      emitter.storeVector(out, c, emitter.loadVector(in, c, width));
   });
 }
 
@@ -729,14 +789,47 @@ void GraphDefLowering::lowerElementwise(Operation *op, double scalar) {
   ArrayRef<int64_t> shape = getShape(result);
   Tile out = allocateResult(result);
   StringRef mnemonic = op->getName().stripDialect();
-  emitter.forEachElement(shape, [&](ValueRange c) {
-    SmallVector<Value, 2> values;
+  SmallVector<Type, 3> types = {out.getStorageType()};
+  for (const Tile &operand : operands)
+    types.push_back(operand.getStorageType());
+  int64_t width = getRunWidth(shape, types);
+  emitter.forEachRun(shape, width, [&](ValueRange c) {
+    SmallVector<SmallVector<Value, 8>, 2> runs;
     for (const Tile &operand : operands)
-      values.push_back(emitter.loadBroadcast(operand, shape, c));
-    emitter.store(out, c,
-                  emitElementwise(emitter.getBuilder(), emitter.getLoc(),
-                                  mnemonic, values, scalar));
+      runs.push_back(emitter.loadBroadcastRun(operand, shape, c, width));
+    SmallVector<Value, 8> results;
+    for (int64_t l = 0; l < width; ++l) {
+      SmallVector<Value, 2> values;
+      for (ArrayRef<Value> run : runs)
+        values.push_back(run[l]);
+      results.push_back(emitElementwise(emitter.getBuilder(), emitter.getLoc(),
+                                        mnemonic, values, scalar));
+    }
+    emitter.storeVector(out, c, results);
   });
+}
+
+int64_t GraphDefLowering::getRunWidth(ArrayRef<int64_t> shape,
+                                      ArrayRef<Type> types,
+                                      int64_t groupSize) {
+  int64_t widestBytes = 1;
+  for (Type type : types)
+    widestBytes = std::max<int64_t>(widestBytes,
+                                    type.getIntOrFloatBitWidth() / 8);
+  int64_t width = kMaxVectorBytes / widestBytes;
+  while (shape.back() % width != 0 || groupSize % width != 0)
+    width /= 2;
+  return width;
+}
+
+int64_t GraphDefLowering::getTermRun(const Tile &in, int64_t terms) {
+  if (in.strides.back() != 1)
+    return 1;
+  int64_t run =
+      kMaxVectorBytes / (in.getStorageType().getIntOrFloatBitWidth() / 8);
+  while (terms % run != 0 || in.shape.back() % run != 0)
+    run /= 2;
+  return run;
 }
 
 /// The shortest slice of a sum a thread adds up on its own.
@@ -744,10 +837,12 @@ static constexpr int64_t kMinSliceLength = 32;
 
 /// How many slices of a sum's terms a block splits over its threads:
 /// enough (slice, group) pairs to give every thread two, each slice at least
-/// kMinSliceLength long.
-static int64_t getSumSlices(int64_t groups, int64_t terms, int64_t threads) {
+/// kMinSliceLength long and a multiple of `termRun` terms.
+static int64_t getSumSlices(int64_t groups, int64_t terms, int64_t threads,
+                            int64_t termRun) {
   int64_t slices = 1;
-  while (groups * slices < 2 * threads && terms % (2 * slices) == 0 &&
+  while (groups * slices < 2 * threads &&
+         terms % (2 * slices * termRun) == 0 &&
          terms / (2 * slices) >= kMinSliceLength)
     slices *= 2;
   return slices;
@@ -777,13 +872,17 @@ int64_t GraphDefLowering::getSumWidth(const Tile &operand,
 void GraphDefLowering::emitSums(
     ArrayRef<int64_t> shape, int64_t terms, int64_t width,
     function_ref<SmallVector<Value, 8>(ValueRange c, Value k)> term,
-    function_ref<void(ValueRange c, ValueRange sums)> finish) {
+    function_ref<void(ValueRange c, ValueRange sums)> finish,
+    int64_t termRun) {
+  assert((termRun == 1 || width == 1) && terms % termRun == 0 &&
+         "runs of terms sum one element at a time");
   SmallVector<int64_t, 4> groupShape(shape);
   groupShape.back() /= width;
   int64_t groups = 1;
   for (int64_t extent : groupShape)
     groups *= extent;
-  int64_t slices = getSumSlices(groups, terms, emitter.getNumThreads());
+  int64_t slices =
+      getSumSlices(groups, terms, emitter.getNumThreads(), termRun);
   int64_t sliceLength = terms / slices;
   OpBuilder &builder = emitter.getBuilder();
   Location loc = emitter.getLoc();
@@ -795,12 +894,33 @@ void GraphDefLowering::emitSums(
                                        emitter.index(width));
     return c;
   };
-  // The group from element `c` summed over terms [first, first + sliceLength).
-  auto sumSlice = [&](ValueRange c, Value first) {
-    return emitter.sequentialSum(sliceLength, width, [&](Value i) {
-      Value k = first ? arith::AddIOp::create(builder, loc, first, i) : i;
-      return term(c, k);
-    });
+  auto index = [&](int64_t value) { return emitter.index(value); };
+  // The group from element `c` summed over slice `slice` of its terms (null:
+  // all of them).
+  auto sumSlice = [&](ValueRange c, Value slice) -> SmallVector<Value, 8> {
+    if (termRun == 1) {
+      // Terms [slice * sliceLength, (slice + 1) * sliceLength).
+      Value first =
+          slice ? arith::MulIOp::create(builder, loc, slice, index(sliceLength))
+                : Value();
+      return emitter.sequentialSum(sliceLength, width, [&](Value i) {
+        Value k = first ? arith::AddIOp::create(builder, loc, first, i) : i;
+        return term(c, k);
+      });
+    }
+    // Step i takes run `slice + i * slices`; each position of a run keeps
+    // its own sum, and the positions' sums are added last.
+    SmallVector<Value, 8> sums = emitter.sequentialSum(
+        sliceLength / termRun, termRun, [&](Value i) {
+          Value run = i;
+          if (slice)
+            run = arith::AddIOp::create(
+                builder, loc,
+                arith::MulIOp::create(builder, loc, i, index(slices)), slice);
+          return term(c, arith::MulIOp::create(builder, loc, run,
+                                               index(termRun)));
+        });
+    return {emitter.addPairwise(sums)};
   };
   if (slices == 1) {
     emitter.forEachElement(groupShape, [&](ValueRange g) {
@@ -809,20 +929,25 @@ void GraphDefLowering::emitSums(
     });
     return;
   }
-  // Threads take (slice, group) pairs, consecutive threads consecutive
-  // groups (coalesced reads along the last dimension).
+  // Threads take (slice, group) pairs: consecutive threads consecutive
+  // groups (coalesced reads along the last dimension) or, for runs of
+  // terms, consecutive slices of one group.
   SmallVector<int64_t, 4> partialShape = {slices};
   llvm::append_range(partialShape, shape);
   Tile partials = emitter.allocateShared(partialShape, builder.getF32Type());
-  SmallVector<int64_t, 4> pairShape = {slices};
+  SmallVector<int64_t, 4> pairShape;
+  if (termRun == 1)
+    pairShape.push_back(slices);
   llvm::append_range(pairShape, groupShape);
+  if (termRun != 1)
+    pairShape.push_back(slices);
   emitter.forEachElement(pairShape, [&](ValueRange pg) {
-    Value first = arith::MulIOp::create(builder, loc, pg[0],
-                                        emitter.index(sliceLength));
-    SmallVector<Value, 5> pc = {pg[0]};
-    llvm::append_range(pc, firstOf(pg.drop_front()));
+    Value slice = termRun == 1 ? pg.front() : pg.back();
+    SmallVector<Value, 5> pc = {slice};
+    llvm::append_range(pc, firstOf(termRun == 1 ? pg.drop_front()
+                                                : pg.drop_back()));
     emitter.storeVector(partials, pc,
-                        sumSlice(ArrayRef(pc).drop_front(), first));
+                        sumSlice(ArrayRef(pc).drop_front(), slice));
   });
   if (slices % kWarpSize == 0 && emitter.getNumThreads() % kWarpSize == 0) {
     // A warp per element: lane l adds partials l, l + 32, ..., then the
@@ -924,16 +1049,22 @@ void GraphDefLowering::lowerReduction(block::ReductionOp op) {
   int64_t dim = op.getDim(), size = op.getSize();
   Tile out = allocateResult(op.getResult());
   int64_t width = getSumWidth(in, out.shape);
-  if (dim == int64_t(in.shape.size()) - 1)
+  int64_t terms = in.shape[dim] / size;
+  // A reduction of the whole last dimension sums consecutive terms.
+  bool lastDim = dim == int64_t(in.shape.size()) - 1;
+  int64_t termRun = lastDim && size == 1 ? getTermRun(in, terms) : 1;
+  if (lastDim)
     width = getGroupWidth(width, size);
   emitSums(
-      out.shape, in.shape[dim] / size, width,
+      out.shape, terms, width,
       [&](ValueRange c, Value k) {
         SmallVector<Value, 4> ic(c);
         ic[dim] = addScaled(c[dim], k, size);
-        return emitter.loadVector(in, ic, width);
+        // `width` elements' terms, or a run of one element's (one is 1).
+        return emitter.loadVector(in, ic, width * termRun);
       },
-      [&](ValueRange c, ValueRange sums) { emitter.storeVector(out, c, sums); });
+      [&](ValueRange c, ValueRange sums) { emitter.storeVector(out, c, sums); },
+      termRun);
 }
 
 void GraphDefLowering::lowerRmsNorm(block::RmsNormOp op) {
@@ -945,32 +1076,45 @@ void GraphDefLowering::lowerRmsNorm(block::RmsNormOp op) {
     count *= d;
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
-  Tile rms = emitter.allocateShared({count / size}, b.getF32Type());
+  // The reciprocal of each group's root mean square.
+  Tile scale = emitter.allocateShared({count / size}, b.getF32Type());
   double eps = op.getEps().convertToDouble();
+  int64_t termRun = getTermRun(in, size);
   emitSums(
-      rms.shape, size, /*width=*/1,
+      scale.shape, size, /*width=*/1,
       [&](ValueRange group, Value i) -> SmallVector<Value, 8> {
         Value first = arith::MulIOp::create(b, loc, group[0], emitter.index(size));
         Value linear = arith::AddIOp::create(b, loc, first, i);
-        Value x = emitter.load(in, emitter.delinearize(linear, in.shape));
-        return {arith::MulFOp::create(b, loc, x, x)};
+        SmallVector<Value, 8> squares;
+        for (Value x : emitter.loadVector(
+                 in, emitter.delinearize(linear, in.shape), termRun))
+          squares.push_back(arith::MulFOp::create(b, loc, x, x));
+        return squares;
       },
       [&](ValueRange group, ValueRange sum) {
         Value mean =
             arith::DivFOp::create(b, loc, sum[0], emitter.f32(double(size)));
         if (eps != 0.0)
           mean = arith::AddFOp::create(b, loc, mean, emitter.f32(eps));
-        emitter.store(rms, group, math::SqrtOp::create(b, loc, mean));
-      });
+        emitter.store(scale, group,
+                      arith::DivFOp::create(b, loc, emitter.f32(1.0),
+                                            math::SqrtOp::create(b, loc, mean)));
+      },
+      termRun);
   Tile out = allocateResult(op.getResult());
   SmallVector<int64_t, 4> strides = getContiguousStrides(in.shape);
   Tile contiguous{in.shape, Value(), Value(), strides};
-  emitter.forEachElement(out.shape, [&](ValueRange c) {
+  // Runs lie in one group: the width divides the group size.
+  int64_t width =
+      getRunWidth(out.shape, {in.getStorageType(), out.getStorageType()}, size);
+  emitter.forEachRun(out.shape, width, [&](ValueRange c) {
     Value linear = emitter.linearize(contiguous, c);
     Value group = arith::DivUIOp::create(b, loc, linear, emitter.index(size));
-    Value divisor = emitter.load(rms, ValueRange{group});
-    emitter.store(out, c,
-                  arith::DivFOp::create(b, loc, emitter.load(in, c), divisor));
+    Value factor = emitter.load(scale, ValueRange{group});
+    SmallVector<Value, 8> results;
+    for (Value x : emitter.loadVector(in, c, width))
+      results.push_back(arith::MulFOp::create(b, loc, x, factor));
+    emitter.storeVector(out, c, results);
   });
 }
 
@@ -1010,25 +1154,39 @@ LogicalResult GraphDefLowering::lowerThreadGraph(block::ThreadGraphOp op) {
   for (Operation &inner : body.without_terminator())
     if (!isElementwise(inner.getName().stripDialect()))
       return inner.emitOpError("has no GPU lowering");
-  emitter.forEachElement(shape, [&](ValueRange c) {
-    // Scalars of the body, in f32, rounded to their type after every op.
-    DenseMap<Value, Value> scalars;
-    for (auto [arg, operand] : llvm::zip(body.getArguments(), operands))
-      scalars[arg] = emitter.loadBroadcast(operand, shape, c);
-    for (Operation &inner : body.without_terminator()) {
-      SmallVector<Value, 2> values;
-      for (Value v : inner.getOperands())
-        values.push_back(scalars.lookup(v));
-      auto factor = inner.getAttrOfType<FloatAttr>("value");
-      Value result = emitElementwise(
-          emitter.getBuilder(), emitter.getLoc(), inner.getName().stripDialect(),
-          values, factor ? factor.getValueAsDouble() : 0.0);
-      scalars[inner.getResult(0)] =
-          emitter.roundTo(result, inner.getResult(0).getType());
+  SmallVector<Type, 4> types;
+  for (const Tile &tile : llvm::concat<const Tile>(operands, outs))
+    types.push_back(tile.getStorageType());
+  int64_t width = getRunWidth(shape, types);
+  emitter.forEachRun(shape, width, [&](ValueRange c) {
+    SmallVector<SmallVector<Value, 8>, 4> runs;
+    for (const Tile &operand : operands)
+      runs.push_back(emitter.loadBroadcastRun(operand, shape, c, width));
+    // Per element of the run: the scalars of the body, in f32, rounded to
+    // their type after every op.
+    SmallVector<SmallVector<Value, 8>, 2> results(outs.size());
+    for (int64_t l = 0; l < width; ++l) {
+      DenseMap<Value, Value> scalars;
+      for (auto [arg, run] : llvm::zip(body.getArguments(), runs))
+        scalars[arg] = run[l];
+      for (Operation &inner : body.without_terminator()) {
+        SmallVector<Value, 2> values;
+        for (Value v : inner.getOperands())
+          values.push_back(scalars.lookup(v));
+        auto factor = inner.getAttrOfType<FloatAttr>("value");
+        Value result = emitElementwise(
+            emitter.getBuilder(), emitter.getLoc(),
+            inner.getName().stripDialect(), values,
+            factor ? factor.getValueAsDouble() : 0.0);
+        scalars[inner.getResult(0)] =
+            emitter.roundTo(result, inner.getResult(0).getType());
+      }
+      for (auto [k, yielded] :
+           llvm::enumerate(body.getTerminator()->getOperands()))
+        results[k].push_back(scalars.lookup(yielded));
     }
-    for (auto [out, yielded] :
-         llvm::zip(outs, body.getTerminator()->getOperands()))
-      emitter.store(out, c, scalars.lookup(yielded));
+    for (auto [out, run] : llvm::zip(outs, results))
+      emitter.storeVector(out, c, run);
   });
   return success();
 }
@@ -1161,8 +1319,9 @@ void GraphDefLowering::initAccumulator(block::ForloopAccumOp op) {
   double init = op.getKind() == block::AccumKind::Max
                     ? -std::numeric_limits<double>::infinity()
                     : 0.0;
-  emitter.forEachElement(acc.shape, [&](ValueRange c) {
-    emitter.store(acc, c, emitter.f32(init));
+  int64_t width = getRunWidth(acc.shape, acc.getStorageType());
+  emitter.forEachRun(acc.shape, width, [&](ValueRange c) {
+    emitter.storeVector(acc, c, SmallVector<Value, 8>(width, emitter.f32(init)));
   });
 }
 
@@ -1173,16 +1332,20 @@ void GraphDefLowering::accumulate(block::ForloopAccumOp op) {
   Tile acc = accumulators[op];
   size_t last = in.shape.size() - 1;
   block::AccumKind kind = op.getKind();
-  auto addStep = [&](ValueRange c, Value step) {
-    Value previous = emitter.load(acc, c);
-    Value next = kind == block::AccumKind::Max
-                     ? arith::MaximumFOp::create(b, loc, previous, step).getResult()
-                     : arith::AddFOp::create(b, loc, previous, step).getResult();
-    emitter.store(acc, c, next);
+  auto combine = [&](Value previous, Value step) -> Value {
+    if (kind == block::AccumKind::Max)
+      return arith::MaximumFOp::create(b, loc, previous, step);
+    return arith::AddFOp::create(b, loc, previous, step);
   };
   if (kind == block::AccumKind::Sum || kind == block::AccumKind::Max) {
-    emitter.forEachElement(acc.shape, [&](ValueRange c) {
-      addStep(c, emitter.load(in, c));
+    int64_t width = getRunWidth(acc.shape, {acc.getStorageType(),
+                                            in.getStorageType()});
+    emitter.forEachRun(acc.shape, width, [&](ValueRange c) {
+      SmallVector<Value, 8> next;
+      for (auto [previous, step] : llvm::zip(emitter.loadVector(acc, c, width),
+                                             emitter.loadVector(in, c, width)))
+        next.push_back(combine(previous, step));
+      emitter.storeVector(acc, c, next);
     });
     return;
   }
@@ -1190,17 +1353,23 @@ void GraphDefLowering::accumulate(block::ForloopAccumOp op) {
   // sum_last kinds), squares first for rms_last, its terms split over the
   // threads like any sum.
   int64_t size = kind == block::AccumKind::SumLastTo ? *op.getSize() : 1;
+  int64_t terms = in.shape[last] / size;
+  int64_t termRun = size == 1 ? getTermRun(in, terms) : 1;
   emitSums(
-      acc.shape, in.shape[last] / size, 1,
+      acc.shape, terms, 1,
       [&](ValueRange c, Value k) -> SmallVector<Value, 8> {
         SmallVector<Value, 4> ic(c);
         ic[last] = addScaled(c[last], k, size);
-        Value x = emitter.load(in, ic);
+        SmallVector<Value, 8> values = emitter.loadVector(in, ic, termRun);
         if (kind == block::AccumKind::RmsLast)
-          x = arith::MulFOp::create(b, loc, x, x);
-        return {x};
+          for (Value &x : values)
+            x = arith::MulFOp::create(b, loc, x, x);
+        return values;
       },
-      [&](ValueRange c, ValueRange sums) { addStep(c, sums[0]); });
+      [&](ValueRange c, ValueRange sums) {
+        emitter.store(acc, c, combine(emitter.load(acc, c), sums[0]));
+      },
+      termRun);
 }
 
 void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
@@ -1220,12 +1389,16 @@ void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
   // element type, in place.
   double count = double(graph.getForloop()) * double(getShape(op.getInput()).back());
   bool isRms = op.getKind() == block::AccumKind::RmsLast;
-  emitter.forEachElement(acc.shape, [&](ValueRange c) {
-    Value value = emitter.load(acc, c);
-    if (isRms)
-      value = math::SqrtOp::create(
-          b, loc, arith::DivFOp::create(b, loc, value, emitter.f32(count)));
-    emitter.store(acc, c, emitter.roundTo(value, type));
+  int64_t width = getRunWidth(acc.shape, acc.getStorageType());
+  emitter.forEachRun(acc.shape, width, [&](ValueRange c) {
+    SmallVector<Value, 8> values;
+    for (Value value : emitter.loadVector(acc, c, width)) {
+      if (isRms)
+        value = math::SqrtOp::create(
+            b, loc, arith::DivFOp::create(b, loc, value, emitter.f32(count)));
+      values.push_back(emitter.roundTo(value, type));
+    }
+    emitter.storeVector(acc, c, values);
   });
   tiles[op.getResult()] = acc;
 }

@@ -40,6 +40,18 @@ SmallVector<int64_t, 4> mlir::mirage::getContiguousStrides(ArrayRef<int64_t> sha
   return strides;
 }
 
+void mlir::mirage::blockLastDimension(Tile &tile, int64_t extent,
+                                      unsigned firstInner) {
+  SmallVector<int64_t, 4> block(ArrayRef(tile.shape).drop_front(firstInner));
+  block.back() = extent;
+  SmallVector<int64_t, 4> inner = getContiguousStrides(block);
+  std::copy(inner.begin(), inner.end(), tile.strides.begin() + firstInner);
+  tile.blockExtent = extent;
+  tile.blockStride = std::accumulate(block.begin(), block.end(), int64_t(1),
+                                     std::multiplies<>());
+  tile.blockedDim = tile.shape.size() - 1;
+}
+
 int64_t mlir::mirage::getVectorWidth(const Tile &tile) {
   if (tile.strides.empty() || tile.strides.back() != 1)
     return 1;
@@ -47,6 +59,8 @@ int64_t mlir::mirage::getVectorWidth(const Tile &tile) {
   int64_t width = std::gcd(kMaxVectorBytes / bytes, tile.offsetAlignment);
   for (int64_t stride : ArrayRef(tile.strides).drop_back())
     width = std::gcd(width, stride);
+  if (tile.blockExtent != 0)
+    width = std::gcd(width, std::gcd(tile.blockExtent, tile.blockStride));
   return width;
 }
 
@@ -139,6 +153,23 @@ void KernelEmitter::forEachElement(ArrayRef<int64_t> shape,
     barrier();
 }
 
+void KernelEmitter::forEachRun(ArrayRef<int64_t> shape, int64_t width,
+                               function_ref<void(ValueRange)> body,
+                               bool synchronize) {
+  SmallVector<int64_t, 4> runs(shape);
+  runs.back() /= width;
+  forEachElement(
+      runs,
+      [&](ValueRange run) {
+        SmallVector<Value, 4> first(run);
+        if (width != 1)
+          first.back() =
+              arith::MulIOp::create(builder, loc, first.back(), index(width));
+        body(first);
+      },
+      synchronize);
+}
+
 SmallVector<Value, 8>
 KernelEmitter::sequentialSum(int64_t count, int64_t width,
                              function_ref<SmallVector<Value, 8>(Value)> terms) {
@@ -168,16 +199,23 @@ KernelEmitter::sequentialSum(int64_t count, int64_t width,
     SmallVector<Value, 4> partials;
     for (int64_t u = 0; u < unroll; ++u)
       partials.push_back(loop.getResult(u * width + l));
-    while (partials.size() > 1) {
-      SmallVector<Value, 4> halves;
-      for (size_t p = 0; p < partials.size(); p += 2)
-        halves.push_back(
-            arith::AddFOp::create(builder, loc, partials[p], partials[p + 1]));
-      partials = std::move(halves);
-    }
-    sums.push_back(partials.front());
+    sums.push_back(addPairwise(partials));
   }
   return sums;
+}
+
+Value KernelEmitter::addPairwise(ArrayRef<Value> values) {
+  SmallVector<Value, 8> level(values);
+  while (level.size() > 1) {
+    SmallVector<Value, 8> next;
+    for (size_t p = 0; p + 1 < level.size(); p += 2)
+      next.push_back(
+          arith::AddFOp::create(builder, loc, level[p], level[p + 1]));
+    if (level.size() % 2 != 0)
+      next.push_back(level.back());
+    level = std::move(next);
+  }
+  return level.front();
 }
 
 Value KernelEmitter::warpSum(Value value) {
@@ -209,11 +247,22 @@ SmallVector<Value, 4> KernelEmitter::delinearize(Value linear,
 
 Value KernelEmitter::linearize(const Tile &tile, ValueRange coords) {
   Value position = tile.offset;
-  for (auto [c, stride] : llvm::zip(coords, tile.strides)) {
-    Value term =
-        stride == 1 ? c : arith::MulIOp::create(builder, loc, c, index(stride));
+  auto add = [&](Value term) {
     position =
         position ? arith::AddIOp::create(builder, loc, position, term) : term;
+  };
+  for (auto [k, coord, stride] : llvm::enumerate(coords, tile.strides)) {
+    Value c = coord;
+    if (tile.blockExtent != 0 && k == tile.blockedDim) {
+      add(arith::MulIOp::create(
+          builder, loc,
+          arith::DivUIOp::create(builder, loc, c, index(tile.blockExtent)),
+          index(tile.blockStride)));
+      c = arith::RemUIOp::create(builder, loc, c, index(tile.blockExtent));
+    }
+    add(stride == 1 ? c
+                    : arith::MulIOp::create(builder, loc, c, index(stride))
+                          .getResult());
   }
   if (!position)
     return index(0);
@@ -266,11 +315,20 @@ Value KernelEmitter::load(const Tile &tile, ValueRange coords) {
 
 Value KernelEmitter::loadBroadcast(const Tile &tile, ArrayRef<int64_t> shape,
                                    ValueRange coords) {
+  return loadBroadcastRun(tile, shape, coords, /*width=*/1).front();
+}
+
+SmallVector<Value, 8> KernelEmitter::loadBroadcastRun(const Tile &tile,
+                                                      ArrayRef<int64_t> shape,
+                                                      ValueRange coords,
+                                                      int64_t width) {
   SmallVector<Value, 4> own(coords);
   for (auto [k, extent] : llvm::enumerate(tile.shape))
     if (extent != shape[k])
       own[k] = index(0);
-  return load(tile, own);
+  if (tile.shape.back() == shape.back())
+    return loadVector(tile, own, width);
+  return SmallVector<Value, 8>(width, load(tile, own));
 }
 
 Value KernelEmitter::getElementPointer(const Tile &tile, ValueRange coords) {
@@ -392,14 +450,9 @@ void KernelEmitter::storeVector(const Tile &tile, ValueRange coords,
 }
 
 void KernelEmitter::copyAsync(const Tile &from, const Tile &to) {
-  int64_t width = getVectorWidth(from);
-  SmallVector<int64_t, 4> chunks(from.shape);
-  chunks.back() /= width;
-  forEachElement(
-      chunks,
-      [&](ValueRange chunk) {
-        SmallVector<Value, 4> c(chunk);
-        c.back() = arith::MulIOp::create(builder, loc, c.back(), index(width));
+  forEachRun(
+      from.shape, getVectorWidth(from),
+      [&](ValueRange c) {
         NVVM::CpAsyncOp::create(builder, loc, getElementPointer(to, c),
                                 getElementPointer(from, c), kMaxVectorBytes,
                                 NVVM::LoadCacheModifierKind::CG,
@@ -446,13 +499,12 @@ Value KernelEmitter::getSharedAddress(const Tile &tile) {
 }
 
 void KernelEmitter::copyTensor(Value descriptor, ValueRange coordinates,
-                               const Tile &to, Value barrier) {
+                               const Tile &to, ValueRange at, Value barrier) {
   // The shared::cluster form (PTX 8.0) with this block's own address; the
   // shared::cta one needs PTX 8.6.
-  SmallVector<Value, 4> zeros(to.shape.size(), index(0));
   Value destination = LLVM::AddrSpaceCastOp::create(
       builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 7),
-      getElementPointer(to, zeros));
+      getElementPointer(to, at));
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
       builder, loc, destination, descriptor, coordinates, barrier,
       /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),

@@ -34,6 +34,8 @@ inline constexpr int64_t kSumUnroll = 4;
 /// The bytes whose 128-byte lines a swizzle permutes as a whole, and the
 /// alignment of a swizzled buffer.
 inline constexpr int64_t kSwizzleAlignment = 1024;
+/// The widest swizzle span, in bytes (a line of kSwizzleAlignment / 8).
+inline constexpr int64_t kMaxSwizzle = 128;
 /// The most rounds of forEachElement one iteration of its loop takes
 /// (unrolled, so that their loads are in flight together).
 inline constexpr int64_t kElementUnroll = 4;
@@ -56,6 +58,12 @@ struct Tile {
   /// consecutive rows lies in different memory banks. The buffer starts at a
   /// multiple of kSwizzleAlignment bytes and holds whole multiples of it.
   int64_t swizzle = 0;
+  /// 0, or the extent of the blocks in which dimension `blockedDim` is
+  /// stored: coordinate `c` of it lies at `(c / blockExtent) * blockStride +
+  /// (c % blockExtent) * strides[blockedDim]` (blockLastDimension).
+  int64_t blockExtent = 0;
+  int64_t blockStride = 0;
+  unsigned blockedDim = 0;
 
   /// The element type stored in `buffer`.
   Type getStorageType() const;
@@ -65,6 +73,14 @@ struct Tile {
 
 /// The row-major strides of `shape`.
 SmallVector<int64_t, 4> getContiguousStrides(ArrayRef<int64_t> shape);
+
+/// Lays out the dimensions of contiguous tile `tile` from `firstInner` on in
+/// blocks of `extent` consecutive coordinates of the last dimension (which
+/// `extent` divides), each block row-major, the blocks one after another in
+/// the space of those dimensions: how TMA writes a tile in boxes of
+/// `extent` columns (so that each box's rows are one swizzle span). The
+/// dimensions before `firstInner` keep their strides.
+void blockLastDimension(Tile &tile, int64_t extent, unsigned firstInner);
 
 /// The most consecutive elements along the last dimension of `tile` that one
 /// aligned vector access of at most kMaxVectorBytes can read or write, from
@@ -99,6 +115,14 @@ public:
   void forEachElement(ArrayRef<int64_t> shape,
                       function_ref<void(ValueRange coords)> body,
                       bool synchronize = true);
+  /// Runs `body(coords)` for every run of `width` consecutive elements along
+  /// the last dimension of `shape` (`coords` is the run's first element; its
+  /// last coordinate a multiple of `width`, which must divide the last
+  /// dimension), the runs spread over the block's threads like the elements
+  /// of forEachElement.
+  void forEachRun(ArrayRef<int64_t> shape, int64_t width,
+                  function_ref<void(ValueRange coords)> body,
+                  bool synchronize = true);
   /// `width` f32 sums over `i < count`, run by every thread (not spread):
   /// sum `l` adds `terms(i)[l]` in increasing `i`. When `count` allows, each
   /// sum keeps kSumUnroll independent partials (unrolled, so their loads are
@@ -107,6 +131,9 @@ public:
   SmallVector<Value, 8>
   sequentialSum(int64_t count, int64_t width,
                 function_ref<SmallVector<Value, 8>(Value i)> terms);
+  /// The f32 sum of `values` added pairwise in a fixed order: ((v0 + v1) +
+  /// (v2 + v3)) + ..., an odd value out carried to the next level.
+  Value addPairwise(ArrayRef<Value> values);
   /// The f32 `value` summed over the lanes of the warp by a butterfly of
   /// `shuffle xor` steps (offsets 16, 8, 4, 2, 1): every lane gets the same
   /// sum, added in the same order. Every lane of the warp must run it.
@@ -134,6 +161,13 @@ public:
   /// shape `shape` (dimensions of size 1 repeat).
   Value loadBroadcast(const Tile &tile, ArrayRef<int64_t> shape,
                       ValueRange coords);
+  /// Reads the `width` elements of `tile` that broadcast to the run of a
+  /// result of shape `shape` from `coords` on along the last dimension, as
+  /// f32: one loadVector, or `width` copies of one element where the last
+  /// dimension of `tile` is broadcast.
+  SmallVector<Value, 8> loadBroadcastRun(const Tile &tile,
+                                         ArrayRef<int64_t> shape,
+                                         ValueRange coords, int64_t width);
   /// Reads the `width` elements of `tile` from `coords` on along the last
   /// dimension as f32, in vector accesses as wide as getVectorWidth(tile)
   /// allows. The last coordinate must be a multiple of `width`.
@@ -155,10 +189,11 @@ public:
   /// Starts the copy by the TMA unit (`cp.async.bulk.tensor`, sm_90a) of
   /// the box at `coordinates` (i32, innermost dimension first) of the
   /// tensor that TMA descriptor `descriptor` (a generic pointer) describes
-  /// into contiguous shared tile `to`, whose bytes complete on the mbarrier
-  /// `barrier` (a shared-memory pointer). One thread runs it.
+  /// into shared tile `to` from its element `at` on (the box's contiguous
+  /// space there), whose bytes complete on the mbarrier `barrier` (a
+  /// shared-memory pointer). One thread runs it.
   void copyTensor(Value descriptor, ValueRange coordinates, const Tile &to,
-                  Value barrier);
+                  ValueRange at, Value barrier);
   /// Adds `term * factor` to the offset of `tile`.
   void addToOffset(Tile &tile, Value term, int64_t factor);
   /// The linear position of `coords` in `tile.buffer`, as an index (after

@@ -49,6 +49,8 @@ Tile transposeLastTwo(Tile tile) {
   size_t rank = tile.shape.size();
   std::swap(tile.shape[rank - 2], tile.shape[rank - 1]);
   std::swap(tile.strides[rank - 2], tile.strides[rank - 1]);
+  if (tile.blockExtent != 0 && tile.blockedDim + 2 >= rank)
+    tile.blockedDim = 2 * rank - 3 - tile.blockedDim;
   return tile;
 }
 

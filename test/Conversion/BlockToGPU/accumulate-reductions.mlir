@@ -4,7 +4,12 @@
 // any sum: few results with many terms split the terms over the threads
 // (f32 partial sums in shared memory), and one thread per result adds the
 // partials and the step to the accumulator. Here 16 results of 256 terms
-// take 8 slices of 32 terms: 128 (slice, result) pairs, one per thread.
+// take 8 slices of 32 terms: 128 (result, slice) pairs, one per thread. The
+// terms are consecutive halves: a slice takes 4 runs of 8 (slice s the runs
+// s, s + 8, s + 16, s + 24), one 16-byte load each, and consecutive threads
+// take consecutive slices of one row, so that a quarter warp reads 128
+// consecutive bytes of it (the rows, 512 bytes apart, would all fall in the
+// same memory banks).
 // CHECK-LABEL: gpu.func @rms_rows_kernel0
 // CHECK: %[[TID:.*]] = arith.addi %thread_id_x
 // CHECK-DAG: %[[ACC:.*]] = memref.view %{{.*}} to memref<16xf32, #gpu.address_space<workgroup>>
@@ -15,10 +20,13 @@
 // CHECK: %[[ROUND:.*]] = arith.muli %c0{{.*}}, %c128
 // CHECK: %[[PAIR:.*]] = arith.addi %[[ROUND]], %[[TID]]
 // CHECK-NOT: arith.cmpi
-// CHECK: arith.divui %[[PAIR]], %c16
-// CHECK: arith.remui %[[PAIR]], %c16
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c32{{.*}} step %c4
-// CHECK: arith.mulf
+// CHECK: arith.divui %[[PAIR]], %c8
+// CHECK: %[[SLICE:.*]] = arith.remui %[[PAIR]], %c8
+// CHECK: %{{.*}}:32 = scf.for %[[I:.*]] = %{{.*}} to %c4{{.*}} step %c4
+// CHECK: %[[STEP:.*]] = arith.muli %[[I]], %c8
+// CHECK: arith.addi %[[STEP]], %[[SLICE]]
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK-COUNT-8: arith.mulf
 // CHECK: memref.store %{{.*}}, %[[PARTIALS]]
 // CHECK: gpu.barrier
 // One thread per result (one round, guarded: 16 results, 128 threads): the

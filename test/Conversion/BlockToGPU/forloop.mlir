@@ -66,10 +66,12 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.commit.group
-// Accumulators start at 0 (32 and 2 elements: one guarded round each).
-// CHECK: arith.cmpi ult, %{{.*}}, %c32{{(_[0-9]+)?}} : index
+// Accumulators start at 0 (8 runs of 4 floats and 2 single elements: one
+// guarded round each).
+// CHECK: arith.cmpi ult, %{{.*}}, %c8{{(_[0-9]+)?}} : index
 // CHECK: scf.if
-// CHECK: memref.store %{{.*}}, %[[ACC]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[ACC]]
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK: gpu.barrier
 // CHECK: arith.cmpi ult, %{{.*}}, %c2{{(_[0-9]+)?}} : index
 // CHECK: scf.if
@@ -106,32 +108,39 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
 // CHECK: memref.extract_aligned_pointer_as_index %[[MM]]
 // CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
 // CHECK: gpu.barrier
-// sum: acc += mm.
-// CHECK: memref.load %[[MM]]
-// CHECK: memref.load %[[ACC]]
-// CHECK: arith.addf
-// CHECK: memref.store %{{.*}}, %[[ACC]]
-// rms_last: rms += sum of squares of the row.
-// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32)
-// CHECK: arith.mulf
+// sum: acc += mm, 4 elements at a time.
+// CHECK: memref.extract_aligned_pointer_as_index %[[ACC]]
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK: memref.extract_aligned_pointer_as_index %[[MM]]
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xf16>
+// CHECK-COUNT-4: arith.addf
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// rms_last: rms += sum of squares of the row, read in runs of 8 halves
+// (each position of a run its own 4 partials).
+// CHECK: %{{.*}}:32 = scf.for {{.*}} iter_args
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK-COUNT-8: arith.mulf
 // CHECK: memref.store %{{.*}}, %[[RMS]]
 // CHECK: gpu.barrier
 // CHECK: }
 // After the loop: rms = sqrt(sum / (8 * 32)), then rounding to f16.
-// CHECK: memref.load %[[ACC]]
-// CHECK: arith.truncf
-// CHECK: arith.extf
-// CHECK: memref.store %{{.*}}, %[[ACC]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[ACC]]
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-COUNT-4: arith.truncf
+// CHECK: llvm.store %{{.*}} : vector<4xf32>, !llvm.ptr<3>
 // CHECK: memref.load %[[RMS]]
 // CHECK: arith.constant 2.560000e+02 : f32
 // CHECK: arith.divf
 // CHECK: math.sqrt
 // CHECK: memref.store %{{.*}}, %[[RMS]]
-// The division reads both accumulators, broadcasting rms along columns.
-// CHECK: memref.load %[[ACC]]
+// The division reads both accumulators, 4 elements of acc and the one rms
+// of their row, broadcast along columns.
+// CHECK: memref.extract_aligned_pointer_as_index %[[ACC]]
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> vector<4xf32>
 // CHECK: memref.load %[[RMS]]
-// CHECK: arith.divf
-// CHECK: memref.store %{{.*}}, %[[Y]]
+// CHECK-COUNT-4: arith.divf
+// CHECK: memref.extract_aligned_pointer_as_index %[[Y]]
+// CHECK: llvm.store %{{.*}} : vector<4xf16>, !llvm.ptr<3>
 // CHECK: gpu.return
 
 // The pipeline in PTX (sm_80; tabs appear as \09 in the printed binary).

@@ -22,9 +22,11 @@ func.func @reduction(%x: tensor<8x16xf32>) -> tensor<8x4xf32> {
 
 // rms_norm reads its input twice, so the input tile is preloaded into
 // shared memory (cp.async, one group, waited for before the ops). One pass
-// computes each group's root mean square into an f32 scratch tile (8
-// groups: one guarded round of the 32 threads), a second divides (128
-// elements: 4 rounds, inline).
+// computes the reciprocal of each group's root mean square into an f32
+// scratch tile (8 groups: one guarded round of the 32 threads, each adding
+// the squares of its group's 2 runs of 8 halves, each position of the run
+// its own sum), a second multiplies by it (16 runs of 8 halves: one guarded
+// round).
 // CHECK-LABEL: gpu.func @norm_kernel0
 // CHECK: %[[IN:.*]] = memref.view %{{.*}} to memref<128xf16, #gpu.address_space<workgroup>>
 // CHECK: %[[SCRATCH:.*]] = memref.view %{{.*}} to memref<8xf32, #gpu.address_space<workgroup>>
@@ -34,22 +36,29 @@ func.func @reduction(%x: tensor<8x16xf32>) -> tensor<8x4xf32> {
 // CHECK-NEXT: gpu.barrier
 // CHECK: %[[GROUP:.*]] = arith.cmpi ult, %{{.*}}, %c8{{(_[0-9]+)?}} : index
 // CHECK: scf.if %[[GROUP]]
-// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32)
-// CHECK: memref.load %[[IN]]
-// CHECK: arith.mulf
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: memref.extract_aligned_pointer_as_index %[[IN]]
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK-COUNT-8: arith.mulf
+// CHECK: scf.yield
+// CHECK-COUNT-7: arith.addf
 // CHECK: arith.constant 1.600000e+01 : f32
 // CHECK: arith.divf
 // CHECK: arith.constant 9.99999974E-6 : f32
 // CHECK: arith.addf
-// CHECK: math.sqrt
-// CHECK: memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK: %[[ROOT:.*]] = math.sqrt
+// CHECK: %[[RECIPROCAL:.*]] = arith.divf %cst{{.*}}, %[[ROOT]] : f32
+// CHECK: memref.store %[[RECIPROCAL]], %[[SCRATCH]]
 // CHECK: gpu.barrier
 // CHECK-NOT: scf.for
-// CHECK: memref.load %[[SCRATCH]]
-// CHECK: memref.load %[[IN]]
-// CHECK: arith.divf
-// CHECK-COUNT-3: memref.load %[[SCRATCH]]
+// CHECK: arith.cmpi ult, %{{.*}}, %c16{{(_[0-9]+)?}} : index
+// CHECK: %[[FACTOR:.*]] = memref.load %[[SCRATCH]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[IN]]
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK-COUNT-8: arith.mulf %{{.*}}, %[[FACTOR]] : f32
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
 // CHECK-NOT: scf.for
+// CHECK-NOT: arith.divf
 // CHECK: gpu.barrier
 func.func @norm(%x: tensor<8x16xf16>) -> tensor<8x16xf16> {
   %o = mirage_kernel.graph_def(%X = %x : tensor<8x16xf16>) -> tensor<8x16xf16>
@@ -86,12 +95,16 @@ func.func @concat(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x16xf32> 
 
 // -----
 
-// A thread graph is one loop (512 elements: 8 rounds of the 64 threads, 4
-// per iteration); its scalars are rounded to their type after
-// every op, and both results are stored in the same loop.
+// A thread graph is one loop (512 runs of 8 halves: 8 rounds of the 64
+// threads, 4 per iteration); each run reads 8 halves of the first operand
+// at once and one element of the second (broadcast along the last
+// dimension), computes the body per element with its scalars rounded to
+// their type after every op, and stores both results 8 halves at a time in
+// the same loop.
 // CHECK-LABEL: gpu.func @fused_kernel0
 // CHECK: scf.for
-// CHECK: memref.load %arg0
+// CHECK: memref.extract_aligned_pointer_as_index %arg0
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
 // CHECK: memref.load %arg1
 // silu(x) = x / (1 + exp(-x))
 // CHECK: arith.negf
@@ -100,27 +113,28 @@ func.func @concat(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x16xf32> 
 // CHECK: arith.truncf %{{.*}} : f32 to f16
 // CHECK: arith.extf
 // CHECK: arith.mulf
-// CHECK: memref.store
-// CHECK: memref.store
+// CHECK-COUNT-7: math.exp
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
 // CHECK-NOT: scf.for
 // CHECK: gpu.barrier
-func.func @fused(%a: tensor<8x64xf16>, %b: tensor<8x1xf16>) -> (tensor<8x64xf16>, tensor<8x64xf16>) {
-  %o:2 = mirage_kernel.graph_def(%A = %a : tensor<8x64xf16>, %B = %b : tensor<8x1xf16>)
-      -> (tensor<8x64xf16>, tensor<8x64xf16>) grid [1, 1, 1] block [64, 1, 1] forloop 1 {
-    %ta = input_loader %A imap <> : tensor<8x64xf16> -> !mirage_block.stensor<8x64xf16>
+func.func @fused(%a: tensor<8x512xf16>, %b: tensor<8x1xf16>) -> (tensor<8x512xf16>, tensor<8x512xf16>) {
+  %o:2 = mirage_kernel.graph_def(%A = %a : tensor<8x512xf16>, %B = %b : tensor<8x1xf16>)
+      -> (tensor<8x512xf16>, tensor<8x512xf16>) grid [1, 1, 1] block [64, 1, 1] forloop 1 {
+    %ta = input_loader %A imap <> : tensor<8x512xf16> -> !mirage_block.stensor<8x512xf16>
     %tb = input_loader %B imap <> : tensor<8x1xf16> -> !mirage_block.stensor<8x1xf16>
-    %y:2 = thread_graph %ta, %tb : !mirage_block.stensor<8x64xf16>, !mirage_block.stensor<8x1xf16>
-        -> !mirage_block.stensor<8x64xf16>, !mirage_block.stensor<8x64xf16> {
+    %y:2 = thread_graph %ta, %tb : !mirage_block.stensor<8x512xf16>, !mirage_block.stensor<8x1xf16>
+        -> !mirage_block.stensor<8x512xf16>, !mirage_block.stensor<8x512xf16> {
     ^bb0(%x: f16, %g: f16):
       %s = silu %x : f16
       %p = mul %s, %g : f16
       yield %p, %s : f16, f16
     }
-    %s0 = output_saver %y#0 omap <> : !mirage_block.stensor<8x64xf16> -> tensor<8x64xf16>
-    %s1 = output_saver %y#1 omap <> : !mirage_block.stensor<8x64xf16> -> tensor<8x64xf16>
-    yield %s0, %s1 : tensor<8x64xf16>, tensor<8x64xf16>
+    %s0 = output_saver %y#0 omap <> : !mirage_block.stensor<8x512xf16> -> tensor<8x512xf16>
+    %s1 = output_saver %y#1 omap <> : !mirage_block.stensor<8x512xf16> -> tensor<8x512xf16>
+    yield %s0, %s1 : tensor<8x512xf16>, tensor<8x512xf16>
   }
-  return %o#0, %o#1 : tensor<8x64xf16>, tensor<8x64xf16>
+  return %o#0, %o#1 : tensor<8x512xf16>, tensor<8x512xf16>
 }
 
 // -----
@@ -202,12 +216,14 @@ func.func @gemv(%x: tensor<1x256xf16>, %w: tensor<256x8xf16>) -> tensor<1x8xf16>
 
 // A reduction to one element splits its 512 terms over the threads too:
 // 16 slices of 32 (one guarded round of the 32 threads), each thread's
-// slice summed with four partials.
+// slice 8 runs of 4 consecutive floats (one 16-byte load each; slice s the
+// runs s, s + 16, ...), each position of a run summed with four partials.
 // CHECK-LABEL: gpu.func @total_kernel0
 // CHECK-DAG: %[[PARTS:.*]] = memref.view %{{.*}} to memref<16xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[SLICE:.*]] = arith.cmpi ult, %{{.*}}, %c16{{(_[0-9]+)?}} : index
 // CHECK: scf.if %[[SLICE]]
-// CHECK: scf.for {{.*}} = %{{.*}} to %c32{{.*}} step %c4{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
+// CHECK: %{{.*}}:16 = scf.for {{.*}} = %{{.*}} to %c8{{.*}} step %c4{{.*}} iter_args
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK: memref.store %{{.*}}, %[[PARTS]]
 // CHECK: gpu.barrier
 // CHECK-COUNT-16: memref.load %[[PARTS]]

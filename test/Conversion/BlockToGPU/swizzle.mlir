@@ -55,6 +55,47 @@ func.func @attention(%q: tensor<64x64xf16>, %k: tensor<64x256xf16>, %v: tensor<2
 
 // -----
 
+// A staged tile whose rows are several 128-byte spans (X: 16 rows of 512
+// bytes) is copied by TMA in boxes of 64 columns (128-byte rows, swizzled),
+// one after another in its stage: 4 copies per stage, each into its block
+// of 16 x 64 halves (2048 bytes, so every block keeps the swizzle's 1024-byte
+// alignment). An access to column c adds (c / 64) * 1024 + c % 64, then
+// swizzles. W's 128-byte rows are one box, as before.
+// CHECK-LABEL: gpu.func @blocks_kernel0
+// CHECK-SAME: mirage.tensor_maps = [{argument = 3 : i64, box = array<i64: 16, 64>, input = 0 : i64, shape = array<i64: 16, 1024>, swizzle = 128 : i64}, {argument = 4 : i64, box = array<i64: 256, 64>, input = 1 : i64, shape = array<i64: 1024, 128>, swizzle = 128 : i64}]
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c40960_i32
+// CHECK: %[[X:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[X]], %{{.*}} box[%{{.*}}, %{{.*}}]
+// CHECK: %[[C64:.*]] = arith.addi %{{.*}}, %c64_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[X]], %{{.*}} box[%[[C64]], %{{.*}}]
+// CHECK: %[[C128:.*]] = arith.addi %{{.*}}, %c128_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[X]], %{{.*}} box[%[[C128]], %{{.*}}]
+// CHECK: %[[C192:.*]] = arith.addi %{{.*}}, %c192_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[X]], %{{.*}} box[%[[C192]], %{{.*}}]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: scf.for
+// CHECK: %[[BLOCK:.*]] = arith.divui %{{.*}}, %c64{{(_[0-9]+)?}} : index
+// CHECK: arith.muli %[[BLOCK]], %c1024{{(_[0-9]+)?}} : index
+// CHECK: arith.remui %{{.*}}, %c64{{(_[0-9]+)?}} : index
+// CHECK: arith.xori
+// CHECK: nvvm.ldmatrix
+// PTX-LABEL: .visible .entry blocks_kernel0(
+// PTX-COUNT-5: cp.async.bulk.tensor.2d
+func.func @blocks(%x: tensor<16x1024xf16>, %w: tensor<1024x128xf16>) -> tensor<16x128xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<16x1024xf16>, %W = %w : tensor<1024x128xf16>) -> tensor<16x128xf16>
+      grid [2, 1, 1] block [128, 1, 1] forloop 4 {
+    %xt = input_loader %X imap <> fmap 1 : tensor<16x1024xf16> -> !mirage_block.stensor<16x256xf16>
+    %wt = input_loader %W imap <x = 1> fmap 0 : tensor<1024x128xf16> -> !mirage_block.stensor<256x64xf16>
+    %y = matmul %xt, %wt : !mirage_block.stensor<16x256xf16>, !mirage_block.stensor<256x64xf16> -> !mirage_block.stensor<16x64xf16>
+    %a = forloop_accum %y sum : !mirage_block.stensor<16x64xf16> -> !mirage_block.stensor<16x64xf16>
+    %s = output_saver %a omap <x = 1> : !mirage_block.stensor<16x64xf16> -> tensor<16x128xf16>
+    yield %s : tensor<16x128xf16>
+  }
+  return %o : tensor<16x128xf16>
+}
+
+// -----
+
 // A GEMV: the 2x128 rows of X are a matmul operand but only 512 bytes, not a
 // whole 1024-byte block: dense; W's 128x48 tile has 96-byte rows, which TMA
 // cannot swizzle as one box: dense, copied by TMA.

@@ -127,9 +127,10 @@ func.func @shared(%x: tensor<4x32xf32>, %w: tensor<32x16xf32>) -> tensor<4x16xf3
 // -----
 
 // A reduction of the first dimension reads rows of 8 halves at a time; one of
-// the last dimension in steps of 8 (size 8) too, one in steps of 1 cannot.
-// The three reductions read the same tile, so it is preloaded into shared
-// memory and the loads are from there.
+// the last dimension in steps of 8 (size 8) too; one of the whole last
+// dimension (steps of 1) sums runs of 8 consecutive terms per load (@row_sums
+// below). The three reductions read the same tile, so it is preloaded into
+// shared memory and the loads are from there.
 // CHECK-LABEL: gpu.func @reduce_kernel0
 // CHECK: %[[T:.*]] = memref.view %{{.*}} to memref<1024xf16, #gpu.address_space<workgroup>>
 // CHECK: nvvm.cp.async.wait.group 0
@@ -139,10 +140,10 @@ func.func @shared(%x: tensor<4x32xf32>, %w: tensor<32x16xf32>) -> tensor<4x16xf3
 // CHECK: %{{.*}}:32 = scf.for {{.*}} iter_args
 // CHECK: memref.extract_aligned_pointer_as_index %[[T]]
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
-// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
-// CHECK: memref.load %[[T]]
-// CHECK-NOT: llvm.load
-// CHECK: gpu.return
+// CHECK: %{{.*}}:32 = scf.for {{.*}} iter_args
+// CHECK: memref.extract_aligned_pointer_as_index %[[T]]
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK: gpu.barrier
 func.func @reduce(%x: tensor<16x64xf16>) -> (tensor<1x64xf16>, tensor<16x8xf16>, tensor<16x1xf16>) {
   %o:3 = mirage_kernel.graph_def(%X = %x : tensor<16x64xf16>) -> (tensor<1x64xf16>, tensor<16x8xf16>, tensor<16x1xf16>)
       grid [1, 1, 1] block [32, 1, 1] forloop 1 {
@@ -180,4 +181,43 @@ func.func @once(%x: tensor<16x64xf16>) -> tensor<1x64xf16> {
     yield %s : tensor<1x64xf16>
   }
   return %o : tensor<1x64xf16>
+}
+
+// -----
+
+// A sum of consecutive terms (a reduction of the whole last dimension) reads
+// them in runs of 8 halves, one 16-byte load each, and the slices of a row
+// go to consecutive threads, taking its runs in turn: 16 rows x 8 slices of
+// 4 runs, thread t the row t / 8 and the slice t % 8, slice s the runs s,
+// s + 8, s + 16, s + 24. So the 8 threads of a quarter warp read 128
+// consecutive bytes of one row. Each position of a run keeps its own 4
+// partials; the 8 positions' sums are added pairwise, then the slice's sum
+// is stored as a partial.
+// CHECK-LABEL: gpu.func @row_sums_kernel0
+// CHECK: %[[TID:.*]] = arith.addi %thread_id_x
+// CHECK: %[[PAIR:.*]] = arith.addi %{{.*}}, %[[TID]] : index
+// CHECK-DAG: %[[ROW:.*]] = arith.divui %[[PAIR]], %c8{{(_[0-9]+)?}} : index
+// CHECK-DAG: %[[SLICE:.*]] = arith.remui %[[PAIR]], %c8{{(_[0-9]+)?}} : index
+// CHECK: %{{.*}}:32 = scf.for %[[I:.*]] = %{{.*}} to %c4{{.*}} step %c4{{.*}} iter_args
+// CHECK: %[[STEP:.*]] = arith.muli %[[I]], %c8{{(_[0-9]+)?}} : index
+// CHECK: %[[RUNIDX:.*]] = arith.addi %[[STEP]], %[[SLICE]] : index
+// CHECK: arith.muli %[[RUNIDX]], %c8{{(_[0-9]+)?}} : index
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK: scf.yield
+// 8 x 3 additions of the partials, then 7 of the positions.
+// CHECK-COUNT-31: arith.addf
+// CHECK-NOT: arith.addf
+// CHECK: memref.store
+// CHECK: gpu.barrier
+// PTX-LABEL: .visible .entry row_sums_kernel0(
+// PTX: ld.global.v4.b32
+func.func @row_sums(%x: tensor<16x256xf16>) -> tensor<16x1xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<16x256xf16>) -> tensor<16x1xf16>
+      grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    %t = input_loader %X imap <> : tensor<16x256xf16> -> !mirage_block.stensor<16x256xf16>
+    %r = reduction %t dim 1 : !mirage_block.stensor<16x256xf16> -> !mirage_block.stensor<16x1xf16>
+    %s = output_saver %r omap <> : !mirage_block.stensor<16x1xf16> -> tensor<16x1xf16>
+    yield %s : tensor<16x1xf16>
+  }
+  return %o : tensor<16x1xf16>
 }

@@ -21,11 +21,11 @@
 // CHECK: scf.if %[[INSIDE]]
 // CHECK: %[[LANE:.*]] = arith.remui %[[I]], %c32
 // CHECK-COUNT-4: memref.load %[[PARTIALS]]
-// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32{{.*}} : f32
-// CHECK: gpu.shuffle xor %{{.*}}, %c8_i32, %c32_i32{{.*}} : f32
-// CHECK: gpu.shuffle xor %{{.*}}, %c4_i32, %c32_i32{{.*}} : f32
-// CHECK: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32{{.*}} : f32
-// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32{{.*}} : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32{{(_[0-9]+)?}}, %c32_i32{{.*}} : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c8_i32{{(_[0-9]+)?}}, %c32_i32{{.*}} : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c4_i32{{(_[0-9]+)?}}, %c32_i32{{.*}} : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c2_i32{{(_[0-9]+)?}}, %c32_i32{{.*}} : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32{{(_[0-9]+)?}}, %c32_i32{{.*}} : f32
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %c0
 // CHECK: scf.if %[[FIRST]]
 // CHECK: math.sqrt
