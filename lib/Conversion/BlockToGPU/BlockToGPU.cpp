@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <limits>
@@ -204,12 +205,21 @@ private:
   /// dividing the bytes of its rows, if it is whole kSwizzleAlignment blocks;
   /// else 0.
   int64_t getSwizzle(Value value);
-  /// A new shared-memory tile for `result`.
+  /// A new shared-memory tile for `result`, released after its last use
+  /// (releaseDeadTiles).
   Tile &allocateResult(Value result) {
+    ownedTiles.insert(result);
     return tiles[result] =
                emitter.allocateShared(getShape(result), getElementType(result),
                                       kMaxVectorBytes, getSwizzle(result));
   }
+  /// When `op` runs relative to the others: loop phase (a forloop_accum's
+  /// step runs in the loop), then position in the block.
+  std::pair<LoopPhase, Operation *> getRunOrder(Operation *op);
+  /// Releases the own shared tiles (ownedTiles) of the operands of `op`
+  /// that no op after it reads. With `loopEnd`, `op` is the for-loop, which ends the
+  /// life of the loop-invariant tiles read in it.
+  void releaseDeadTiles(Operation *op, bool loopEnd = false);
   /// The global tensor of graph_def body argument or kernel argument `index`.
   Tile globalTensor(unsigned argument, ArrayRef<int64_t> shape) {
     return Tile{SmallVector<int64_t, 4>(shape), kernel.getArgument(argument),
@@ -223,6 +233,9 @@ private:
   KernelEmitter emitter;
   block::LoopPhaseMap phases;
   DenseMap<Value, Tile> tiles;
+  /// The values whose shared tiles are their own (allocateResult's, the
+  /// preloaded ones), not yet released.
+  llvm::SetVector<Value> ownedTiles;
   /// Accumulator state (f32) of each forloop_accum.
   DenseMap<Operation *, Tile> accumulators;
   /// A forloop_accum sum of a matmul whose sums stay in registers: the
@@ -290,10 +303,13 @@ LogicalResult GraphDefLowering::run() {
   }
 
   // Loop-invariant ops, once.
-  for (Operation &op : body.without_terminator())
-    if (!isa<block::ForloopAccumOp>(op) && phaseOf(op) == LoopPhase::Invariant &&
-        failed(lower(&op)))
+  for (Operation &op : body.without_terminator()) {
+    if (isa<block::ForloopAccumOp>(op) || phaseOf(op) != LoopPhase::Invariant)
+      continue;
+    if (failed(lower(&op)))
       return failure();
+    releaseDeadTiles(&op);
+  }
 
   // The for-loop: per-iteration ops and accumulation steps.
   auto accums = llvm::to_vector(body.getOps<block::ForloopAccumOp>());
@@ -323,24 +339,72 @@ LogicalResult GraphDefLowering::run() {
       if (auto accum = dyn_cast<block::ForloopAccumOp>(op)) {
         if (!registerSums.contains(accum))
           accumulate(accum);
-      } else if (phaseOf(op) == LoopPhase::InLoop && failed(lower(&op))) {
+      } else if (phaseOf(op) != LoopPhase::InLoop) {
+        continue;
+      } else if (failed(lower(&op))) {
         return failure();
       }
+      releaseDeadTiles(&op);
     }
     scf::YieldOp::create(b, loc, registers);
     registers.assign(loop.getResults().begin(), loop.getResults().end());
+    b.setInsertionPointAfter(loop);
+    releaseDeadTiles(loop, /*loopEnd=*/true);
   }
   iteration = Value();
 
   // After the loop: results of the accumulators, then the ops that use them.
   for (block::ForloopAccumOp accum : accums)
     finishAccumulator(accum);
-  for (Operation &op : body.without_terminator())
-    if (!isa<block::ForloopAccumOp>(op) && phaseOf(op) == LoopPhase::PostLoop &&
-        failed(lower(&op)))
+  for (Operation &op : body.without_terminator()) {
+    if (isa<block::ForloopAccumOp>(op) || phaseOf(op) != LoopPhase::PostLoop)
+      continue;
+    if (failed(lower(&op)))
       return failure();
+    releaseDeadTiles(&op);
+  }
   gpu::ReturnOp::create(b, loc);
   return success();
+}
+
+std::pair<LoopPhase, Operation *>
+GraphDefLowering::getRunOrder(Operation *op) {
+  return {isa<block::ForloopAccumOp>(op) ? LoopPhase::InLoop
+                                         : phases.lookup(op),
+          op};
+}
+
+void GraphDefLowering::releaseDeadTiles(Operation *op, bool loopEnd) {
+  // Other blocks of a cluster read this block's tiles (DSMEM) until the
+  // cluster synchronises: no reuse there.
+  if (graph.getCluster())
+    return;
+  auto runsBefore = [&](Operation *a, Operation *b) {
+    auto [phaseA, opA] = getRunOrder(a);
+    auto [phaseB, opB] = getRunOrder(b);
+    return phaseA != phaseB ? phaseA < phaseB : opA->isBeforeInBlock(opB);
+  };
+  SmallVector<Value> candidates =
+      loopEnd ? llvm::to_vector(ownedTiles)
+              : llvm::to_vector(op->getOperands());
+  for (Value value : candidates) {
+    if (!ownedTiles.contains(value))
+      continue;
+    Operation *last = nullptr;
+    for (Operation *user : value.getUsers())
+      if (!last || runsBefore(last, user))
+        last = user;
+    if (!last)
+      continue;
+    // A loop-invariant tile read in the loop lives until the loop ends.
+    bool readInLoop =
+        phases.lookup(value.getDefiningOp()) != LoopPhase::InLoop &&
+        getRunOrder(last).first == LoopPhase::InLoop;
+    if (loopEnd ? !readInLoop : (last != op || readInLoop))
+      continue;
+    emitter.releaseShared(tiles[value]);
+    ownedTiles.remove(value);
+  }
 }
 
 LogicalResult GraphDefLowering::lower(Operation *op) {
@@ -741,8 +805,10 @@ void GraphDefLowering::advancePipeline(Value iteration) {
 }
 
 void GraphDefLowering::lowerInputLoader(block::InputLoaderOp op) {
-  if (auto found = preloaded.find(op); found != preloaded.end())
+  if (auto found = preloaded.find(op); found != preloaded.end()) {
     tiles[op.getResult()] = found->second;
+    ownedTiles.insert(op.getResult());
+  }
   else if (staged.contains(op))
     tiles[op.getResult()] = getStage(op, iteration);
   else

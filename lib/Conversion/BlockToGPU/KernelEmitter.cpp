@@ -228,7 +228,10 @@ Value KernelEmitter::warpSum(Value value) {
   return value;
 }
 
-void KernelEmitter::barrier() { gpu::BarrierOp::create(builder, loc); }
+void KernelEmitter::barrier() {
+  gpu::BarrierOp::create(builder, loc);
+  shared.synchronize();
+}
 
 SmallVector<Value, 4> KernelEmitter::delinearize(Value linear,
                                                  ArrayRef<int64_t> shape) {
@@ -519,18 +522,82 @@ Tile KernelEmitter::allocateShared(ArrayRef<int64_t> shape, Type type,
   int64_t count = 1;
   for (int64_t d : shape)
     count *= d;
-  int64_t offset = llvm::alignTo(sharedBytes, alignment);
-  sharedBytes = offset + count * type.getIntOrFloatBitWidth() / 8;
+  int64_t bytes = count * type.getIntOrFloatBitWidth() / 8;
+  int64_t offset = shared.allocate(bytes, alignment);
   auto memrefType = MemRefType::get(
       {count}, type, MemRefLayoutAttrInterface(),
       cast<MemRefType>(sharedBase.getType()).getMemorySpace());
   Value byteOffset = arith::ConstantIndexOp::create(entryBuilder, loc, offset);
   Value view = memref::ViewOp::create(entryBuilder, loc, memrefType, sharedBase,
                                       byteOffset, ValueRange());
+  sharedRanges[view] = {offset, bytes};
   Tile tile{SmallVector<int64_t, 4>(shape), view, Value(),
             getContiguousStrides(shape)};
   tile.swizzle = swizzle;
   return tile;
+}
+
+void KernelEmitter::releaseShared(const Tile &tile) {
+  auto [offset, bytes] = sharedRanges.lookup(tile.buffer);
+  assert(bytes != 0 && "not a buffer of allocateShared");
+  Block *block = builder.getInsertionBlock();
+  auto point = builder.getInsertionPoint();
+  bool synchronized =
+      point != block->begin() && isa<gpu::BarrierOp>(*std::prev(point));
+  shared.release(offset, bytes, synchronized);
+}
+
+//===----------------------------------------------------------------------===//
+// SharedMemoryAllocator
+//===----------------------------------------------------------------------===//
+
+int64_t SharedMemoryAllocator::allocate(int64_t bytes, int64_t alignment) {
+  for (auto it = reusable.begin(); it != reusable.end(); ++it) {
+    auto [start, length] = *it;
+    int64_t end = start + length;
+    int64_t offset = llvm::alignTo(start, alignment);
+    // The last range may grow past the end of the memory.
+    if (offset + bytes > end && end != size)
+      continue;
+    reusable.erase(it);
+    if (offset != start)
+      reusable[start] = offset - start;
+    if (offset + bytes < end)
+      reusable[offset + bytes] = end - offset - bytes;
+    size = std::max(size, offset + bytes);
+    return offset;
+  }
+  int64_t offset = llvm::alignTo(size, alignment);
+  size = offset + bytes;
+  return offset;
+}
+
+void SharedMemoryAllocator::release(int64_t offset, int64_t bytes,
+                                    bool synchronized) {
+  pending.push_back({offset, bytes});
+  if (synchronized)
+    synchronize();
+}
+
+void SharedMemoryAllocator::synchronize() {
+  for (auto [offset, bytes] : pending) {
+    int64_t start = offset, end = offset + bytes;
+    // Merge with the neighbouring ranges.
+    auto next = reusable.lower_bound(start);
+    if (next != reusable.end() && next->first == end) {
+      end += next->second;
+      next = reusable.erase(next);
+    }
+    if (next != reusable.begin()) {
+      auto previous = std::prev(next);
+      if (previous->first + previous->second == start) {
+        start = previous->first;
+        reusable.erase(previous);
+      }
+    }
+    reusable[start] = end - start;
+  }
+  pending.clear();
 }
 
 bool mlir::mirage::isElementwise(StringRef mnemonic) {

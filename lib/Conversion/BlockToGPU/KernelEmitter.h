@@ -17,7 +17,10 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <map>
 
 namespace mlir::mirage {
 
@@ -88,6 +91,30 @@ void blockLastDimension(Tile &tile, int64_t extent, unsigned firstInner);
 /// dividing the tile's offset alignment and its strides other than the last,
 /// which must be 1. 1 when the tile allows no vector access.
 int64_t getVectorWidth(const Tile &tile);
+
+/// The byte ranges of a kernel's dynamic shared memory. A range is
+/// allocated first fit among the released ones (extending the last if it
+/// ends the memory), else at the end; a released range is reusable once the
+/// block's threads have passed a barrier after its last access.
+class SharedMemoryAllocator {
+public:
+  /// The offset of `bytes` new bytes, a multiple of `alignment`.
+  int64_t allocate(int64_t bytes, int64_t alignment);
+  /// Releases [offset, offset + bytes): reusable now if `synchronized` (a
+  /// barrier follows its last access), else after the next synchronize().
+  void release(int64_t offset, int64_t bytes, bool synchronized);
+  /// The block's threads have passed a barrier.
+  void synchronize();
+  /// The bytes the ranges span: the end of the highest one ever allocated.
+  int64_t getSize() const { return size; }
+
+private:
+  /// Reusable ranges, offset to bytes, none adjacent.
+  std::map<int64_t, int64_t> reusable;
+  /// Released ranges awaiting a barrier.
+  SmallVector<std::pair<int64_t, int64_t>> pending;
+  int64_t size = 0;
+};
 
 /// Emits the body of one kernel: thread and block indices, element loops,
 /// tile accesses, scalar arithmetic and shared-memory buffers.
@@ -212,8 +239,13 @@ public:
   Tile allocateShared(ArrayRef<int64_t> shape, Type type,
                       int64_t alignment = kMaxVectorBytes,
                       int64_t swizzle = 0);
-  /// Bytes of dynamic shared memory allocated so far.
-  int64_t getSharedMemoryBytes() const { return sharedBytes; }
+  /// Gives the shared memory of tile `tile` (from allocateShared) back for
+  /// later allocations, once every thread is past a barrier after its last
+  /// access: at once if the last op emitted is a barrier, else at the next
+  /// one (barrier()).
+  void releaseShared(const Tile &tile);
+  /// Bytes of dynamic shared memory the kernel needs.
+  int64_t getSharedMemoryBytes() const { return shared.getSize(); }
 
   /// `value` (f32) rounded to `type` and back, as storing it would.
   Value roundTo(Value value, Type type);
@@ -232,7 +264,9 @@ private:
   Value threadId;
   SmallVector<Value, 3> blockIds;
   Value sharedBase;
-  int64_t sharedBytes = 0;
+  SharedMemoryAllocator shared;
+  /// The byte range of each shared buffer (offset, bytes).
+  DenseMap<Value, std::pair<int64_t, int64_t>> sharedRanges;
 };
 
 /// Index arithmetic for the classes that emit the coordinates and addresses
