@@ -213,12 +213,12 @@ private:
                emitter.allocateShared(getShape(result), getElementType(result),
                                       kMaxVectorBytes, getSwizzle(result));
   }
-  /// When `op` runs relative to the others: loop phase (a forloop_accum's
-  /// step runs in the loop), then position in the block.
-  std::pair<LoopPhase, Operation *> getRunOrder(Operation *op);
+  /// The loop phase in which `op` runs: its own, but the in-loop step of a
+  /// forloop_accum. Ops run phase by phase, each phase in block order.
+  LoopPhase getRunPhase(Operation *op);
   /// Releases the own shared tiles (ownedTiles) of the operands of `op`
-  /// that no op after it reads. With `loopEnd`, `op` is the for-loop, which ends the
-  /// life of the loop-invariant tiles read in it.
+  /// that no op after it reads. With `loopEnd`, `op` is the for-loop, which
+  /// ends the life of the loop-invariant tiles read in it.
   void releaseDeadTiles(Operation *op, bool loopEnd = false);
   /// The global tensor of graph_def body argument or kernel argument `index`.
   Tile globalTensor(unsigned argument, ArrayRef<int64_t> shape) {
@@ -367,11 +367,9 @@ LogicalResult GraphDefLowering::run() {
   return success();
 }
 
-std::pair<LoopPhase, Operation *>
-GraphDefLowering::getRunOrder(Operation *op) {
-  return {isa<block::ForloopAccumOp>(op) ? LoopPhase::InLoop
-                                         : phases.lookup(op),
-          op};
+LoopPhase GraphDefLowering::getRunPhase(Operation *op) {
+  return isa<block::ForloopAccumOp>(op) ? LoopPhase::InLoop
+                                        : phases.lookup(op);
 }
 
 void GraphDefLowering::releaseDeadTiles(Operation *op, bool loopEnd) {
@@ -380,9 +378,8 @@ void GraphDefLowering::releaseDeadTiles(Operation *op, bool loopEnd) {
   if (graph.getCluster())
     return;
   auto runsBefore = [&](Operation *a, Operation *b) {
-    auto [phaseA, opA] = getRunOrder(a);
-    auto [phaseB, opB] = getRunOrder(b);
-    return phaseA != phaseB ? phaseA < phaseB : opA->isBeforeInBlock(opB);
+    LoopPhase phaseA = getRunPhase(a), phaseB = getRunPhase(b);
+    return phaseA != phaseB ? phaseA < phaseB : a->isBeforeInBlock(b);
   };
   SmallVector<Value> candidates =
       loopEnd ? llvm::to_vector(ownedTiles)
@@ -399,7 +396,7 @@ void GraphDefLowering::releaseDeadTiles(Operation *op, bool loopEnd) {
     // A loop-invariant tile read in the loop lives until the loop ends.
     bool readInLoop =
         phases.lookup(value.getDefiningOp()) != LoopPhase::InLoop &&
-        getRunOrder(last).first == LoopPhase::InLoop;
+        getRunPhase(last) == LoopPhase::InLoop;
     if (loopEnd ? !readInLoop : (last != op || readInLoop))
       continue;
     emitter.releaseShared(tiles[value]);
@@ -833,10 +830,9 @@ void GraphDefLowering::lowerOutputSaver(block::OutputSaverOp op) {
   Type type = in.getStorageType();
   int64_t width = getRunWidth(shape, {type, out.getStorageType()});
   emitter.forEachRun(shape, width, [&](ValueRange c) {
-    // Same storage types: vectors copied without converting.
     if (width == 1)
       emitter.store(out, c, emitter.load(in, c));
-    else if (type == out.getStorageType())
+    else if (type == out.getStorageType()) // Copied without converting.
       emitter.storePacked(out, c, emitter.loadPacked(in, c, width));
     else
       emitter.storeVector(out, c, emitter.loadVector(in, c, width));
