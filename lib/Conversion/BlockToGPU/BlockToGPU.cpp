@@ -152,6 +152,14 @@ private:
   void lowerInputLoader(block::InputLoaderOp op);
   void lowerOutputSaver(block::OutputSaverOp op);
   void lowerElementwise(Operation *op, double scalar);
+  /// Elementwise work over `shape` by runs (KernelEmitter::forEachRun):
+  /// each run reads every operand tile once (broadcast operands included),
+  /// calls `compute` on each element's operand values (f32), which returns
+  /// one f32 value per tile of `outs`, and writes each result run with one
+  /// vector store.
+  void emitElementwiseRuns(
+      ArrayRef<int64_t> shape, ArrayRef<Tile> operands, ArrayRef<Tile> outs,
+      function_ref<SmallVector<Value, 2>(ArrayRef<Value> values)> compute);
   /// The most consecutive elements along the last dimension of `shape` that
   /// elementwise work takes at once (a run, see KernelEmitter::forEachRun):
   /// kMaxVectorBytes of the widest of `types`, halved until it divides the
@@ -843,6 +851,14 @@ void GraphDefLowering::lowerOutputSaver(block::OutputSaverOp op) {
 // Compute ops
 //===----------------------------------------------------------------------===//
 
+/// `width` (a power of two) halved until it divides `extent`: how many
+/// consecutive elements along a last dimension go together.
+static int64_t getGroupWidth(int64_t width, int64_t extent) {
+  while (extent % width != 0)
+    width /= 2;
+  return width;
+}
+
 void GraphDefLowering::lowerElementwise(Operation *op, double scalar) {
   SmallVector<Tile> operands;
   for (Value operand : op->getOperands())
@@ -851,23 +867,35 @@ void GraphDefLowering::lowerElementwise(Operation *op, double scalar) {
   ArrayRef<int64_t> shape = getShape(result);
   Tile out = allocateResult(result);
   StringRef mnemonic = op->getName().stripDialect();
-  SmallVector<Type, 3> types = {out.getStorageType()};
-  for (const Tile &operand : operands)
-    types.push_back(operand.getStorageType());
+  emitElementwiseRuns(shape, operands, out,
+                      [&](ArrayRef<Value> values) -> SmallVector<Value, 2> {
+                        return {emitElementwise(emitter.getBuilder(),
+                                                emitter.getLoc(), mnemonic,
+                                                values, scalar)};
+                      });
+}
+
+void GraphDefLowering::emitElementwiseRuns(
+    ArrayRef<int64_t> shape, ArrayRef<Tile> operands, ArrayRef<Tile> outs,
+    function_ref<SmallVector<Value, 2>(ArrayRef<Value> values)> compute) {
+  SmallVector<Type, 4> types;
+  for (const Tile &tile : llvm::concat<const Tile>(operands, outs))
+    types.push_back(tile.getStorageType());
   int64_t width = getRunWidth(shape, types);
   emitter.forEachRun(shape, width, [&](ValueRange c) {
-    SmallVector<SmallVector<Value, 8>, 2> runs;
+    SmallVector<SmallVector<Value, 8>, 4> runs;
     for (const Tile &operand : operands)
       runs.push_back(emitter.loadBroadcastRun(operand, shape, c, width));
-    SmallVector<Value, 8> results;
+    SmallVector<SmallVector<Value, 8>, 2> results(outs.size());
     for (int64_t l = 0; l < width; ++l) {
-      SmallVector<Value, 2> values;
+      SmallVector<Value, 4> values;
       for (ArrayRef<Value> run : runs)
         values.push_back(run[l]);
-      results.push_back(emitElementwise(emitter.getBuilder(), emitter.getLoc(),
-                                        mnemonic, values, scalar));
+      for (auto [k, value] : llvm::enumerate(compute(values)))
+        results[k].push_back(value);
     }
-    emitter.storeVector(out, c, results);
+    for (auto [out, run] : llvm::zip(outs, results))
+      emitter.storeVector(out, c, run);
   });
 }
 
@@ -878,10 +906,9 @@ int64_t GraphDefLowering::getRunWidth(ArrayRef<int64_t> shape,
   for (Type type : types)
     widestBytes = std::max<int64_t>(widestBytes,
                                     type.getIntOrFloatBitWidth() / 8);
-  int64_t width = kMaxVectorBytes / widestBytes;
-  while (shape.back() % width != 0 || groupSize % width != 0)
-    width /= 2;
-  return width;
+  // groupSize 0 is a multiple of every width.
+  return getGroupWidth(
+      getGroupWidth(kMaxVectorBytes / widestBytes, shape.back()), groupSize);
 }
 
 int64_t GraphDefLowering::getTermRun(const Tile &in, int64_t terms) {
@@ -889,9 +916,7 @@ int64_t GraphDefLowering::getTermRun(const Tile &in, int64_t terms) {
     return 1;
   int64_t run =
       kMaxVectorBytes / (in.getStorageType().getIntOrFloatBitWidth() / 8);
-  while (terms % run != 0 || in.shape.back() % run != 0)
-    run /= 2;
-  return run;
+  return getGroupWidth(getGroupWidth(run, terms), in.shape.back());
 }
 
 /// The shortest slice of a sum a thread adds up on its own.
@@ -908,14 +933,6 @@ static int64_t getSumSlices(int64_t groups, int64_t terms, int64_t threads,
          terms / (2 * slices) >= kMinSliceLength)
     slices *= 2;
   return slices;
-}
-
-/// The widest group of consecutive elements along the last dimension of a
-/// sum's result, at most `width`, that divides `extent`.
-static int64_t getGroupWidth(int64_t width, int64_t extent) {
-  while (extent % width != 0)
-    width /= 2;
-  return width;
 }
 
 int64_t GraphDefLowering::getSumWidth(const Tile &operand,
@@ -1216,40 +1233,31 @@ LogicalResult GraphDefLowering::lowerThreadGraph(block::ThreadGraphOp op) {
   for (Operation &inner : body.without_terminator())
     if (!isElementwise(inner.getName().stripDialect()))
       return inner.emitOpError("has no GPU lowering");
-  SmallVector<Type, 4> types;
-  for (const Tile &tile : llvm::concat<const Tile>(operands, outs))
-    types.push_back(tile.getStorageType());
-  int64_t width = getRunWidth(shape, types);
-  emitter.forEachRun(shape, width, [&](ValueRange c) {
-    SmallVector<SmallVector<Value, 8>, 4> runs;
-    for (const Tile &operand : operands)
-      runs.push_back(emitter.loadBroadcastRun(operand, shape, c, width));
-    // Per element of the run: the scalars of the body, in f32, rounded to
-    // their type after every op.
-    SmallVector<SmallVector<Value, 8>, 2> results(outs.size());
-    for (int64_t l = 0; l < width; ++l) {
-      DenseMap<Value, Value> scalars;
-      for (auto [arg, run] : llvm::zip(body.getArguments(), runs))
-        scalars[arg] = run[l];
-      for (Operation &inner : body.without_terminator()) {
-        SmallVector<Value, 2> values;
-        for (Value v : inner.getOperands())
-          values.push_back(scalars.lookup(v));
-        auto factor = inner.getAttrOfType<FloatAttr>("value");
-        Value result = emitElementwise(
-            emitter.getBuilder(), emitter.getLoc(),
-            inner.getName().stripDialect(), values,
-            factor ? factor.getValueAsDouble() : 0.0);
-        scalars[inner.getResult(0)] =
-            emitter.roundTo(result, inner.getResult(0).getType());
-      }
-      for (auto [k, yielded] :
-           llvm::enumerate(body.getTerminator()->getOperands()))
-        results[k].push_back(scalars.lookup(yielded));
-    }
-    for (auto [out, run] : llvm::zip(outs, results))
-      emitter.storeVector(out, c, run);
-  });
+  // Per element: the scalars of the body, in f32, rounded to their type
+  // after every op.
+  emitElementwiseRuns(
+      shape, operands, outs,
+      [&](ArrayRef<Value> values) -> SmallVector<Value, 2> {
+        DenseMap<Value, Value> scalars;
+        for (auto [arg, value] : llvm::zip(body.getArguments(), values))
+          scalars[arg] = value;
+        for (Operation &inner : body.without_terminator()) {
+          SmallVector<Value, 2> innerValues;
+          for (Value v : inner.getOperands())
+            innerValues.push_back(scalars.lookup(v));
+          auto factor = inner.getAttrOfType<FloatAttr>("value");
+          Value result = emitElementwise(
+              emitter.getBuilder(), emitter.getLoc(),
+              inner.getName().stripDialect(), innerValues,
+              factor ? factor.getValueAsDouble() : 0.0);
+          scalars[inner.getResult(0)] =
+              emitter.roundTo(result, inner.getResult(0).getType());
+        }
+        SmallVector<Value, 2> yielded;
+        for (Value v : body.getTerminator()->getOperands())
+          yielded.push_back(scalars.lookup(v));
+        return yielded;
+      });
   return success();
 }
 

@@ -316,11 +316,6 @@ Value KernelEmitter::load(const Tile &tile, ValueRange coords) {
   return arith::ExtFOp::create(builder, loc, builder.getF32Type(), value);
 }
 
-Value KernelEmitter::loadBroadcast(const Tile &tile, ArrayRef<int64_t> shape,
-                                   ValueRange coords) {
-  return loadBroadcastRun(tile, shape, coords, /*width=*/1).front();
-}
-
 SmallVector<Value, 8> KernelEmitter::loadBroadcastRun(const Tile &tile,
                                                       ArrayRef<int64_t> shape,
                                                       ValueRange coords,

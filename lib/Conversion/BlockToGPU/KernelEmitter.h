@@ -184,14 +184,10 @@ public:
   /// allows, else element by element. The last coordinate must be a
   /// multiple of the vector's width.
   void storePacked(const Tile &tile, ValueRange coords, Value vector);
-  /// Reads the element of `tile` that broadcasts to `coords` of a result of
-  /// shape `shape` (dimensions of size 1 repeat).
-  Value loadBroadcast(const Tile &tile, ArrayRef<int64_t> shape,
-                      ValueRange coords);
   /// Reads the `width` elements of `tile` that broadcast to the run of a
   /// result of shape `shape` from `coords` on along the last dimension, as
-  /// f32: one loadVector, or `width` copies of one element where the last
-  /// dimension of `tile` is broadcast.
+  /// f32 (dimensions of size 1 repeat): one loadVector, or `width` copies of
+  /// one element where the last dimension of `tile` is broadcast.
   SmallVector<Value, 8> loadBroadcastRun(const Tile &tile,
                                          ArrayRef<int64_t> shape,
                                          ValueRange coords, int64_t width);
