@@ -37,6 +37,16 @@ int64_t mirage::getSharedMemoryLimit(StringRef chip) {
   return chip == "sm_80" ? 163 * 1024 : 227 * 1024;
 }
 
+int64_t mirage::getSharedMemoryPerSM(StringRef chip) {
+  return chip == "sm_80" ? 164 * 1024 : 228 * 1024;
+}
+
+int64_t mirage::getReservedSharedMemoryPerBlock(StringRef) { return 1024; }
+
+int64_t mirage::getMultiprocessorCount(StringRef chip) {
+  return chip == "sm_80" ? 108 : 132;
+}
+
 /// The CUDA toolkit, for libdevice: $CUDA_ROOT, else /usr/local/cuda.
 static std::string getCudaToolkitPath() {
   if (const char *root = std::getenv("CUDA_ROOT"))

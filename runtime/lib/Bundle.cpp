@@ -255,8 +255,8 @@ Error Bundle::prepareKernels() {
           return Error(error.code(), launchName(function, l, launch) + ": " +
                                          error.message());
       }
-      needs.sharedMemory =
-          std::max<int64_t>(needs.sharedMemory, launch.sharedMemory);
+      uint32_t shared = launch.getSharedMemory(bundleChip);
+      needs.sharedMemory = std::max<int64_t>(needs.sharedMemory, shared);
       needs.nonPortableCluster |= launch.nonPortableCluster;
       loaded[f].kernels.push_back(needs.handle);
 
@@ -264,10 +264,10 @@ Error Bundle::prepareKernels() {
           functionAttribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, needs.handle);
       if (!staticShared)
         return staticShared.takeError();
-      if (int64_t(launch.sharedMemory) + *staticShared > *optIn)
+      if (int64_t(shared) + *staticShared > *optIn)
         return Error(ErrorCode::InvalidBundle,
                      launchName(function, l, launch) + ": " +
-                         std::to_string(launch.sharedMemory) +
+                         std::to_string(shared) +
                          " bytes of dynamic shared memory (plus " +
                          std::to_string(*staticShared) +
                          " static) exceed the " + std::to_string(*optIn) +
@@ -451,7 +451,7 @@ Error Bundle::run(std::string_view name, const std::vector<TensorArg> &inputs,
     config.blockDimX = launch.block[0];
     config.blockDimY = launch.block[1];
     config.blockDimZ = launch.block[2];
-    config.sharedMemBytes = launch.sharedMemory;
+    config.sharedMemBytes = launch.getSharedMemory(bundleChip);
     config.hStream = stream;
     CUlaunchAttribute cluster = {};
     if (launch.usesClusters()) {

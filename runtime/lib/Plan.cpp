@@ -71,6 +71,11 @@ bool Launch::usesClusters() const {
   return cluster[0] != 1 || cluster[1] != 1 || cluster[2] != 1;
 }
 
+uint32_t Launch::getSharedMemory(const std::string &chip) const {
+  auto entry = chipSharedMemory.find(chip);
+  return entry == chipSharedMemory.end() ? sharedMemory : entry->second;
+}
+
 Expected<const Function *> Plan::lookup(std::string_view name) const {
   if (name.empty() && functions.size() == 1)
     return &functions.front();
@@ -255,6 +260,7 @@ private:
         fail(path,
              "expected a file name next to plan.json, got \"" + file + "\"");
       ptx[entry.first] = file;
+      chips.insert(entry.first);
     }
     return ptx;
   }
@@ -416,9 +422,7 @@ private:
         fail(member(path, "non_portable_cluster"), "expected a boolean");
     }
     if (const json::Value *shared = field(value, path, "shared_memory"))
-      launch.sharedMemory = static_cast<uint32_t>(
-          integer(*shared, member(path, "shared_memory"), 0,
-                  std::numeric_limits<int32_t>::max()));
+      readSharedMemory(*shared, member(path, "shared_memory"), launch);
     if (const json::Value *args = field(value, path, "args")) {
       const std::vector<json::Value> &elements =
           array(*args, member(path, "args"));
@@ -429,6 +433,29 @@ private:
     if (!failed())
       checkLaunchLimits(launch, path);
     return launch;
+  }
+
+  /// Dynamic shared memory: bytes for every chip, or an object of bytes by
+  /// chip naming each chip of `ptx`.
+  void readSharedMemory(const json::Value &value, const std::string &path,
+                        Launch &launch) {
+    auto bytes = [&](const json::Value &count, const std::string &at) {
+      return static_cast<uint32_t>(
+          integer(count, at, 0, std::numeric_limits<int32_t>::max()));
+    };
+    if (!value.isObject()) {
+      launch.sharedMemory = bytes(value, path);
+      return;
+    }
+    for (const json::Value::Member &entry : value.getObject()) {
+      if (!chips.count(entry.first))
+        fail(path, "\"" + entry.first + "\" is not a chip of ptx");
+      launch.chipSharedMemory[entry.first] =
+          bytes(entry.second, member(path, entry.first));
+    }
+    for (const std::string &chip : chips)
+      if (!failed() && !launch.chipSharedMemory.count(chip))
+        fail(path, "no bytes for " + chip + ", a chip of ptx");
   }
 
   LaunchArg readArg(const json::Value &value, const std::string &path,
@@ -565,6 +592,8 @@ private:
   }
 
   std::optional<std::string> firstError;
+  /// The chips of `ptx`.
+  std::set<std::string> chips;
 };
 
 Expected<std::string> readFile(const std::filesystem::path &path) {

@@ -138,6 +138,37 @@ MIRAGE_TEST(Plan, AcceptsClustersWithOnlySm90a) {
   }
 }
 
+MIRAGE_TEST(Plan, ReadsSharedMemoryByChip) {
+  Expected<Plan> plan = parseEdited(
+      R"("shared_memory": 8192)",
+      R"("shared_memory": {"sm_80": 90112, "sm_90a": 74752})");
+  EXPECT_OK(plan);
+  if (!plan)
+    return;
+  const Launch &byChip = plan->functions[0].launches[0];
+  EXPECT_EQ(byChip.getSharedMemory("sm_80"), 90112u);
+  EXPECT_EQ(byChip.getSharedMemory("sm_90a"), 74752u);
+  EXPECT_EQ(plan->functions[0].launches[1].getSharedMemory("sm_90a"), 65536u);
+}
+
+MIRAGE_TEST(Plan, RejectsSharedMemoryOfOtherChips) {
+  const std::string launch = "functions[0].launches[0].";
+  const std::string shared = R"("shared_memory": 8192)";
+  EXPECT_FAILS_WITH(
+      parseEdited(shared, R"("shared_memory": {"sm_90a": 74752})"),
+      "plan.json: " + launch + "shared_memory: no bytes for sm_80, a chip of "
+                               "ptx");
+  EXPECT_FAILS_WITH(
+      parseEdited(shared, R"("shared_memory": {"sm_80": 1, "sm_90a": 2, )"
+                          R"("sm_100": 3})"),
+      "plan.json: " + launch +
+          "shared_memory: \"sm_100\" is not a chip of ptx");
+  EXPECT_FAILS_WITH(
+      parseEdited(shared, R"("shared_memory": {"sm_80": 1, "sm_90a": -2})"),
+      "plan.json: " + launch +
+          "shared_memory.sm_90a: expected an integer in [0, ");
+}
+
 MIRAGE_TEST(Plan, AcceptsAbsentReferenceAndEmptyInputs) {
   std::string text = replaced(validPlan,
                               R"(,

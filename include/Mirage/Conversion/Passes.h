@@ -78,6 +78,18 @@ FailureOr<StringRef> getPTXFeatures(StringRef chip);
 /// The largest dynamic shared memory one block may use on `chip`, in bytes.
 int64_t getSharedMemoryLimit(StringRef chip);
 
+/// The shared memory of one SM of `chip`, in bytes: what the blocks resident
+/// on it share, each with the chip's reserved bytes per block on top.
+int64_t getSharedMemoryPerSM(StringRef chip);
+
+/// The shared memory the system reserves per resident block on `chip`, in
+/// bytes.
+int64_t getReservedSharedMemoryPerBlock(StringRef chip);
+
+/// The SMs of the GPU the code generator tunes `chip`'s kernels for (A100
+/// for sm_80, H100 SXM for sm_90a).
+int64_t getMultiprocessorCount(StringRef chip);
+
 } // namespace mlir::mirage
 
 #endif // MIRAGE_CONVERSION_PASSES_H

@@ -51,8 +51,9 @@ def ConvertMirageBlockToGPUPass
            "Software pipelining: loop-varying input tiles are copied into "
            "shared memory (cp.async, or TMA on sm_90a) up to this many "
            "for-loop iterations (stages) at once (default 4: the next three "
-           "iterations' tiles load during this one); below 2, tiles are read "
-           "in place (docs/CodeGeneration.md)">,
+           "iterations' tiles load during this one); each kernel takes the "
+           "count up to this one that lets the most of its blocks share an "
+           "SM; below 2, tiles are read in place (docs/CodeGeneration.md)">,
     Option<"maxSharedMemory", "max-shared-memory", "int64_t", "0",
            "The most dynamic shared memory a block may use, in bytes (0: "
            "the chip's limit); a bundle for several chips passes the "

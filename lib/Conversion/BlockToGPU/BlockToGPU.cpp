@@ -67,6 +67,8 @@ constexpr int32_t kWaitTicks = 10000000;
 /// The threads per SM a kernel's register budget is sized for
 /// (`.minnctapersm`).
 constexpr int64_t kThreadsPerSM = 256;
+/// The most threads and blocks one SM holds at once (sm_80 and sm_90a).
+constexpr int64_t kMaxThreadsPerSM = 2048, kMaxBlocksPerSM = 32;
 
 /// Choices of a kernel's code that trade shared memory for speed.
 struct LoweringOptions {
@@ -104,6 +106,9 @@ public:
   int64_t getSharedMemoryBytes() const {
     return emitter.getSharedMemoryBytes();
   }
+  /// The for-loop iterations whose staged tiles are in shared memory at once
+  /// (0: none staged).
+  int64_t getStages() const { return numStages; }
 
 private:
   LogicalResult lower(Operation *op);
@@ -1477,6 +1482,63 @@ void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
 // The pass
 //===----------------------------------------------------------------------===//
 
+/// A graph_def lowered into a kernel.
+struct LoweredKernel {
+  gpu::GPUFuncOp kernel;
+  /// Its dynamic shared memory per block.
+  int64_t sharedBytes = 0;
+  /// The for-loop iterations its stages hold (0: not staged).
+  int64_t stages = 0;
+};
+
+/// Lowers `graph` into a new kernel of `kernels` named `name` (or a fresh
+/// name while another kernel has it).
+FailureOr<LoweredKernel> lowerKernel(kernel::GraphDefOp graph, StringRef name,
+                                     gpu::GPUModuleOp kernels,
+                                     const LoweringOptions &options) {
+  SmallVector<Type> argumentTypes;
+  for (Type type : graph.getInputs().getTypes())
+    argumentTypes.push_back(getFlatBufferType(type));
+  for (Type type : graph.getResultTypes())
+    argumentTypes.push_back(getFlatBufferType(type));
+  OpBuilder builder = OpBuilder::atBlockEnd(kernels.getBody());
+  auto kernel = gpu::GPUFuncOp::create(
+      builder, graph.getLoc(), name, builder.getFunctionType(argumentTypes, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                  builder.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(graph.getBlock()));
+  // Enough blocks per SM for 256 threads: lets ptxas use up to 255
+  // registers per thread rather than spill to reach a higher occupancy.
+  int64_t threads = int64_t(graph.getBlock()[0]) * graph.getBlock()[1] *
+                    graph.getBlock()[2];
+  kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  builder.getI32IntegerAttr(
+                      std::max<int64_t>(1, kThreadsPerSM / threads)));
+  if (std::optional<ArrayRef<int32_t>> cluster = graph.getCluster())
+    kernel->setAttr("nvvm.cluster_dim", builder.getDenseI32ArrayAttr(*cluster));
+  SymbolTable(kernels).insert(kernel);
+  GraphDefLowering lowering(graph, kernel, options);
+  if (failed(lowering.run())) {
+    kernel.erase();
+    return failure();
+  }
+  return LoweredKernel{kernel, lowering.getSharedMemoryBytes(),
+                       lowering.getStages()};
+}
+
+/// The blocks of `threads` threads and `sharedBytes` bytes of dynamic shared
+/// memory each that one SM of `chip` holds at once, as far as shared memory
+/// and threads allow (registers are ptxas's: `.minnctapersm` asks for
+/// kThreadsPerSM threads' worth).
+int64_t getResidentBlocks(StringRef chip, int64_t sharedBytes,
+                          int64_t threads) {
+  int64_t bySharedMemory =
+      getSharedMemoryPerSM(chip) /
+      (sharedBytes + getReservedSharedMemoryPerBlock(chip));
+  return std::min({bySharedMemory, kMaxThreadsPerSM / threads,
+                   kMaxBlocksPerSM});
+}
+
 struct ConvertMirageBlockToGPUPass
     : mirage::impl::ConvertMirageBlockToGPUPassBase<ConvertMirageBlockToGPUPass> {
   using Base::Base;
@@ -1507,21 +1569,12 @@ LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
     return graph.emitOpError()
            << "uses a thread-block cluster, which " << chip
            << " does not have (clusters need sm_90a)";
-  SmallVector<Type> argumentTypes;
-  for (Type type : graph.getInputs().getTypes())
-    argumentTypes.push_back(getFlatBufferType(type));
-  for (Type type : graph.getResultTypes())
-    argumentTypes.push_back(getFlatBufferType(type));
-
   // A kernel that does not fit in shared memory is lowered again with
   // fewer stages, then without preloaded tiles, then without staging, then
   // without vector groups in its sums.
-  OpBuilder builder = OpBuilder::atBlockEnd(kernels.getBody());
   int64_t limit = getSharedMemoryLimit(chip);
   if (maxSharedMemory > 0)
     limit = std::min(limit, int64_t(maxSharedMemory));
-  gpu::GPUFuncOp kernel;
-  int64_t sharedBytes = 0;
   bool warpgroupMatmuls = wgmma && tensorCores && chip == "sm_90a";
   bool tensorCopies = tma && chip == "sm_90a";
   LoweringOptions attempts[] = {
@@ -1534,50 +1587,66 @@ LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
        false},
       {0, 0, true, tensorCores, false, false, false},
       {0, 0, false, tensorCores, false, false, false}};
-  for (const LoweringOptions &options : attempts) {
-    kernel = gpu::GPUFuncOp::create(builder, graph.getLoc(), name,
-                                    builder.getFunctionType(argumentTypes, {}));
-    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
-                    builder.getUnitAttr());
-    kernel.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(graph.getBlock()));
-    // Enough blocks per SM for 256 threads: lets ptxas use up to 255
-    // registers per thread rather than spill to reach a higher occupancy.
-    int64_t threads = int64_t(graph.getBlock()[0]) * graph.getBlock()[1] *
-                      graph.getBlock()[2];
-    kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                    builder.getI32IntegerAttr(
-                        std::max<int64_t>(1, kThreadsPerSM / threads)));
-    if (std::optional<ArrayRef<int32_t>> cluster = graph.getCluster())
-      kernel->setAttr("nvvm.cluster_dim",
-                      builder.getDenseI32ArrayAttr(*cluster));
-    SymbolTable(kernels).insert(kernel);
-    GraphDefLowering lowering(graph, kernel, options);
-    if (failed(lowering.run())) {
-      kernel.erase();
+  LoweredKernel lowered;
+  LoweringOptions options;
+  for (const LoweringOptions &attempt : attempts) {
+    FailureOr<LoweredKernel> kernel = lowerKernel(graph, name, kernels, attempt);
+    if (failed(kernel))
       return failure();
-    }
-    sharedBytes = lowering.getSharedMemoryBytes();
-    if (sharedBytes <= limit || &options == &attempts[std::size(attempts) - 1])
+    lowered = *kernel;
+    options = attempt;
+    if (lowered.sharedBytes <= limit)
       break;
-    kernel.erase();
+    if (&attempt != &attempts[std::size(attempts) - 1])
+      lowered.kernel.erase();
   }
-  if (sharedBytes > limit) {
-    kernel.erase();
+  if (lowered.sharedBytes > limit) {
+    lowered.kernel.erase();
     return graph.emitOpError()
-           << "needs " << sharedBytes << " bytes of shared memory per block, "
-           << "more than the " << limit << " of " << chip
-           << "; use smaller tiles (a larger grid or for-loop)";
+           << "needs " << lowered.sharedBytes
+           << " bytes of shared memory per block, more than the " << limit
+           << " of " << chip << "; use smaller tiles (a larger grid or for-loop)";
   }
 
-  builder.setInsertionPoint(graph);
-  auto symbol = SymbolRefAttr::get(kernels.getNameAttr(),
-                                   {FlatSymbolRefAttr::get(kernel.getNameAttr())});
+  // Fewer stages take less shared memory, so more blocks may share an SM:
+  // the kernel takes the stage count that lets the most of its blocks run at
+  // once, counting no more than the blocks each SM has to run (ties: more
+  // stages, which hide more of the copies' latency).
+  int64_t threads = int64_t(graph.getBlock()[0]) * graph.getBlock()[1] *
+                    graph.getBlock()[2];
+  int64_t blocks =
+      int64_t(graph.getGrid()[0]) * graph.getGrid()[1] * graph.getGrid()[2];
+  int64_t wanted = llvm::divideCeil(blocks, getMultiprocessorCount(chip));
+  auto concurrency = [&](const LoweredKernel &kernel) {
+    return std::min(wanted,
+                    getResidentBlocks(chip, kernel.sharedBytes, threads));
+  };
+  for (options.maxStages = lowered.stages - 1;
+       options.maxStages >= 2 && concurrency(lowered) < wanted;
+       --options.maxStages) {
+    FailureOr<LoweredKernel> fewer = lowerKernel(graph, name, kernels, options);
+    if (failed(fewer))
+      return failure();
+    if (concurrency(*fewer) <= concurrency(lowered)) {
+      fewer->kernel.erase();
+      continue;
+    }
+    lowered.kernel.erase();
+    SymbolTable::setSymbolName(fewer->kernel, name);
+    lowered = *fewer;
+  }
+
+  OpBuilder builder(graph);
+  auto symbol = SymbolRefAttr::get(
+      kernels.getNameAttr(),
+      {FlatSymbolRefAttr::get(lowered.kernel.getNameAttr())});
   auto launch = kernel::LaunchOp::create(
       builder, graph.getLoc(), graph.getResultTypes(), symbol, graph.getInputs(),
       graph.getGridAttr(), graph.getBlockAttr(),
       graph.getClusterAttr() ? graph.getClusterAttr()
                              : builder.getDenseI32ArrayAttr({1, 1, 1}),
-      graph.getNonPortableClusterAttr(), builder.getI64IntegerAttr(sharedBytes));
+      graph.getNonPortableClusterAttr(),
+      builder.getI64IntegerAttr(lowered.sharedBytes));
   graph.replaceAllUsesWith(launch.getResults());
   graph.erase();
   return success();

@@ -72,11 +72,11 @@ findReference(func::FuncOp function, ModuleOp references) {
   return std::optional<json::Object>(std::move(*program));
 }
 
-/// The PTX of `module`'s kernels after the pipeline.
 /// What the launches of one function may differ in between chips: each
-/// launch's shared memory (wgmma's operand copies exist on sm_90a only) and
-/// its TMA descriptor arguments (the trailing arguments with a
-/// "tensor_map", sm_90a only).
+/// launch's shared memory (wgmma's operand copies and TMA's mbarriers exist
+/// on sm_90a only, and each chip's kernel takes the stage count that suits
+/// the chip's SMs) and its TMA descriptor arguments (the trailing arguments
+/// with a "tensor_map", sm_90a only).
 struct ChipSpecifics {
   SmallVector<int64_t> sharedMemory;
   SmallVector<json::Array> descriptors;
@@ -102,17 +102,24 @@ ChipSpecifics takeChipSpecifics(json::Object &plan) {
   return specifics;
 }
 
-/// Merges the chip-specific parts of `chip`'s launches into `plan`: each
-/// launch takes the most shared memory any chip needs, and `chip`'s
-/// descriptor arguments, marked as passed to `chip`'s kernels only.
+/// Merges the chip-specific parts of `chip`'s launches into `plan`, where
+/// `firstChip`'s are already: each launch's shared memory in bytes while the
+/// chips' kernels agree, else an object of bytes by chip; `chip`'s descriptor
+/// arguments, marked as passed to `chip`'s kernels only.
 void mergeChipSpecifics(json::Object &plan, const ChipSpecifics &specifics,
-                        StringRef chip) {
+                        StringRef chip, StringRef firstChip) {
   for (auto [launch, shared, descriptors] :
        llvm::zip(*plan.getArray("launches"), specifics.sharedMemory,
                  specifics.descriptors)) {
     json::Object &entry = *launch.getAsObject();
-    entry["shared_memory"] =
-        std::max(entry.getInteger("shared_memory").value_or(0), shared);
+    json::Value &bytes = entry["shared_memory"];
+    if (chip == firstChip) {
+      bytes = shared;
+    } else if (json::Object *byChip = bytes.getAsObject()) {
+      (*byChip)[chip] = shared;
+    } else if (bytes.getAsInteger() != shared) {
+      bytes = json::Object{{firstChip, *bytes.getAsInteger()}, {chip, shared}};
+    }
     for (const json::Value &descriptor : descriptors) {
       json::Object arg = *descriptor.getAsObject();
       arg["chip"] = chip;
@@ -122,27 +129,6 @@ void mergeChipSpecifics(json::Object &plan, const ChipSpecifics &specifics,
 }
 
 /// The PTX of `module`'s kernels after the pipeline.
-/// Sets the shared memory of every launch of `plan` to 0 and returns what
-/// it was, launch by launch.
-SmallVector<int64_t> takeSharedMemory(json::Object &plan) {
-  SmallVector<int64_t> bytes;
-  for (json::Value &launch : *plan.getArray("launches")) {
-    json::Object &entry = *launch.getAsObject();
-    bytes.push_back(entry.getInteger("shared_memory").value_or(0));
-    entry["shared_memory"] = 0;
-  }
-  return bytes;
-}
-
-/// Raises the shared memory of each launch of `plan` to at least `bytes`.
-void raiseSharedMemory(json::Object &plan, ArrayRef<int64_t> bytes) {
-  for (auto [launch, needed] : llvm::zip(*plan.getArray("launches"), bytes)) {
-    json::Object &entry = *launch.getAsObject();
-    entry["shared_memory"] =
-        std::max(entry.getInteger("shared_memory").value_or(0), needed);
-  }
-}
-
 FailureOr<std::string> getPTX(ModuleOp module) {
   auto binary = module.lookupSymbol<gpu::BinaryOp>("mirage_kernels");
   if (!binary || binary.getObjects().size() != 1)
@@ -254,11 +240,12 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
           return emitError(loc)
                  << "the launches of @" << function.getSymName() << " for "
                  << chip << " differ from those for " << chips.front();
-        mergeChipSpecifics(*plans[index].getAsObject(), specifics, chip);
+        mergeChipSpecifics(*plans[index].getAsObject(), specifics, chip,
+                           chips.front());
         continue;
       }
       launchPlans.push_back(json::Object(*plan));
-      mergeChipSpecifics(*plan, specifics, chip);
+      mergeChipSpecifics(*plan, specifics, chip, chips.front());
       (*plan)["program"] = json::Object(program);
       if (!reference.empty())
         (*plan)["reference"] = json::Object(reference);

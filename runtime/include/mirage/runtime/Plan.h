@@ -97,12 +97,17 @@ struct Launch {
   std::array<uint32_t, 3> block{1, 1, 1};
   std::array<uint32_t, 3> cluster{1, 1, 1};
   bool nonPortableCluster = false;
-  /// Dynamic shared memory in bytes.
+  /// Dynamic shared memory in bytes, the same for every chip's kernel.
   uint32_t sharedMemory = 0;
+  /// Dynamic shared memory in bytes by chip, where the chips' kernels differ
+  /// (then it has every chip of the bundle and `sharedMemory` is unused).
+  std::map<std::string, uint32_t> chipSharedMemory;
   std::vector<LaunchArg> args;
 
   /// True when the launch uses thread-block clusters (cluster != [1, 1, 1]).
   bool usesClusters() const;
+  /// The dynamic shared memory of `chip`'s kernel, in bytes.
+  uint32_t getSharedMemory(const std::string &chip) const;
 };
 
 /// One callable function of a bundle.
