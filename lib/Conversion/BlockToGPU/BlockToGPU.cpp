@@ -199,6 +199,10 @@ private:
   /// one group per thread, else 1.
   int64_t getSumWidth(const Tile &operand, ArrayRef<int64_t> shape);
   void lowerMatmul(block::MatmulOp op);
+  /// The unary elementwise op that is the only reader of `op`'s result, in
+  /// the same loop phase, if any: the matmul applies it to its sums as it
+  /// stores them (its epilogue), so the matmul's own result is never stored.
+  Operation *getEpilogue(block::MatmulOp op);
   void lowerReduction(block::ReductionOp op);
   void lowerRmsNorm(block::RmsNormOp op);
   void lowerConcat(block::ConcatOp op);
@@ -257,6 +261,8 @@ private:
     std::unique_ptr<MatmulAccumulator> sum;
     size_t firstRegister;
   };
+  /// The ops matmuls ran as their epilogues (getEpilogue): already done.
+  DenseSet<Operation *> epilogues;
   /// The register sums, by forloop_accum (the only user of its matmul).
   llvm::MapVector<Operation *, RegisterSum> registerSums;
   /// The registers the for-loop carries: their values in the iteration
@@ -418,6 +424,8 @@ void GraphDefLowering::releaseDeadTiles(Operation *op, bool loopEnd) {
 }
 
 LogicalResult GraphDefLowering::lower(Operation *op) {
+  if (epilogues.contains(op))
+    return success();
   return TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](block::InputLoaderOp loader) {
         lowerInputLoader(loader);
@@ -1093,21 +1101,38 @@ void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
       emitter.barrier();
     return;
   }
-  Tile out = allocateResult(op.getResult());
   if (options.warpgroupMatmuls &&
       canUseWarpgroupMatmul(a.getStorageType(), b.getStorageType(),
                             a.shape.back(), shape, emitter.getNumThreads())) {
-    emitWarpgroupMatmul(emitter, a, b, out);
+    emitWarpgroupMatmul(emitter, a, b, allocateResult(op.getResult()));
     return;
   }
+  // With an epilogue, each sum is rounded to the matmul's element type, as
+  // the tile it replaces would hold it, before the epilogue's op.
+  OpBuilder &builder = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  Operation *epilogue = getEpilogue(op);
+  Tile out =
+      allocateResult(epilogue ? epilogue->getResult(0) : Value(op.getResult()));
+  Type roundedType = getElementType(op.getResult());
+  auto finish = [&](Value sum) -> Value {
+    if (!epilogue)
+      return sum;
+    Value rounded = emitter.roundTo(sum, roundedType);
+    double scalar = 0.0;
+    if (auto mulScalar = dyn_cast<block::MulScalarOp>(epilogue))
+      scalar = mulScalar.getValue().convertToDouble();
+    return emitElementwise(builder, loc, epilogue->getName().stripDialect(),
+                           ValueRange{rounded}, scalar);
+  };
+  if (epilogue)
+    epilogues.insert(epilogue);
   if (options.tensorCores &&
       canUseTensorCores(a.getStorageType(), b.getStorageType(),
                         a.shape.back(), shape, emitter.getNumThreads())) {
-    emitTensorCoreMatmul(emitter, a, b, out);
+    emitTensorCoreMatmul(emitter, a, b, out, finish);
     return;
   }
-  OpBuilder &builder = emitter.getBuilder();
-  Location loc = emitter.getLoc();
   int64_t width = getSumWidth(b, shape);
   emitSums(
       shape, a.shape.back(), width,
@@ -1121,7 +1146,20 @@ void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
           products.push_back(arith::MulFOp::create(builder, loc, lhs, rhs));
         return products;
       },
-      [&](ValueRange c, ValueRange sums) { emitter.storeVector(out, c, sums); });
+      [&](ValueRange c, ValueRange sums) {
+        emitter.storeVector(out, c, llvm::map_to_vector(sums, finish));
+      });
+}
+
+Operation *GraphDefLowering::getEpilogue(block::MatmulOp op) {
+  if (!op->hasOneUse())
+    return nullptr;
+  Operation *user = *op->user_begin();
+  if (user->getNumOperands() != 1 ||
+      !isElementwise(user->getName().stripDialect()) ||
+      getRunPhase(user) != getRunPhase(op))
+    return nullptr;
+  return user;
 }
 
 void GraphDefLowering::lowerReduction(block::ReductionOp op) {

@@ -353,18 +353,22 @@ void WarpItems::forEachItem(function_ref<void(Value item)> body) {
   body(loop.getInductionVar());
 }
 
-/// Writes the f32 sums of every item into `out`, rounded to its storage
-/// type, adding the slices' partial sums in slice order through shared
-/// memory when the warps split the contracting dimension; then synchronises
-/// the block. `forEachItemSums(store)` emits the sums of each of this
-/// warp's items and calls `store(item, sums)` on them.
+/// Writes the f32 sums of every item into `out`, mapped by `epilogue` (if
+/// given) and rounded to its storage type, adding the slices' partial sums
+/// in slice order through shared memory when the warps split the
+/// contracting dimension; then synchronises the block.
+/// `forEachItemSums(store)` emits the sums of each of this warp's items and
+/// calls `store(item, sums)` on them.
 void storeResults(KernelEmitter &emitter, WarpItems &items, const Tile &out,
                   function_ref<void(function_ref<void(Value, ValueRange)>)>
-                      forEachItemSums) {
+                      forEachItemSums,
+                  function_ref<Value(Value sum)> epilogue = nullptr) {
+  auto finish = [&](Value sum) { return epilogue ? epilogue(sum) : sum; };
   int64_t slices = items.getNumSlices();
   if (slices == 1) {
     forEachItemSums([&](Value item, ValueRange sums) {
-      items.store(item, sums, out);
+      SmallVector<Value, 4> results = llvm::map_to_vector(sums, finish);
+      items.store(item, results, out);
     });
     emitter.barrier();
     return;
@@ -388,7 +392,7 @@ void storeResults(KernelEmitter &emitter, WarpItems &items, const Tile &out,
       Value partial = emitter.load(partials, pc);
       sum = sum ? arith::AddFOp::create(builder, loc, sum, partial) : partial;
     }
-    emitter.store(out, c, sum);
+    emitter.store(out, c, finish(sum));
   });
 }
 
@@ -401,15 +405,19 @@ bool mlir::mirage::canUseTensorCores(Type lhsType, Type rhsType, int64_t depth,
          shape.back() % kTileN == 0 && numThreads % kWarpSize == 0;
 }
 
-void mlir::mirage::emitTensorCoreMatmul(KernelEmitter &emitter, const Tile &lhs,
-                                        const Tile &rhs, const Tile &out) {
+void mlir::mirage::emitTensorCoreMatmul(
+    KernelEmitter &emitter, const Tile &lhs, const Tile &rhs, const Tile &out,
+    function_ref<Value(Value sum)> epilogue) {
   WarpItems items(emitter, out.shape, lhs.shape.back());
   SmallVector<Value, 4> zeros(4, emitter.f32(0.0));
-  storeResults(emitter, items, out, [&](auto store) {
-    items.forEachItem([&](Value item) {
-      store(item, items.accumulate(item, lhs, rhs, zeros));
-    });
-  });
+  storeResults(
+      emitter, items, out,
+      [&](auto store) {
+        items.forEachItem([&](Value item) {
+          store(item, items.accumulate(item, lhs, rhs, zeros));
+        });
+      },
+      epilogue);
 }
 
 //===----------------------------------------------------------------------===//

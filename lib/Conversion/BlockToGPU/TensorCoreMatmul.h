@@ -37,9 +37,11 @@ bool canUseTensorCores(Type lhsType, Type rhsType, int64_t depth,
 /// With fewer tiles than warps, the warps also split the contracting
 /// dimension (each warp at most one slice of one tile) and their f32
 /// partial sums are added in slice order through shared memory.
+/// `epilogue`, if given, maps each f32 sum to the f32 value stored.
 /// Requires canUseTensorCores.
 void emitTensorCoreMatmul(KernelEmitter &emitter, const Tile &lhs,
-                          const Tile &rhs, const Tile &out);
+                          const Tile &rhs, const Tile &out,
+                          function_ref<Value(Value sum)> epilogue = nullptr);
 
 /// The sum over the for-loop of a block matmul on `mma.sync` tensor cores:
 /// every thread holds the f32 accumulators of its warp's items (the items of

@@ -1,0 +1,83 @@
+// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu | FileCheck %s
+// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu=tensor-cores=false | FileCheck %s --check-prefix=SIMT
+
+// A unary elementwise op that is the only reader of a matmul's result runs
+// as the matmul's epilogue: each f32 sum is rounded to the matmul's element
+// type (as the tile it replaces would hold it), the op applied, and the
+// result stored into the op's tile; the matmul's own tile never exists: the
+// kernel's shared tiles are Q, K and exp's.
+// CHECK-LABEL: gpu.func @scores_kernel0
+// CHECK-COUNT-3: memref.view
+// CHECK-NOT: memref.view
+// CHECK: nvvm.mma.sync
+// CHECK: %[[R:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK: %[[W:.*]] = arith.extf %[[R]] : f16 to f32
+// CHECK: math.exp %[[W]] : f32
+// CHECK: gpu.barrier
+// CHECK-NOT: math.exp
+// CHECK: gpu.return
+// SIMT-LABEL: gpu.func @scores_kernel0
+// SIMT: arith.mulf
+// SIMT: %[[R:.*]] = arith.truncf %{{.*}} : f32 to f16
+// SIMT: %[[W:.*]] = arith.extf %[[R]] : f16 to f32
+// SIMT: math.exp %[[W]] : f32
+// SIMT: gpu.barrier
+// SIMT-NOT: math.exp
+// SIMT: gpu.return
+func.func @scores(%q: tensor<16x64xf16>, %k: tensor<64x64xf16>) -> tensor<16x64xf16> {
+  %o = mirage_kernel.graph_def(%Q = %q : tensor<16x64xf16>, %K = %k : tensor<64x64xf16>) -> tensor<16x64xf16>
+      grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    %qt = input_loader %Q imap <> : tensor<16x64xf16> -> !mirage_block.stensor<16x64xf16>
+    %kt = input_loader %K imap <> : tensor<64x64xf16> -> !mirage_block.stensor<64x64xf16>
+    %p = matmul %qt, %kt : !mirage_block.stensor<16x64xf16>, !mirage_block.stensor<64x64xf16> -> !mirage_block.stensor<16x64xf16>
+    %e = exp %p : !mirage_block.stensor<16x64xf16>
+    %s = output_saver %e omap <> : !mirage_block.stensor<16x64xf16> -> tensor<16x64xf16>
+    yield %s : tensor<16x64xf16>
+  }
+  return %o : tensor<16x64xf16>
+}
+
+// -----
+
+// mul_scalar takes its factor along. An f32 matmul result needs no rounding.
+// CHECK-LABEL: gpu.func @scaled_kernel0
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: arith.truncf
+// CHECK: arith.mulf %{{.*}}, %[[F:.*]] : f32
+// CHECK: gpu.barrier
+func.func @scaled(%q: tensor<16x64xf16>, %k: tensor<64x64xf16>) -> tensor<16x64xf32> {
+  %o = mirage_kernel.graph_def(%Q = %q : tensor<16x64xf16>, %K = %k : tensor<64x64xf16>) -> tensor<16x64xf32>
+      grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    %qt = input_loader %Q imap <> : tensor<16x64xf16> -> !mirage_block.stensor<16x64xf16>
+    %kt = input_loader %K imap <> : tensor<64x64xf16> -> !mirage_block.stensor<64x64xf16>
+    %p = matmul %qt, %kt : !mirage_block.stensor<16x64xf16>, !mirage_block.stensor<64x64xf16> -> !mirage_block.stensor<16x64xf32>
+    %y = mul_scalar %p by 1.250000e-01 : !mirage_block.stensor<16x64xf32>
+    %s = output_saver %y omap <> : !mirage_block.stensor<16x64xf32> -> tensor<16x64xf32>
+    yield %s : tensor<16x64xf32>
+  }
+  return %o : tensor<16x64xf32>
+}
+
+// -----
+
+// A result read twice is stored; exp then runs as an op of its own, its
+// tile taking Q's bytes, dead after the matmul.
+// CHECK-LABEL: gpu.func @shared_result_kernel0
+// CHECK-COUNT-4: memref.view
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: math.exp
+// CHECK: gpu.barrier
+// CHECK: math.exp
+func.func @shared_result(%q: tensor<16x64xf16>, %k: tensor<64x64xf16>) -> (tensor<16x64xf16>, tensor<16x64xf16>) {
+  %o:2 = mirage_kernel.graph_def(%Q = %q : tensor<16x64xf16>, %K = %k : tensor<64x64xf16>) -> (tensor<16x64xf16>, tensor<16x64xf16>)
+      grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    %qt = input_loader %Q imap <> : tensor<16x64xf16> -> !mirage_block.stensor<16x64xf16>
+    %kt = input_loader %K imap <> : tensor<64x64xf16> -> !mirage_block.stensor<64x64xf16>
+    %p = matmul %qt, %kt : !mirage_block.stensor<16x64xf16>, !mirage_block.stensor<64x64xf16> -> !mirage_block.stensor<16x64xf16>
+    %e = exp %p : !mirage_block.stensor<16x64xf16>
+    %s0 = output_saver %e omap <> : !mirage_block.stensor<16x64xf16> -> tensor<16x64xf16>
+    %s1 = output_saver %p omap <> : !mirage_block.stensor<16x64xf16> -> tensor<16x64xf16>
+    yield %s0, %s1 : tensor<16x64xf16>, tensor<16x64xf16>
+  }
+  return %o#0, %o#1 : tensor<16x64xf16>, tensor<16x64xf16>
+}
