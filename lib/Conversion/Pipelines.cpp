@@ -41,8 +41,6 @@ int64_t mirage::getSharedMemoryPerSM(StringRef chip) {
   return chip == "sm_80" ? 164 * 1024 : 228 * 1024;
 }
 
-int64_t mirage::getReservedSharedMemoryPerBlock(StringRef) { return 1024; }
-
 int64_t mirage::getMultiprocessorCount(StringRef chip) {
   return chip == "sm_80" ? 108 : 132;
 }

@@ -79,12 +79,8 @@ FailureOr<StringRef> getPTXFeatures(StringRef chip);
 int64_t getSharedMemoryLimit(StringRef chip);
 
 /// The shared memory of one SM of `chip`, in bytes: what the blocks resident
-/// on it share, each with the chip's reserved bytes per block on top.
+/// on it share, each with 1 KiB the system reserves on top.
 int64_t getSharedMemoryPerSM(StringRef chip);
-
-/// The shared memory the system reserves per resident block on `chip`, in
-/// bytes.
-int64_t getReservedSharedMemoryPerBlock(StringRef chip);
 
 /// The SMs of the GPU the code generator tunes `chip`'s kernels for (A100
 /// for sm_80, H100 SXM for sm_90a).

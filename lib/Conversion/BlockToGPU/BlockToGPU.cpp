@@ -67,8 +67,10 @@ constexpr int32_t kWaitTicks = 10000000;
 /// The threads per SM a kernel's register budget is sized for
 /// (`.minnctapersm`).
 constexpr int64_t kThreadsPerSM = 256;
-/// The most threads and blocks one SM holds at once (sm_80 and sm_90a).
-constexpr int64_t kMaxThreadsPerSM = 2048, kMaxBlocksPerSM = 32;
+/// The most threads and blocks one SM holds at once, and the shared memory
+/// the system reserves per resident block (sm_80 and sm_90a).
+constexpr int64_t kMaxThreadsPerSM = 2048, kMaxBlocksPerSM = 32,
+                  kReservedSharedMemoryPerBlock = 1024;
 
 /// Choices of a kernel's code that trade shared memory for speed.
 struct LoweringOptions {
@@ -1572,7 +1574,7 @@ int64_t getResidentBlocks(StringRef chip, int64_t sharedBytes,
                           int64_t threads) {
   int64_t bySharedMemory =
       getSharedMemoryPerSM(chip) /
-      (sharedBytes + getReservedSharedMemoryPerBlock(chip));
+      (sharedBytes + kReservedSharedMemoryPerBlock);
   return std::min({bySharedMemory, kMaxThreadsPerSM / threads,
                    kMaxBlocksPerSM});
 }
