@@ -28,6 +28,11 @@ REFERENCES = {
 HAND_WRITTEN = {
     "rmsnorm_linear_fused": "rmsnorm_linear_bs1",
     "gqa_splitkv_bs1": "gqa_bs1",
+    "gqa_splitkv_rows_bs1": "gqa_bs1",
+    "gqa_splitkv_bs8": "gqa_bs8",
+    "mha_splitkv_bs1": "mha_bs1",
+    "mqa_splitkv_bs1": "mqa_bs1",
+    "qknorm_splitkv_bs1": "qknorm_gqa_bs1",
     "rmsnorm_cluster": None,
 }
 
