@@ -10,7 +10,7 @@
 // NONE: error: single-kernels and split-kernels are both off: nothing to search
 // EQUIV: remark: is equivalent to @attention
 
-// CHECK: remark: superoptimized: {{.*}} 1 of {{[0-9]+}} verified
+// CHECK: remark: superoptimized: {{.*}} {{[1-9][0-9]*}} of {{[0-9]+}} verified
 // CHECK-LABEL: func.func @attention
 // CHECK: %[[P:.*]]:2 = mirage_kernel.graph_def
 // CHECK-SAME: -> (tensor<1x16x{{[0-9]+}}xf16>, tensor<1x16x{{[0-9]+}}xf16>) grid [{{[0-9]+}}, [[SPLIT:[0-9]+]], 1]

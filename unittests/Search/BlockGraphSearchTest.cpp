@@ -157,5 +157,5 @@ TEST_F(BlockGraphSearchTest, FindsSplitAttention) {
   // The first kernel splits the keys over its y axis and saves two parts.
   EXPECT_GT(program.graphs[1].grid[1], 1);
   EXPECT_EQ(program.graphs[1].outputs.size(), 2u);
-  EXPECT_EQ(statistics.verified, 1);
+  EXPECT_GE(statistics.verified, 1);
 }

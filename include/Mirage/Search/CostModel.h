@@ -51,8 +51,10 @@ struct CostEstimate {
   /// memory bandwidth and its multiply-adds at the SIMT and tensor-core
   /// rates the grid can draw (a grid of fewer blocks than SMs draws a
   /// proportional share of each), and the terms (or mma.sync steps) one
-  /// thread takes in turn (latency-bound, per wave of resident blocks), plus
-  /// a fixed cost per launch.
+  /// thread takes in turn (latency-bound, per wave of the blocks an SM's
+  /// shared memory holds), plus a fixed cost per launch. A block graph
+  /// without a for-loop loads before it computes: its traffic is added to
+  /// the longer of the other two instead.
   double microseconds = 0.0;
   /// Bytes read from and written to global memory by all blocks: every load
   /// of every block in every iteration that loads it, every save, and every
