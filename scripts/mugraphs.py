@@ -28,6 +28,7 @@ REFERENCES = {
 HAND_WRITTEN = {
     "rmsnorm_linear_fused": "rmsnorm_linear_bs1",
     "gqa_splitkv_bs1": "gqa_bs1",
+    "gqa_cluster_bs1": "gqa_bs1",
     "gqa_splitkv_rows_bs1": "gqa_bs1",
     "gqa_splitkv_bs8": "gqa_bs8",
     "mha_splitkv_bs1": "mha_bs1",

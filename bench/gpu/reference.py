@@ -46,6 +46,7 @@ ATTRIBUTES = {
     "concat": {"dim": int},
     "chunk": {"dim": int, "parts": int},
     "cluster_gather": {"dim": int},
+    "cluster_reduce_scatter": {"dim": int},
 }
 #: The ops of a `reference`: the predefined kernel ops.
 OPS = UNARY_OPS + BINARY_OPS + ("matmul", "mul_scalar", "reduction",
@@ -57,7 +58,7 @@ ELEMENTWISE_OPS = tuple(name for name in UNARY_OPS if name != "all_reduce") \
 BLOCK_OPS = ELEMENTWISE_OPS + (
     "matmul", "reduction", "rms_norm", "concat", "input_loader",
     "output_saver", "forloop_accum", "thread_graph", "cluster_reduce",
-    "cluster_gather")
+    "cluster_gather", "cluster_reduce_scatter")
 #: The ops of each level of a program.
 LEVEL_OPS = {"kernel": OPS + ("graph_def",), "block": BLOCK_OPS,
              "thread": ELEMENTWISE_OPS}
@@ -489,10 +490,17 @@ class _GraphParser:
                      (operands[0].dtype, "f32"))]
         if name == "cluster_reduce":
             return [(operands[0].shape, (operands[0].dtype,))]
-        if name == "cluster_gather":
+        if name in ("cluster_gather", "cluster_reduce_scatter"):
             shape, dim = list(operands[0].shape), attributes["dim"]
             _check_dim(dim, len(shape), where)
-            shape[dim] *= math.prod(self.scope["cluster"])
+            size = math.prod(self.scope["cluster"])
+            if name == "cluster_gather":
+                shape[dim] *= size
+            elif shape[dim] % size:
+                _fail(where, f"the cluster's {size} blocks do not divide "
+                      f"dimension {dim} of size {shape[dim]}")
+            else:
+                shape[dim] //= size
             return [(shape, (operands[0].dtype,))]
         return [(shape, None) for shape in
                 result_shapes(op, [t.shape for t in operands], where)]
@@ -846,14 +854,25 @@ class _BlockGroup:
     def cluster_collective(self, op, x):
         """cluster_reduce (the sum over the cluster's blocks, in rank order)
         or cluster_gather (their tiles concatenated along `dim`, in rank
-        order); every block of a cluster gets the result."""
+        order); every block of a cluster gets the result. With
+        cluster_reduce_scatter, rank r gets chunk r of the sum along `dim`."""
         size = self.cluster_size
         tile = tuple(x.shape[1:])
         clusters = x.reshape((len(self.blocks) // size, size) + tile)
-        if op.name == "cluster_reduce":
+        if op.name != "cluster_gather":
             result = clusters[:, 0]
             for rank in range(1, size):
                 result = result + clusters[:, rank]
+            if op.name == "cluster_reduce_scatter":
+                dim = 1 + op.attributes["dim"]
+                extent = result.shape[dim] // size
+                chunks = [result[(slice(None),) * dim
+                                 + (slice(r * extent, (r + 1) * extent),)]
+                          for r in range(size)]
+                shape = tuple(chunks[0].shape[1:])
+                return self.backend.concat(
+                    [chunk.reshape((-1, 1) + shape) for chunk in chunks],
+                    1).reshape((len(self.blocks),) + shape)
         else:
             result = self.backend.concat(
                 [clusters[:, rank] for rank in range(size)],
@@ -885,7 +904,8 @@ class _BlockGroup:
             return
         if op.name == "input_loader":
             results = [self.load(index, op, iteration)]
-        elif op.name in ("cluster_reduce", "cluster_gather"):
+        elif op.name in ("cluster_reduce", "cluster_gather",
+                         "cluster_reduce_scatter"):
             results = [self.cluster_collective(op, args[0])]
         elif op.name == "thread_graph":
             results = self.thread_graph(op, args)

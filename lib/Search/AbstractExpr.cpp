@@ -278,6 +278,8 @@ ExprId search::computeNodeExpression(ExprPool &pool, const sem::Graph &graph,
     // Where elements live does not change what they compute.
     return operands[0];
   case OpKind::ClusterReduce:
+  case OpKind::ClusterReduceScatter:
+    // Each block keeps some positions of the sum: the same expression.
     return pool.sum(graph.getClusterSize(), operands[0]);
   case OpKind::ForloopAccum:
     return accumulate(pool, node, graph, operands[0]);

@@ -215,6 +215,7 @@ private:
     case OpKind::Chunk:
       return std::vector<ElementStats>(node.results.size(), a);
     case OpKind::ClusterReduce:
+    case OpKind::ClusterReduceScatter:
       return {sumOf(a, currentClusterSize)};
     case OpKind::ForloopAccum: {
       const ValueType &input = type(node.operands[0]);

@@ -51,6 +51,7 @@ std::optional<OpKind> getOpKind(Operation *op) {
       .Case("thread_graph", OpKind::ThreadGraph)
       .Case("cluster_reduce", OpKind::ClusterReduce)
       .Case("cluster_gather", OpKind::ClusterGather)
+      .Case("cluster_reduce_scatter", OpKind::ClusterReduceScatter)
       .Default(std::nullopt);
 }
 
@@ -181,8 +182,8 @@ LogicalResult ProgramBuilder::addNode(Operation *op, Graph &graph,
             node.scalar = norm.getEps().convertToDouble();
             return success();
           })
-          .Case<kernel::ConcatOp, block::ConcatOp, block::ClusterGatherOp>(
-              [&](auto cat) {
+          .Case<kernel::ConcatOp, block::ConcatOp, block::ClusterGatherOp,
+                block::ClusterReduceScatterOp>([&](auto cat) {
                 node.dim = cat.getDim();
                 return success();
               })

@@ -440,25 +440,34 @@ LogicalResult Evaluator<D>::runBlockGroup(
       return success();
     }
     case OpKind::ClusterReduce:
+    case OpKind::ClusterReduceScatter:
     case OpKind::ClusterGather: {
       SmallVector<const T *, 16> parts;
       for (size_t b = 0; b < numBlocks; ++b)
         parts.push_back(&env[b][node.operands[0]]);
       const ValueType &type = body.values[node.results[0]];
       T result;
-      if (node.kind == OpKind::ClusterReduce) {
-        result = sumAll(parts);
-      } else {
+      if (node.kind == OpKind::ClusterGather) {
         result = T(type.shape);
         SmallVector<int64_t, 4> offsets(type.shape.size(), 0);
         for (const T *part : parts) {
           insertBox(result, *part, offsets);
           offsets[node.dim] += part->shape[node.dim];
         }
+      } else {
+        result = sumAll(parts);
       }
       result = store(std::move(result), type.elementType);
-      for (size_t b = 0; b < numBlocks; ++b)
-        env[b][node.results[0]] = result;
+      for (size_t b = 0; b < numBlocks; ++b) {
+        if (node.kind != OpKind::ClusterReduceScatter) {
+          env[b][node.results[0]] = result;
+          continue;
+        }
+        // Blocks are in rank order: block b keeps chunk b of the sum.
+        SmallVector<int64_t, 4> offsets(type.shape.size(), 0);
+        offsets[node.dim] = static_cast<int64_t>(b) * type.shape[node.dim];
+        env[b][node.results[0]] = extractBox(result, offsets, type.shape);
+      }
       return checkDomain(node);
     }
     default:

@@ -45,6 +45,7 @@ llvm::StringRef mlir::mirage::sem::getOpName(OpKind kind) {
   case OpKind::ThreadGraph: return "thread_graph";
   case OpKind::ClusterReduce: return "cluster_reduce";
   case OpKind::ClusterGather: return "cluster_gather";
+  case OpKind::ClusterReduceScatter: return "cluster_reduce_scatter";
   }
   llvm_unreachable("unknown op kind");
 }

@@ -15,7 +15,7 @@ namespace json = llvm::json;
 namespace mlir::mirage::sem {
 namespace {
 
-constexpr OpKind kLastOpKind = OpKind::ClusterGather;
+constexpr OpKind kLastOpKind = OpKind::ClusterReduceScatter;
 constexpr AccumKind kLastAccumKind = AccumKind::Max;
 
 llvm::StringRef getElementTypeName(ElementType type) {

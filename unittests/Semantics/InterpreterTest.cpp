@@ -138,6 +138,25 @@ TEST_F(InterpreterTest, ClusterReduceSumsTheBlocksOfEachCluster) {
   EXPECT_EQ(out[0].data, (std::vector<double>{2, 4, 2, 4, 10, 12, 10, 12}));
 }
 
+TEST_F(InterpreterTest, ClusterReduceScatterKeepsTheChunkOfEachRank) {
+  // Rows {0, 1} and {2, 3} are summed; block x keeps columns [2x, 2x+2).
+  auto out = run(R"mlir(
+    func.func @f(%x: tensor<4x4xf32>) -> tensor<2x4xf32> {
+      %o = mirage_kernel.graph_def(%X = %x : tensor<4x4xf32>) -> tensor<2x4xf32>
+          grid [2, 1, 1] block [32, 1, 1] forloop 1 cluster [2, 1, 1] {
+        %t = input_loader %X imap <x = 0> : tensor<4x4xf32> -> !mirage_block.stensor<2x4xf32>
+        %s = cluster_reduce_scatter %t dim 1 : !mirage_block.stensor<2x4xf32> -> !mirage_block.stensor<2x2xf32>
+        %a = output_saver %s omap <x = 1> : !mirage_block.stensor<2x2xf32> -> tensor<2x4xf32>
+        yield %a : tensor<2x4xf32>
+      }
+      return %o : tensor<2x4xf32>
+    })mlir",
+                 {iota({4, 4})});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].data,
+            (std::vector<double>{8, 10, 12, 14, 16, 18, 20, 22}));
+}
+
 TEST_F(InterpreterTest, ThreadGraphBroadcastsItsOperands) {
   auto out = run(R"mlir(
     func.func @f(%x: tensor<2x2xf32>, %y: tensor<2x1xf32>) -> tensor<2x2xf32> {

@@ -301,6 +301,23 @@ def test_cluster_gather_concatenates_in_rank_order():
     assert out.tolist() == expected.tolist()
 
 
+def test_cluster_reduce_scatter_keeps_each_ranks_chunk():
+    # H [8, 64]: block (x, y) loads H[4y:4y+4, 16x:16x+16]; the 4 blocks of
+    # a cluster along x add their tiles, and rank x keeps columns
+    # [4x, 4x+4) of the [4, 16] sum, which it saves at columns 4x of rows 4y.
+    body = graph([value([8, 64]), value([4, 16]), value([4, 4]),
+                  value([8, 16])], [0], [3],
+                 [op("input_loader", [0], [1], imap=[1, 0, -1], fmap=-1),
+                  op("cluster_reduce_scatter", [1], [2], dim=1),
+                  op("output_saver", [2], [3], omap=[1, 0, -1])])
+    program = one_kernel([value([8, 64])], value([8, 16]), body, [4, 2, 1],
+                         cluster=[4, 1, 1])
+    h = np.arange(512, dtype=np.float32).reshape(8, 64)
+    [out] = evaluate(program, [h])
+    expected = h.reshape(8, 4, 16).sum(1)
+    assert out.tolist() == expected.tolist()
+
+
 def thread_graph_program():
     """y = (x / 3) / 3 in a thread_graph (as products), x [1, 8] f16."""
     scalar, tile = value([], "f16"), value([1, 8], "f16")

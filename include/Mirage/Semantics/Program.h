@@ -52,7 +52,7 @@ enum class OpKind : uint8_t {
   GraphDef,
   // Block level.
   InputLoader, OutputSaver, ForloopAccum, ThreadGraph, ClusterReduce,
-  ClusterGather,
+  ClusterGather, ClusterReduceScatter,
 };
 
 /// The op's mnemonic (`exp`, `input_loader`, ...).
@@ -73,7 +73,8 @@ struct Node {
   OpKind kind;
   llvm::SmallVector<int32_t, 2> operands;
   llvm::SmallVector<int32_t, 1> results;
-  /// reduction / concat / chunk / cluster_gather dimension; loader `fmap`.
+  /// reduction / concat / chunk / cluster_gather / cluster_reduce_scatter
+  /// dimension; loader `fmap`.
   int64_t dim = -1;
   /// reduction size, rms_norm size, chunk parts, sum_last_to size.
   int64_t size = 1;

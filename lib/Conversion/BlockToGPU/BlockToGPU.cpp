@@ -209,7 +209,10 @@ private:
   void lowerRmsNorm(block::RmsNormOp op);
   void lowerConcat(block::ConcatOp op);
   LogicalResult lowerThreadGraph(block::ThreadGraphOp op);
-  void lowerClusterCollective(Operation *op, Value input, int64_t gatherDim);
+  /// The cluster collectives: `cluster_reduce` (`dim` < 0), and, along
+  /// `dim`, `cluster_gather` or `cluster_reduce_scatter` (`scatter`).
+  void lowerClusterCollective(Operation *op, Value input, int64_t dim,
+                              bool scatter = false);
   /// Chooses the forloop_accum sums of matmuls that stay in registers
   /// through the loop (TensorCoreAccumulator): tensor-core matmuls in the
   /// loop whose only use is the sum.
@@ -462,6 +465,11 @@ LogicalResult GraphDefLowering::lower(Operation *op) {
       })
       .Case([&](block::ClusterReduceOp reduce) {
         lowerClusterCollective(reduce, reduce.getInput(), -1);
+        return success();
+      })
+      .Case([&](block::ClusterReduceScatterOp scatter) {
+        lowerClusterCollective(scatter, scatter.getInput(), scatter.getDim(),
+                               /*scatter=*/true);
         return success();
       })
       .Case([&](block::ClusterGatherOp gather) {
@@ -1311,7 +1319,7 @@ LogicalResult GraphDefLowering::lowerThreadGraph(block::ThreadGraphOp op) {
 //===----------------------------------------------------------------------===//
 
 void GraphDefLowering::lowerClusterCollective(Operation *op, Value input,
-                                              int64_t gatherDim) {
+                                              int64_t dim, bool scatter) {
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
   MLIRContext *ctx = b.getContext();
@@ -1356,20 +1364,32 @@ void GraphDefLowering::lowerClusterCollective(Operation *op, Value input,
                : arith::ExtFOp::create(b, loc, b.getF32Type(), value);
   };
   Tile out = allocateResult(op->getResult(0));
+  // A reduce-scatter keeps chunk `rank` of the sum: its element c is the sum
+  // at c[dim] + rank * extent.
+  Value chunkOffset;
+  if (scatter) {
+    Value rank = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(), NVVM::ClusterId::create(b, loc, b.getI32Type()));
+    chunkOffset = arith::MulIOp::create(b, loc, rank,
+                                        emitter.index(out.shape[dim]));
+  }
   emitter.forEachElement(out.shape, [&](ValueRange c) {
-    if (gatherDim < 0) {
+    if (dim < 0 || scatter) {
+      SmallVector<Value, 4> ic(c);
+      if (scatter)
+        ic[dim] = arith::AddIOp::create(b, loc, c[dim], chunkOffset);
       // Sum in rank order, the same in every block.
-      Value sum = loadPeer(peers[0], c);
+      Value sum = loadPeer(peers[0], ic);
       for (Value peer : ArrayRef(peers).drop_front())
-        sum = arith::AddFOp::create(b, loc, sum, loadPeer(peer, c));
+        sum = arith::AddFOp::create(b, loc, sum, loadPeer(peer, ic));
       emitter.store(out, c, sum);
       return;
     }
     // Element c comes from rank c[dim] / extent, at c[dim] % extent.
-    int64_t extent = in.shape[gatherDim];
+    int64_t extent = in.shape[dim];
     SmallVector<Value, 4> ic(c);
-    Value rank = arith::DivUIOp::create(b, loc, c[gatherDim], emitter.index(extent));
-    ic[gatherDim] = arith::RemUIOp::create(b, loc, c[gatherDim], emitter.index(extent));
+    Value rank = arith::DivUIOp::create(b, loc, c[dim], emitter.index(extent));
+    ic[dim] = arith::RemUIOp::create(b, loc, c[dim], emitter.index(extent));
     Value value = loadPeer(peers[0], ic);
     for (int64_t r = 1; r < size; ++r) {
       Value isRank = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rank,

@@ -64,3 +64,31 @@ func.func @gather(%x: tensor<8x32xf16>) -> tensor<8x32xf16> {
   }
   return %o : tensor<8x32xf16>
 }
+
+// cluster_reduce_scatter: element c of a block's chunk is the sum over the
+// ranks, in rank order, at row c[0] + 2 * (its own cluster rank).
+// CHECK-LABEL: gpu.func @scatter_kernel0
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: %[[S0:.*]] = nvvm.mapa
+// CHECK: %[[S1:.*]] = nvvm.mapa
+// CHECK: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+// CHECK: %[[RANKI:.*]] = arith.index_cast %[[RANK]] : i32 to index
+// CHECK: %[[OFFSET:.*]] = arith.muli %[[RANKI]], %c2
+// CHECK: arith.addi %{{.*}}, %[[OFFSET]]
+// CHECK: llvm.getelementptr %[[S0]]
+// CHECK: llvm.getelementptr %[[S1]]
+// CHECK: arith.addf
+// CHECK: memref.store
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+func.func @scatter(%x: tensor<8x32xf16>) -> tensor<4x32xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<8x32xf16>) -> tensor<4x32xf16>
+      grid [2, 2, 1] block [32, 1, 1] forloop 1 cluster [2, 1, 1] {
+    %t = input_loader %X imap <x = 0, y = 1> : tensor<8x32xf16> -> !mirage_block.stensor<4x16xf16>
+    %s = cluster_reduce_scatter %t dim 0 : !mirage_block.stensor<4x16xf16> -> !mirage_block.stensor<2x16xf16>
+    %r = output_saver %s omap <x = 0, y = 1> : !mirage_block.stensor<2x16xf16> -> tensor<4x32xf16>
+    yield %r : tensor<4x32xf16>
+  }
+  return %o : tensor<4x32xf16>
+}

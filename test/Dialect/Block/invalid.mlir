@@ -390,6 +390,51 @@ func.func @cluster_gather_dim(%x: tensor<64x256xf16>) -> tensor<64x256xf16> {
 
 // -----
 
+func.func @cluster_reduce_scatter_no_cluster(%x: tensor<64x256xf16>) -> tensor<64x256xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<64x256xf16>) -> tensor<64x256xf16> grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    %t = input_loader %X imap <> : tensor<64x256xf16> -> !mirage_block.stensor<64x256xf16>
+    // expected-error @below {{requires a 'cluster' on the enclosing graph_def}}
+    %r = cluster_reduce_scatter %t dim 0 : !mirage_block.stensor<64x256xf16> -> !mirage_block.stensor<64x256xf16>
+  }
+  return %o : tensor<64x256xf16>
+}
+
+// -----
+
+func.func @cluster_reduce_scatter_shape(%x: tensor<64x256xf16>) -> tensor<64x256xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<64x256xf16>) -> tensor<64x256xf16> grid [4, 1, 1] block [128, 1, 1] forloop 1 cluster [4, 1, 1] {
+    %t = input_loader %X imap <x = 0> : tensor<64x256xf16> -> !mirage_block.stensor<16x256xf16>
+    // expected-error @below {{result type is '!mirage_block.stensor<16x128xf16>', expected '!mirage_block.stensor<16x64xf16>'}}
+    %s = cluster_reduce_scatter %t dim 1 : !mirage_block.stensor<16x256xf16> -> !mirage_block.stensor<16x128xf16>
+  }
+  return %o : tensor<64x256xf16>
+}
+
+// -----
+
+func.func @cluster_reduce_scatter_indivisible(%x: tensor<64x256xf16>) -> tensor<64x256xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<64x256xf16>) -> tensor<64x256xf16> grid [4, 1, 1] block [128, 1, 1] forloop 1 cluster [4, 1, 1] {
+    %t = input_loader %X imap <x = 1> : tensor<64x256xf16> -> !mirage_block.stensor<64x64xf16>
+    %r = reduction %t dim 0 size 2 : !mirage_block.stensor<64x64xf16> -> !mirage_block.stensor<2x64xf16>
+    // expected-error @below {{the cluster's 4 blocks do not divide dimension 0 of size 2}}
+    %s = cluster_reduce_scatter %r dim 0 : !mirage_block.stensor<2x64xf16> -> !mirage_block.stensor<1x64xf16>
+  }
+  return %o : tensor<64x256xf16>
+}
+
+// -----
+
+func.func @cluster_reduce_scatter_dim(%x: tensor<64x256xf16>) -> tensor<64x256xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<64x256xf16>) -> tensor<64x256xf16> grid [4, 1, 1] block [128, 1, 1] forloop 1 cluster [4, 1, 1] {
+    %t = input_loader %X imap <x = 0> : tensor<64x256xf16> -> !mirage_block.stensor<16x256xf16>
+    // expected-error @below {{scatter dim 2 is out of range for rank 2}}
+    %s = cluster_reduce_scatter %t dim 2 : !mirage_block.stensor<16x256xf16> -> !mirage_block.stensor<16x64xf16>
+  }
+  return %o : tensor<64x256xf16>
+}
+
+// -----
+
 func.func @thread_graph_result_shape(%x: tensor<64x256xf16>) -> tensor<64x256xf16> {
   %o = mirage_kernel.graph_def(%X = %x : tensor<64x256xf16>) -> tensor<64x256xf16> grid [1, 1, 1] block [128, 1, 1] forloop 1 {
     %t = input_loader %X imap <> : tensor<64x256xf16> -> !mirage_block.stensor<64x256xf16>

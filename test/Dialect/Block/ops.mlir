@@ -141,6 +141,22 @@ func.func @cluster(%x: tensor<64x256xf32>) -> (tensor<64x64xf32>, tensor<64x256x
   return %o#0, %o#1 : tensor<64x64xf32>, tensor<64x256xf32>
 }
 
+// A cluster of 4 blocks along x sums its tiles and keeps one column chunk of
+// the sum per block (a reduce-scatter), which block x saves as columns
+// [16x, 16x+16).
+// CHECK-LABEL: func.func @cluster_reduce_scatter
+func.func @cluster_reduce_scatter(%x: tensor<64x256xf32>) -> tensor<64x64xf32> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<64x256xf32>) -> tensor<64x64xf32>
+      grid [4, 1, 1] block [128, 1, 1] forloop 1 cluster [4, 1, 1] {
+    %t = input_loader %X imap <x = 1> : tensor<64x256xf32> -> !mirage_block.stensor<64x64xf32>
+    // CHECK: cluster_reduce_scatter %{{.*}} dim 1 : !mirage_block.stensor<64x64xf32> -> !mirage_block.stensor<64x16xf32>
+    %s = cluster_reduce_scatter %t dim 1 : !mirage_block.stensor<64x64xf32> -> !mirage_block.stensor<64x16xf32>
+    %a = output_saver %s omap <x = 1> : !mirage_block.stensor<64x16xf32> -> tensor<64x64xf32>
+    yield %a : tensor<64x64xf32>
+  }
+  return %o : tensor<64x64xf32>
+}
+
 // Types and attributes on their own.
 // CHECK-LABEL: func.func @types
 // CHECK-SAME: !mirage_block.stensor<4x8x16xbf16>

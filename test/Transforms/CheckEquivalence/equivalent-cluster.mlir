@@ -111,3 +111,35 @@ func.func @two_clusters(%x: tensor<8x64xf32>) -> tensor<16x4xf32> {
   %o = mirage_kernel.concat %r, %r dim 0 : tensor<8x4xf32>, tensor<8x4xf32> -> tensor<16x4xf32>
   return %o : tensor<16x4xf32>
 }
+
+// cluster_reduce_scatter: the two blocks add their partials and each keeps
+// one half of the rows of the sum, which it alone saves.
+// expected-remark @below {{is equivalent to @ref}}
+func.func @reduce_scatter_rows(%x: tensor<8x64xf32>) -> tensor<16x4xf32> {
+  %r = mirage_kernel.graph_def(%X = %x : tensor<8x64xf32>) -> tensor<8x4xf32>
+      grid [2, 1, 1] block [64, 1, 1] forloop 1 cluster [2, 1, 1] {
+    %xt = input_loader %X imap <x = 1> : tensor<8x64xf32> -> !mirage_block.stensor<8x32xf32>
+    %p = reduction %xt dim 1 size 4 : !mirage_block.stensor<8x32xf32> -> !mirage_block.stensor<8x4xf32>
+    %s = cluster_reduce_scatter %p dim 0 : !mirage_block.stensor<8x4xf32> -> !mirage_block.stensor<4x4xf32>
+    %out = output_saver %s omap <x = 0> : !mirage_block.stensor<4x4xf32> -> tensor<8x4xf32>
+    yield %out : tensor<8x4xf32>
+  }
+  %o = mirage_kernel.concat %r, %r dim 0 : tensor<8x4xf32>, tensor<8x4xf32> -> tensor<16x4xf32>
+  return %o : tensor<16x4xf32>
+}
+
+// The same along the columns, in a cluster of 4 along y with a for-loop:
+// block y keeps column y of R.
+// expected-remark @below {{is equivalent to @ref}}
+func.func @reduce_scatter_columns(%x: tensor<8x64xf32>) -> tensor<16x4xf32> {
+  %r = mirage_kernel.graph_def(%X = %x : tensor<8x64xf32>) -> tensor<8x4xf32>
+      grid [1, 4, 1] block [64, 1, 1] forloop 2 cluster [1, 4, 1] {
+    %xt = input_loader %X imap <y = 1> fmap 1 : tensor<8x64xf32> -> !mirage_block.stensor<8x8xf32>
+    %acc = forloop_accum %xt sum_last_to 4 : !mirage_block.stensor<8x8xf32> -> !mirage_block.stensor<8x4xf32>
+    %s = cluster_reduce_scatter %acc dim 1 : !mirage_block.stensor<8x4xf32> -> !mirage_block.stensor<8x1xf32>
+    %out = output_saver %s omap <y = 1> : !mirage_block.stensor<8x1xf32> -> tensor<8x4xf32>
+    yield %out : tensor<8x4xf32>
+  }
+  %o = mirage_kernel.concat %r, %r dim 0 : tensor<8x4xf32>, tensor<8x4xf32> -> tensor<16x4xf32>
+  return %o : tensor<16x4xf32>
+}

@@ -93,3 +93,18 @@ func.func @two_clusters_same_cluster_twice(%x: tensor<8x64xf32>) -> tensor<16x4x
   %o = mirage_kernel.concat %r, %r dim 0 : tensor<8x4xf32>, tensor<8x4xf32> -> tensor<16x4xf32>
   return %o : tensor<16x4xf32>
 }
+
+// cluster_reduce_scatter in two clusters of 2 instead of one of 4: each
+// cluster's rows hold the sum of its own half of the columns, not R.
+// expected-error @below {{is not equivalent to @ref: output 0 differs}}
+func.func @reduce_scatter_over_half_the_blocks(%x: tensor<8x64xf32>) -> tensor<16x4xf32> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<8x64xf32>) -> tensor<16x4xf32>
+      grid [4, 1, 1] block [64, 1, 1] forloop 1 cluster [2, 1, 1] {
+    %xt = input_loader %X imap <x = 1> : tensor<8x64xf32> -> !mirage_block.stensor<8x16xf32>
+    %p = reduction %xt dim 1 size 4 : !mirage_block.stensor<8x16xf32> -> !mirage_block.stensor<8x4xf32>
+    %s = cluster_reduce_scatter %p dim 0 : !mirage_block.stensor<8x4xf32> -> !mirage_block.stensor<4x4xf32>
+    %out = output_saver %s omap <x = 0> : !mirage_block.stensor<4x4xf32> -> tensor<16x4xf32>
+    yield %out : tensor<16x4xf32>
+  }
+  return %o : tensor<16x4xf32>
+}

@@ -313,23 +313,46 @@ LogicalResult ClusterReduceOp::verify() {
   return failure(failed(getClusterSize(*this)));
 }
 
-LogicalResult ClusterGatherOp::verify() {
-  FailureOr<int64_t> clusterSize = getClusterSize(*this);
+/// Verifies a collective whose result is its input with dimension `dim`
+/// multiplied (gather) or divided (reduce-scatter) by the cluster size.
+static LogicalResult verifyClusterResize(Operation *op, StringRef what,
+                                         int64_t dim, STensorType input,
+                                         STensorType result, bool gather) {
+  FailureOr<int64_t> clusterSize = getClusterSize(op);
   if (failed(clusterSize))
     return failure();
-  STensorType input = getInput().getType();
-  if (failed(verifyDimInRange([&] { return emitOpError(); }, "gather dim",
-                              getDim(), input.getRank())))
+  auto emitError = [op] { return op->emitOpError(); };
+  if (failed(verifyDimInRange(emitError, what, dim, input.getRank())))
     return failure();
   SmallVector<int64_t> expected(input.getShape());
-  if (failed(multiplyDim([&] { return emitOpError(); }, expected[getDim()],
-                         *clusterSize)))
-    return failure();
+  if (gather) {
+    if (failed(multiplyDim(emitError, expected[dim], *clusterSize)))
+      return failure();
+  } else {
+    if (expected[dim] % *clusterSize != 0)
+      return op->emitOpError()
+             << "the cluster's " << *clusterSize
+             << " blocks do not divide dimension " << dim << " of size "
+             << expected[dim];
+    expected[dim] /= *clusterSize;
+  }
   auto expectedType = input.cloneWith(expected, input.getElementType());
-  if (getResult().getType() != expectedType)
-    return emitOpError() << "result type is " << getResult().getType()
-                         << ", expected " << expectedType;
+  if (result != expectedType)
+    return op->emitOpError()
+           << "result type is " << result << ", expected " << expectedType;
   return success();
+}
+
+LogicalResult ClusterReduceScatterOp::verify() {
+  return verifyClusterResize(*this, "scatter dim", getDim(),
+                             getInput().getType(), getResult().getType(),
+                             /*gather=*/false);
+}
+
+LogicalResult ClusterGatherOp::verify() {
+  return verifyClusterResize(*this, "gather dim", getDim(),
+                             getInput().getType(), getResult().getType(),
+                             /*gather=*/true);
 }
 
 //===----------------------------------------------------------------------===//

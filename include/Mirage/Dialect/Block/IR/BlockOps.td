@@ -336,6 +336,35 @@ def MB_ClusterReduceOp : MB_ComputeOp<"cluster_reduce", [SameOperandsAndResultTy
   let hasVerifier = 1;
 }
 
+def MB_ClusterReduceScatterOp : MB_ComputeOp<"cluster_reduce_scatter"> {
+  let summary = "Sum a tile over a cluster and keep this block's chunk of it";
+  let description = [{
+    The elementwise sum over all blocks of the cluster, as `cluster_reduce`,
+    cut along `dim` into as many chunks as the cluster has blocks; the block
+    of cluster rank `r` (`rank = cx_idx + cx * (cy_idx + cy * cz_idx)`)
+    receives chunk `r`. The result's `dim` is the input's divided by the
+    cluster size. A block then saves only its own chunk, so a cluster can
+    finish a split reduction (split-KV attention, split-K) in one kernel
+    instead of writing partial sums for a second one. Requires a `cluster` on
+    the enclosing `graph_def`.
+
+    Example (a 4-block cluster along x; block x receives columns
+    [16x, 16x+16) of the sum):
+
+    ```mlir
+    %s = cluster_reduce_scatter %part dim 1 : !mirage_block.stensor<32x64xf16>
+        -> !mirage_block.stensor<32x16xf16>
+    ```
+  }];
+  let arguments = (ins MB_STensor:$input, ConfinedAttr<MirageI64Attr, [IntNonNegative]>:$dim);
+  let results = (outs MB_STensor:$result);
+  let assemblyFormat = [{
+    $input `dim` $dim attr-dict `:` qualified(type($input)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def MB_ClusterGatherOp : MB_ComputeOp<"cluster_gather"> {
   let summary = "Concatenate the tiles of a thread-block cluster";
   let description = [{
