@@ -1369,7 +1369,8 @@ void GraphDefLowering::lowerClusterCollective(Operation *op, Value input,
   Value chunkOffset;
   if (scatter) {
     Value rank = arith::IndexCastOp::create(
-        b, loc, b.getIndexType(), NVVM::ClusterId::create(b, loc, b.getI32Type()));
+        b, loc, b.getIndexType(),
+        NVVM::ClusterId::create(b, loc, b.getI32Type()));
     chunkOffset = arith::MulIOp::create(b, loc, rank,
                                         emitter.index(out.shape[dim]));
   }
