@@ -12,7 +12,7 @@
 // denominator, and block x divides and saves its 16x8 piece of O. No partial
 // sum goes through global memory and there is no second kernel, unlike
 // gqa_splitkv_rows_bs1.mlir; on an H100 it is nevertheless slower (15.1 µs
-// against 9.6, docs/Benchmarks/AttentionMugraphs.md): a cluster launch
+// against 9.7, docs/Benchmarks/AttentionMugraphs.md): a cluster launch
 // alone costs about 4 µs there, and 8 key slices make 16-iteration loops.
 
 // CHECK-LABEL: func.func @gqa_cluster_bs1

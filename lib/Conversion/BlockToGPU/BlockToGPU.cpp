@@ -209,10 +209,8 @@ private:
   void lowerRmsNorm(block::RmsNormOp op);
   void lowerConcat(block::ConcatOp op);
   LogicalResult lowerThreadGraph(block::ThreadGraphOp op);
-  /// The cluster collectives: `cluster_reduce` (`dim` < 0), and, along
-  /// `dim`, `cluster_gather` or `cluster_reduce_scatter` (`scatter`).
-  void lowerClusterCollective(Operation *op, Value input, int64_t dim,
-                              bool scatter = false);
+  /// `cluster_reduce`, `cluster_reduce_scatter` and `cluster_gather`.
+  void lowerClusterCollective(Operation *op);
   /// Chooses the forloop_accum sums of matmuls that stay in registers
   /// through the loop (TensorCoreAccumulator): tensor-core matmuls in the
   /// loop whose only use is the sum.
@@ -463,17 +461,9 @@ LogicalResult GraphDefLowering::lower(Operation *op) {
       .Case([&](block::ThreadGraphOp threadGraph) {
         return lowerThreadGraph(threadGraph);
       })
-      .Case([&](block::ClusterReduceOp reduce) {
-        lowerClusterCollective(reduce, reduce.getInput(), -1);
-        return success();
-      })
-      .Case([&](block::ClusterReduceScatterOp scatter) {
-        lowerClusterCollective(scatter, scatter.getInput(), scatter.getDim(),
-                               /*scatter=*/true);
-        return success();
-      })
-      .Case([&](block::ClusterGatherOp gather) {
-        lowerClusterCollective(gather, gather.getInput(), gather.getDim());
+      .Case<block::ClusterReduceOp, block::ClusterReduceScatterOp,
+            block::ClusterGatherOp>([&](Operation *collective) {
+        lowerClusterCollective(collective);
         return success();
       })
       .Default([&](Operation *other) -> LogicalResult {
@@ -1318,8 +1308,14 @@ LogicalResult GraphDefLowering::lowerThreadGraph(block::ThreadGraphOp op) {
 // Cluster collectives
 //===----------------------------------------------------------------------===//
 
-void GraphDefLowering::lowerClusterCollective(Operation *op, Value input,
-                                              int64_t dim, bool scatter) {
+void GraphDefLowering::lowerClusterCollective(Operation *op) {
+  Value input = op->getOperand(0);
+  // The dimension a gather concatenates or a reduce-scatter cuts (none for
+  // cluster_reduce).
+  auto scatter = dyn_cast<block::ClusterReduceScatterOp>(op);
+  int64_t dim = scatter ? scatter.getDim() : -1;
+  if (auto gather = dyn_cast<block::ClusterGatherOp>(op))
+    dim = gather.getDim();
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
   MLIRContext *ctx = b.getContext();
