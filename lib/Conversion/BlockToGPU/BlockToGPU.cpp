@@ -16,6 +16,7 @@
 #include "Mirage/Conversion/Passes.h"
 #include "Mirage/Conversion/TensorMaps.h"
 
+#include "ChainedMatmul.h"
 #include "KernelEmitter.h"
 #include "TensorCoreMatmul.h"
 #include "WarpgroupMatmul.h"
@@ -201,6 +202,10 @@ private:
   /// one group per thread, else 1.
   int64_t getSumWidth(const Tile &operand, ArrayRef<int64_t> shape);
   void lowerMatmul(block::MatmulOp op);
+  struct RegisterChain;
+  /// Emits one iteration of the register chain whose second matmul is
+  /// `second`.
+  void accumulateRegisterChain(block::MatmulOp second, RegisterChain &chain);
   /// The unary elementwise op that is the only reader of `op`'s result, in
   /// the same loop phase, if any: the matmul applies it to its sums as it
   /// stores them (its epilogue), so the matmul's own result is never stored.
@@ -212,9 +217,25 @@ private:
   /// `cluster_reduce`, `cluster_reduce_scatter` and `cluster_gather`.
   void lowerClusterCollective(Operation *op);
   /// Chooses the forloop_accum sums of matmuls that stay in registers
-  /// through the loop (TensorCoreAccumulator): tensor-core matmuls in the
-  /// loop whose only use is the sum.
+  /// through the loop: register chains first (planRegisterChain), then
+  /// tensor-core matmuls in the loop whose only use is the sum
+  /// (TensorCoreAccumulator).
   void planRegisterSums();
+  /// Makes `accum`, a forloop_accum of registers `count` on, the sum of a
+  /// register chain (ChainedMatmulSum) if it sums `E x C` for `E = f(A x B)`
+  /// or `E = A x B` computed in the loop, `f` a unary elementwise op, and E
+  /// is read by nothing else than `E x C` and forloop_accum sum_last ops
+  /// (its row sums); adds the chain's registers to `count`.
+  void planRegisterChain(block::ForloopAccumOp accum, int64_t &count);
+  /// Whether the state of `accum` stays in registers through the loop.
+  bool isInRegisters(block::ForloopAccumOp accum) {
+    return registerSums.contains(accum) || chainedAccums.contains(accum);
+  }
+  /// The op whose lowering reads the operands of `op`: the second matmul of
+  /// the register chain whose first matmul `op` is, else `op`.
+  Operation *getReader(Operation *op);
+  /// The f32 result of unary elementwise op `op` on `operand`.
+  Value emitUnary(Operation *op, Value operand);
   void initAccumulator(block::ForloopAccumOp op);
   void accumulate(block::ForloopAccumOp op);
   void finishAccumulator(block::ForloopAccumOp op);
@@ -264,10 +285,27 @@ private:
     std::unique_ptr<MatmulAccumulator> sum;
     size_t firstRegister;
   };
-  /// The ops matmuls ran as their epilogues (getEpilogue): already done.
-  DenseSet<Operation *> epilogues;
+  /// The ops that another op's lowering computes, which lower() skips:
+  /// matmul epilogues (getEpilogue), and the first matmul of a register
+  /// chain and the op between its matmuls.
+  DenseSet<Operation *> absorbed;
   /// The register sums, by forloop_accum (the only user of its matmul).
   llvm::MapVector<Operation *, RegisterSum> registerSums;
+  /// A chain of two matmuls whose intermediate stays in registers
+  /// (ChainedMatmulSum): the sum, its first register among `registers`, the
+  /// first matmul and the op between the two (null if none).
+  struct RegisterChain {
+    std::unique_ptr<ChainedMatmulSum> sum;
+    size_t firstRegister;
+    block::MatmulOp first;
+    Operation *between;
+  };
+  /// The register chains, by their second matmul.
+  llvm::MapVector<Operation *, RegisterChain> registerChains;
+  /// The forloop_accums that register chains compute (the sum of the
+  /// product, the row sums of the intermediate), to the chain's second
+  /// matmul.
+  DenseMap<Operation *, Operation *> chainedAccums;
   /// The registers the for-loop carries: their values in the iteration
   /// being emitted, then the loop's results.
   SmallVector<Value> registers;
@@ -337,7 +375,7 @@ LogicalResult GraphDefLowering::run() {
   auto accums = llvm::to_vector(body.getOps<block::ForloopAccumOp>());
   planRegisterSums();
   for (block::ForloopAccumOp accum : accums)
-    if (!registerSums.contains(accum))
+    if (!isInRegisters(accum))
       initAccumulator(accum);
   bool hasLoopBody = !accums.empty() ||
                      llvm::any_of(body.without_terminator(), [&](Operation &op) {
@@ -359,7 +397,7 @@ LogicalResult GraphDefLowering::run() {
       advancePipeline(iteration);
     for (Operation &op : body.without_terminator()) {
       if (auto accum = dyn_cast<block::ForloopAccumOp>(op)) {
-        if (!registerSums.contains(accum))
+        if (!isInRegisters(accum))
           accumulate(accum);
       } else if (phaseOf(op) != LoopPhase::InLoop) {
         continue;
@@ -406,13 +444,18 @@ void GraphDefLowering::releaseDeadTiles(Operation *op, bool loopEnd) {
   SmallVector<Value> candidates =
       loopEnd ? llvm::to_vector(ownedTiles)
               : llvm::to_vector(op->getOperands());
+  // A register chain's second matmul reads the operands of its first.
+  if (auto chain = registerChains.find(op);
+      !loopEnd && chain != registerChains.end())
+    llvm::append_range(candidates, chain->second.first->getOperands());
   for (Value value : candidates) {
     if (!ownedTiles.contains(value))
       continue;
     Operation *last = nullptr;
     for (Operation *user : value.getUsers())
-      if (!last || runsBefore(last, user))
-        last = user;
+      if (Operation *reader = getReader(user);
+          !last || runsBefore(last, reader))
+        last = reader;
     if (!last)
       continue;
     // A loop-invariant tile read in the loop lives until the loop ends.
@@ -427,7 +470,7 @@ void GraphDefLowering::releaseDeadTiles(Operation *op, bool loopEnd) {
 }
 
 LogicalResult GraphDefLowering::lower(Operation *op) {
-  if (epilogues.contains(op))
+  if (absorbed.contains(op))
     return success();
   return TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](block::InputLoaderOp loader) {
@@ -1083,6 +1126,10 @@ void GraphDefLowering::emitSums(
 }
 
 void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
+  if (auto chain = registerChains.find(op); chain != registerChains.end()) {
+    accumulateRegisterChain(op, chain->second);
+    return;
+  }
   // Groups of consecutive result columns read consecutive rhs columns: one
   // vector load of the rhs per term.
   Tile a = tiles[op.getLhs()], b = tiles[op.getRhs()];
@@ -1118,15 +1165,10 @@ void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
   auto finish = [&](Value sum) -> Value {
     if (!epilogue)
       return sum;
-    Value rounded = emitter.roundTo(sum, roundedType);
-    double scalar = 0.0;
-    if (auto mulScalar = dyn_cast<block::MulScalarOp>(epilogue))
-      scalar = mulScalar.getValue().convertToDouble();
-    return emitElementwise(builder, loc, epilogue->getName().stripDialect(),
-                           ValueRange{rounded}, scalar);
+    return emitUnary(epilogue, emitter.roundTo(sum, roundedType));
   };
   if (epilogue)
-    epilogues.insert(epilogue);
+    absorbed.insert(epilogue);
   if (options.tensorCores &&
       canUseTensorCores(a.getStorageType(), b.getStorageType(),
                         a.shape.back(), shape, emitter.getNumThreads())) {
@@ -1149,6 +1191,46 @@ void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
       [&](ValueRange c, ValueRange sums) {
         emitter.storeVector(out, c, llvm::map_to_vector(sums, finish));
       });
+}
+
+void GraphDefLowering::accumulateRegisterChain(block::MatmulOp second,
+                                               RegisterChain &chain) {
+  // E as its tile would hold it: A x B rounded to its element type, then
+  // the op between the matmuls, rounded to E's element type.
+  Type firstType = getElementType(chain.first.getResult());
+  Type intermediateType = getElementType(second.getLhs());
+  auto intermediate = [&](Value sum) {
+    Value value = emitter.roundTo(sum, firstType);
+    if (!chain.between)
+      return value;
+    return emitter.roundTo(emitUnary(chain.between, value), intermediateType);
+  };
+  size_t count = chain.sum->getNumRegisters();
+  SmallVector<Value> next = chain.sum->accumulate(
+      emitter, tiles[chain.first.getLhs()], tiles[chain.first.getRhs()],
+      tiles[second.getRhs()], intermediate,
+      ArrayRef(registers).slice(chain.firstRegister, count));
+  llvm::copy(next, registers.begin() + chain.firstRegister);
+  // Without stages no barrier starts the next iteration, whose ops may
+  // overwrite the shared tiles read here.
+  if (numStages == 0)
+    emitter.barrier();
+}
+
+Value GraphDefLowering::emitUnary(Operation *op, Value operand) {
+  double scalar = 0.0;
+  if (auto mulScalar = dyn_cast<block::MulScalarOp>(op))
+    scalar = mulScalar.getValue().convertToDouble();
+  return emitElementwise(emitter.getBuilder(), emitter.getLoc(),
+                         op->getName().stripDialect(), ValueRange{operand},
+                         scalar);
+}
+
+Operation *GraphDefLowering::getReader(Operation *op) {
+  for (auto &[second, chain] : registerChains)
+    if (chain.first == op)
+      return second;
+  return op;
 }
 
 Operation *GraphDefLowering::getEpilogue(block::MatmulOp op) {
@@ -1417,9 +1499,12 @@ void GraphDefLowering::planRegisterSums() {
   if (!options.tensorCores)
     return;
   int64_t count = 0;
+  for (auto accum : graph.getBodyBlock().getOps<block::ForloopAccumOp>())
+    planRegisterChain(accum, count);
   for (auto accum : graph.getBodyBlock().getOps<block::ForloopAccumOp>()) {
     auto matmul = accum.getInput().getDefiningOp<block::MatmulOp>();
-    if (accum.getKind() != block::AccumKind::Sum || !matmul ||
+    if (isInRegisters(accum) || accum.getKind() != block::AccumKind::Sum ||
+        !matmul ||
         !matmul->hasOneUse() || phases.lookup(matmul) != LoopPhase::InLoop)
       continue;
     // In-loop values are stored at their element type.
@@ -1442,6 +1527,63 @@ void GraphDefLowering::planRegisterSums() {
   }
   if (count != 0)
     registers.assign(count, emitter.f32(0.0));
+}
+
+void GraphDefLowering::planRegisterChain(block::ForloopAccumOp accum,
+                                         int64_t &count) {
+  auto second = accum.getInput().getDefiningOp<block::MatmulOp>();
+  if (accum.getKind() != block::AccumKind::Sum || !second ||
+      !second->hasOneUse() || phases.lookup(second) != LoopPhase::InLoop)
+    return;
+  Value intermediate = second.getLhs();
+  if (intermediate == second.getRhs())
+    return;
+  Operation *between = nullptr;
+  auto first = intermediate.getDefiningOp<block::MatmulOp>();
+  if (!first) {
+    between = intermediate.getDefiningOp();
+    if (!between || between->getNumOperands() != 1 ||
+        !isElementwise(between->getName().stripDialect()))
+      return;
+    first = between->getOperand(0).getDefiningOp<block::MatmulOp>();
+    if (!first || !first->hasOneUse())
+      return;
+  }
+  if (phases.lookup(first) != LoopPhase::InLoop)
+    return;
+  SmallVector<block::ForloopAccumOp> rowSums;
+  for (Operation *user : intermediate.getUsers()) {
+    if (user == second)
+      continue;
+    auto rowSum = dyn_cast<block::ForloopAccumOp>(user);
+    if (!rowSum || rowSum.getKind() != block::AccumKind::SumLast)
+      return;
+    rowSums.push_back(rowSum);
+  }
+  ArrayRef<int64_t> shape = getShape(intermediate);
+  int64_t depth = getShape(first.getLhs()).back();
+  int64_t columns = getShape(second.getResult()).back();
+  int64_t threads = emitter.getNumThreads();
+  if (!canChainMatmuls(getElementType(first.getLhs()),
+                       getElementType(first.getRhs()),
+                       getElementType(intermediate),
+                       getElementType(second.getRhs()), shape, depth, columns,
+                       threads))
+    return;
+  auto sum = std::make_unique<ChainedMatmulSum>(shape, depth, columns, threads,
+                                                !rowSums.empty());
+  int64_t added = sum->getNumRegisters();
+  if (count + added > kMaxSumRegisters)
+    return;
+  absorbed.insert(first);
+  if (between)
+    absorbed.insert(between);
+  chainedAccums[accum] = second;
+  for (block::ForloopAccumOp rowSum : rowSums)
+    chainedAccums[rowSum] = second;
+  registerChains.insert(
+      {second, RegisterChain{std::move(sum), size_t(count), first, between}});
+  count += added;
 }
 
 void GraphDefLowering::initAccumulator(block::ForloopAccumOp op) {
@@ -1505,6 +1647,18 @@ void GraphDefLowering::accumulate(block::ForloopAccumOp op) {
 }
 
 void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
+  if (auto found = chainedAccums.find(op); found != chainedAccums.end()) {
+    Operation *second = found->second;
+    RegisterChain &chain = registerChains.find(second)->second;
+    ValueRange chainRegisters = ArrayRef(registers).slice(
+        chain.firstRegister, chain.sum->getNumRegisters());
+    Tile &out = allocateResult(op.getResult());
+    if (op.getInput() == second->getResult(0))
+      chain.sum->finishProduct(emitter, chainRegisters, out);
+    else
+      chain.sum->finishRowSums(emitter, chainRegisters, out);
+    return;
+  }
   if (auto found = registerSums.find(op); found != registerSums.end()) {
     RegisterSum &sum = found->second;
     sum.sum->finish(

@@ -218,8 +218,8 @@ Value KernelEmitter::addPairwise(ArrayRef<Value> values) {
   return level.front();
 }
 
-Value KernelEmitter::warpSum(Value value) {
-  for (int32_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
+Value KernelEmitter::warpSum(Value value, int64_t lanes) {
+  for (int32_t offset = lanes / 2; offset >= 1; offset /= 2) {
     Value other = gpu::ShuffleOp::create(builder, loc, value, offset, kWarpSize,
                                          gpu::ShuffleMode::XOR)
                       .getShuffleResult();

@@ -161,10 +161,12 @@ public:
   /// The f32 sum of `values` added pairwise in a fixed order: ((v0 + v1) +
   /// (v2 + v3)) + ..., an odd value out carried to the next level.
   Value addPairwise(ArrayRef<Value> values);
-  /// The f32 `value` summed over the lanes of the warp by a butterfly of
-  /// `shuffle xor` steps (offsets 16, 8, 4, 2, 1): every lane gets the same
-  /// sum, added in the same order. Every lane of the warp must run it.
-  Value warpSum(Value value);
+  /// The f32 `value` summed over each group of `lanes` consecutive lanes of
+  /// the warp (a power of two, at most kWarpSize) by a butterfly of `shuffle
+  /// xor` steps (offsets lanes / 2, ..., 2, 1): every lane of a group gets
+  /// the same sum, added in the same order. Every lane of the warp must run
+  /// it.
+  Value warpSum(Value value, int64_t lanes = kWarpSize);
   /// Threads per block.
   int64_t getNumThreads() const { return numThreads; }
   /// Synchronises the threads of the block.

@@ -1,0 +1,102 @@
+//===- ChainedMatmul.h - Two matmuls chained in registers -------*- C++ -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// The sum over the for-loop of `E x C`, where `E = f(A x B)` is computed in
+// the same iteration and read by nothing else but the sums of its rows (the
+// attention µGraphs' `exp(Q x K) x V` and row sums of `exp(Q x K)`), on
+// `mma.sync` tensor cores with E in registers: the accumulator fragment of
+// two neighbouring 8-column tiles of `A x B`, rounded to f16 and packed in
+// pairs, is the lhs fragment of one 16-element step of `E x C`
+// (FlashAttention's register reuse). Every warp computes whole 16-row strips
+// of E, so that no other warp reads what it computes and no barrier or
+// shared tile separates the two matmuls (docs/CodeGeneration.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_LIB_CONVERSION_BLOCKTOGPU_CHAINEDMATMUL_H
+#define MIRAGE_LIB_CONVERSION_BLOCKTOGPU_CHAINEDMATMUL_H
+
+#include "KernelEmitter.h"
+
+namespace mlir::mirage {
+
+/// True when `E x C` and `E = f(A x B)` run as a ChainedMatmulSum in blocks
+/// of `numThreads` threads (whole warps): A, B, E and C of f16 elements
+/// (`lhsType`, `rhsType`, `intermediateType`, `productRhsType`), E of shape
+/// `intermediateShape` (batch dimensions, then rows and columns) with whole
+/// 16-row strips and whole 16-column steps, `depth` (the contracting
+/// dimension of `A x B`) whole 16-element steps, `columns` (of `E x C`)
+/// whole 8-column tiles, and strips that divide evenly over the warps, or
+/// warps over the strips with the columns of E split into as many slices of
+/// whole 16-column steps.
+bool canChainMatmuls(Type lhsType, Type rhsType, Type intermediateType,
+                     Type productRhsType, ArrayRef<int64_t> intermediateShape,
+                     int64_t depth, int64_t columns, int64_t numThreads);
+
+/// The sum over the for-loop of `E x C`, `E = f(A x B)` kept in registers,
+/// and optionally the sum over the loop of E's rows (`forloop_accum
+/// sum_last` of E). A *strip* is 16 rows of E at one batch index. With at
+/// least as many strips as warps, warp `w` takes strips `w`, `w + warps`,
+/// ...; with fewer, the warps split the columns of E (the contracting
+/// dimension of `E x C`) into `warps / strips` slices and warp `w` takes
+/// strip `w % strips` over slice `w / strips`. For each of its strips a
+/// thread carries the 4 f32 sums of each 16x8 tile of `E x C`'s strip, and
+/// the partial sums of E's two rows it holds. Requires canChainMatmuls.
+///
+/// Example, for a loop of `%e = exp(matmul %a, %b)`, `%p = matmul %e, %c`,
+/// `%s = forloop_accum %p sum` and `%r = forloop_accum %e sum_last`:
+///
+///   // scf.for carrying chain.getNumRegisters() f32 zeros as `registers`:
+///   registers = chain.accumulate(emitter, a, b, c, roundedExp, registers);
+///   // after the loop:
+///   chain.finishProduct(emitter, loop.getResults(), s);
+///   chain.finishRowSums(emitter, loop.getResults(), r);
+class ChainedMatmulSum {
+public:
+  /// For E of `intermediateShape` from `depth`-element dot products, a
+  /// product `E x C` of `columns` columns, in blocks of `numThreads`
+  /// threads, with E's row sums if `rowSums`.
+  ChainedMatmulSum(ArrayRef<int64_t> intermediateShape, int64_t depth,
+                   int64_t columns, int64_t numThreads, bool rowSums);
+
+  /// The f32 registers each thread carries through the loop.
+  int64_t getNumRegisters() const {
+    return stripsPerWarp * (getProductRegisters() + (rowSums ? 2 : 0));
+  }
+  /// Emits one iteration: the registers after adding `E x productRhs` and
+  /// the row sums of E, where E is `intermediate` of each f32 sum of
+  /// `lhs x rhs` (the f32 value of E's element, already rounded to f16).
+  SmallVector<Value> accumulate(KernelEmitter &emitter, const Tile &lhs,
+                                const Tile &rhs, const Tile &productRhs,
+                                function_ref<Value(Value sum)> intermediate,
+                                ValueRange registers) const;
+  /// Emits the end of `E x C`'s sum, after the loop: writes it into `out`
+  /// (of `E x C`'s shape), rounded to its storage type, the slices' partial
+  /// sums added in slice order; then synchronises the block.
+  void finishProduct(KernelEmitter &emitter, ValueRange registers,
+                     const Tile &out) const;
+  /// Emits the end of the row sums, after the loop: writes them into `out`
+  /// (batch dimensions, rows, 1), rounded to its storage type, the slices'
+  /// partial sums added in slice order; then synchronises the block.
+  /// Requires rowSums.
+  void finishRowSums(KernelEmitter &emitter, ValueRange registers,
+                     const Tile &out) const;
+
+private:
+  friend class ChainEmitter;
+  /// The registers of one strip's product: 4 per 16x8 tile.
+  int64_t getProductRegisters() const { return 4 * (columns / 8); }
+
+  SmallVector<int64_t, 4> intermediateShape;
+  int64_t depth, columns;
+  bool rowSums;
+  int64_t warps, strips, slices, stripsPerWarp;
+};
+
+} // namespace mlir::mirage
+
+#endif // MIRAGE_LIB_CONVERSION_BLOCKTOGPU_CHAINEDMATMUL_H
