@@ -154,3 +154,29 @@ func.func @shared_intermediate(%q: tensor<64x64xf16>, %k: tensor<64x128xf16>, %v
   }
   return %o, %d : tensor<64x64xf16>, tensor<64x32xf16>
 }
+
+// -----
+
+// Rows that are no whole 16-row strip (8 here) are no chain either: E is a
+// shared tile.
+// CHECK-LABEL: gpu.func @partial_strip_kernel0
+// CHECK: scf.for
+// CHECK: nvvm.mma.sync
+// CHECK: math.exp
+// CHECK: gpu.barrier
+// CHECK: nvvm.mma.sync
+func.func @partial_strip(%q: tensor<8x64xf16>, %k: tensor<64x128xf16>, %v: tensor<128x64xf16>) -> tensor<8x64xf16> {
+  %o = mirage_kernel.graph_def(%Q = %q : tensor<8x64xf16>, %K = %k : tensor<64x128xf16>, %V = %v : tensor<128x64xf16>) -> tensor<8x64xf16>
+      grid [1, 1, 1] block [128, 1, 1] forloop 4 {
+    %qt = input_loader %Q imap <> : tensor<8x64xf16> -> !mirage_block.stensor<8x64xf16>
+    %kt = input_loader %K imap <> fmap 1 : tensor<64x128xf16> -> !mirage_block.stensor<64x32xf16>
+    %vt = input_loader %V imap <> fmap 0 : tensor<128x64xf16> -> !mirage_block.stensor<32x64xf16>
+    %s = matmul %qt, %kt : !mirage_block.stensor<8x64xf16>, !mirage_block.stensor<64x32xf16> -> !mirage_block.stensor<8x32xf16>
+    %e = exp %s : !mirage_block.stensor<8x32xf16>
+    %ev = matmul %e, %vt : !mirage_block.stensor<8x32xf16>, !mirage_block.stensor<32x64xf16> -> !mirage_block.stensor<8x64xf16>
+    %acc = forloop_accum %ev sum : !mirage_block.stensor<8x64xf16> -> !mirage_block.stensor<8x64xf16>
+    %oa = output_saver %acc omap <> : !mirage_block.stensor<8x64xf16> -> tensor<8x64xf16>
+    yield %oa : tensor<8x64xf16>
+  }
+  return %o : tensor<8x64xf16>
+}
