@@ -1,0 +1,74 @@
+//===- ChainedMatmulTest.cpp - Which matmul chains stay in registers ------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "../../lib/Conversion/BlockToGPU/ChainedMatmul.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::mirage;
+
+namespace {
+
+class ChainedMatmulTest : public ::testing::Test {
+protected:
+  /// Whether `E x C` with E of `shape` chains in blocks of `threads`, every
+  /// operand of `type` (f16 by default), A x B contracting `depth` and the
+  /// product `columns` wide.
+  bool chains(ArrayRef<int64_t> shape, int64_t threads, int64_t depth = 64,
+              int64_t columns = 64, Type type = {}) {
+    Type f16 = type ? type : builder.getF16Type();
+    return canChainMatmuls(f16, f16, f16, f16, shape, depth, columns, threads);
+  }
+
+  MLIRContext context;
+  Builder builder{&context};
+};
+
+TEST_F(ChainedMatmulTest, ChainsWholeStripsOverTheWarps) {
+  // 4 strips of 16 rows for 4 warps; 8 strips for 4 warps (2 each).
+  EXPECT_TRUE(chains({1, 64, 32}, 128));
+  EXPECT_TRUE(chains({1, 128, 64}, 128));
+  // One strip for 4 warps: 4 slices of the 64 keys' 4 steps.
+  EXPECT_TRUE(chains({1, 16, 64}, 128));
+}
+
+TEST_F(ChainedMatmulTest, RefusesWhatItCannotSplit) {
+  // A partial strip of 8 rows.
+  EXPECT_FALSE(chains({1, 8, 32}, 128));
+  // One strip for 4 warps, but only 2 steps of 16 keys to split.
+  EXPECT_FALSE(chains({1, 16, 32}, 128));
+  // 3 strips for 4 warps divide neither way.
+  EXPECT_FALSE(chains({1, 48, 32}, 128));
+  // Keys that are no whole 16-column step, a depth that is no whole step,
+  // product columns that are no whole 8-column tile.
+  EXPECT_FALSE(chains({1, 64, 24}, 128));
+  EXPECT_FALSE(chains({1, 64, 32}, 128, /*depth=*/40));
+  EXPECT_FALSE(chains({1, 64, 32}, 128, 64, /*columns=*/12));
+  // Blocks of partial warps, f32 operands.
+  EXPECT_FALSE(chains({1, 64, 32}, 100));
+  EXPECT_FALSE(chains({1, 64, 32}, 128, 64, 64, builder.getF32Type()));
+}
+
+TEST_F(ChainedMatmulTest, CountsTheRegistersOfEveryStrip) {
+  // 8 tiles of 4 sums for a 64-column product, 2 row sums per strip.
+  EXPECT_EQ(ChainedMatmulSum({1, 64, 32}, 64, 64, 128, true).getNumRegisters(),
+            34);
+  EXPECT_EQ(ChainedMatmulSum({1, 64, 32}, 64, 64, 128, false).getNumRegisters(),
+            32);
+  // Two strips per warp.
+  EXPECT_EQ(ChainedMatmulSum({2, 64, 32}, 64, 64, 128, true).getNumRegisters(),
+            68);
+  // Split keys: one strip per warp still.
+  EXPECT_EQ(ChainedMatmulSum({1, 16, 64}, 64, 64, 128, true).getNumRegisters(),
+            34);
+}
+
+} // namespace
