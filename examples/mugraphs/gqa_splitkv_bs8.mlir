@@ -6,8 +6,11 @@
 // rows [64z, 64z+64) and keys [256y, 256y+256), 32 per loop iteration, and
 // accumulates its partial numerator (1x64x64) and denominator (1x64x1).
 // The saved µGraphs of the public implementation split the keys the same
-// way but take 64 keys per iteration (forloop 4): the 32-key tiles halve each
-// block's stages and score tile, so more blocks share an SM. Kernel 2 (grid
+// way but take 64 keys per iteration (forloop 4): the 32-key tiles halved
+// each block's stages and score tile, so more blocks shared an SM. Since the
+// score tile stays in registers (register chains, docs/CodeGeneration.md),
+// the saved 64-key µGraph is the faster one (24.8 vs 26.9 µs on an H200,
+// docs/Benchmarks/AttentionMugraphs.md). Kernel 2 (grid
 // [16, 32, 1]: 512 blocks of 8 rows) adds the 16 partials with the
 // strided reduction rule and divides.
 
