@@ -51,8 +51,7 @@ namespace mlir::mirage {
 class ChainEmitter : IndexArithmetic {
 public:
   ChainEmitter(KernelEmitter &emitter, const ChainedMatmulSum &chain)
-      : IndexArithmetic(emitter), chain(chain),
-        shape(chain.intermediateShape),
+      : IndexArithmetic(emitter), chain(chain), shape(chain.intermediateShape),
         batchShape(shape.begin(), shape.end() - 2),
         rows(shape[shape.size() - 2]), keys(shape.back()),
         keysPerSlice(keys / chain.slices), columnTiles(chain.columns / kTileN),
@@ -241,10 +240,11 @@ void ChainEmitter::finishRowSums(ValueRange registers, const Tile &out) {
   });
 }
 
-SmallVector<Value> ChainedMatmulSum::accumulate(
-    KernelEmitter &emitter, const Tile &lhs, const Tile &rhs,
-    const Tile &productRhs, function_ref<Value(Value sum)> intermediate,
-    ValueRange registers) const {
+SmallVector<Value>
+ChainedMatmulSum::accumulate(KernelEmitter &emitter, const Tile &lhs,
+                             const Tile &rhs, const Tile &productRhs,
+                             function_ref<Value(Value sum)> intermediate,
+                             ValueRange registers) const {
   return ChainEmitter(emitter, *this)
       .accumulate(lhs, rhs, productRhs, intermediate, registers);
 }

@@ -138,10 +138,10 @@ SmallVector<Value, 4> WarpItems::loadMatrices(const Tile &tile, Value row,
   auto pairType = VectorType::get({2}, builder.getF16Type());
   SmallVector<Value, 4> registers;
   for (int32_t i = 0; i < count; ++i) {
-    Value word = count == 1 ? loaded
-                            : LLVM::ExtractValueOp::create(builder, loc,
-                                                           loaded, i)
-                                  .getResult();
+    Value word =
+        count == 1
+            ? loaded
+            : LLVM::ExtractValueOp::create(builder, loc, loaded, i).getResult();
     registers.push_back(LLVM::BitcastOp::create(builder, loc, pairType, word));
   }
   return registers;
@@ -171,9 +171,9 @@ SmallVector<Value, 4> WarpItems::loadLhs(const Tile &lhs, Value k) {
     bool lowerHalf = i % 2 == 1;
     if (isAlwaysInside(lowerHalf))
       continue;
-    Value inside = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::ult,
-        lowerHalf ? lowerRow : upperRow, index(rows));
+    Value inside =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                              lowerHalf ? lowerRow : upperRow, index(rows));
     a[i] = arith::SelectOp::create(builder, loc, inside, a[i], zeroPair());
   }
   return a;
@@ -194,8 +194,8 @@ SmallVector<Value, 2> WarpItems::loadRhs(const Tile &rhs, Value k) {
   return {b[0], b[1]};
 }
 
-SmallVector<Value, 4> WarpItems::step(const Tile &lhs, const Tile &rhs,
-                                      Value k, ValueRange sums) {
+SmallVector<Value, 4> WarpItems::step(const Tile &lhs, const Tile &rhs, Value k,
+                                      ValueRange sums) {
   return mma(loadLhs(lhs, k), loadRhs(rhs, k), sums);
 }
 
@@ -263,8 +263,8 @@ void WarpItems::store(Value item, ValueRange sums, const Tile &out) {
       emitter.storeVector(out, c, pair);
       continue;
     }
-    Value inside = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                         row, index(rows));
+    Value inside = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ult, row, index(rows));
     auto guarded = scf::IfOp::create(builder, loc, inside);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPoint(guarded.thenBlock()->getTerminator());
@@ -280,10 +280,10 @@ void WarpItems::forEachItem(function_ref<void(Value item)> body) {
   body(loop.getInductionVar());
 }
 
-void mlir::mirage::storeResults(KernelEmitter &emitter, WarpItems &items, const Tile &out,
-                  function_ref<void(function_ref<void(Value, ValueRange)>)>
-                      forEachItemSums,
-                  function_ref<Value(Value sum)> epilogue) {
+void mlir::mirage::storeResults(
+    KernelEmitter &emitter, WarpItems &items, const Tile &out,
+    function_ref<void(function_ref<void(Value, ValueRange)>)> forEachItemSums,
+    function_ref<Value(Value sum)> epilogue) {
   auto finish = [&](Value sum) { return epilogue ? epilogue(sum) : sum; };
   int64_t slices = items.getNumSlices();
   if (slices == 1) {
@@ -301,9 +301,8 @@ void mlir::mirage::storeResults(KernelEmitter &emitter, WarpItems &items, const 
   SmallVector<int64_t, 4> partialShape = {slices};
   llvm::append_range(partialShape, out.shape);
   Tile partials = emitter.allocateShared(partialShape, builder.getF32Type());
-  forEachItemSums([&](Value item, ValueRange sums) {
-    items.store(item, sums, partials);
-  });
+  forEachItemSums(
+      [&](Value item, ValueRange sums) { items.store(item, sums, partials); });
   emitter.barrier();
   emitter.forEachElement(out.shape, [&](ValueRange c) {
     Value sum;

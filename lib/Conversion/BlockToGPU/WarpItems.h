@@ -62,8 +62,8 @@ public:
                               function_ref<SmallVector<Value>(Value)> body);
 
   /// `sums` (c0..c3) plus the item's product of lhs and rhs over its slice.
-  SmallVector<Value, 4> accumulate(Value item, const Tile &lhs,
-                                   const Tile &rhs, ValueRange sums);
+  SmallVector<Value, 4> accumulate(Value item, const Tile &lhs, const Tile &rhs,
+                                   ValueRange sums);
   /// Stores the item's f32 `sums`, rounded to the storage type of `out`,
   /// into `out`: the result itself (one slice) or the partial sums
   /// `[slices, shape...]`.
@@ -131,10 +131,10 @@ private:
 /// contracting dimension; then synchronises the block.
 /// `forEachItemSums(store)` emits the sums of each of this warp's items and
 /// calls `store(item, sums)` on them.
-void storeResults(KernelEmitter &emitter, WarpItems &items, const Tile &out,
-                  function_ref<void(function_ref<void(Value, ValueRange)>)>
-                      forEachItemSums,
-                  function_ref<Value(Value sum)> epilogue = nullptr);
+void storeResults(
+    KernelEmitter &emitter, WarpItems &items, const Tile &out,
+    function_ref<void(function_ref<void(Value, ValueRange)>)> forEachItemSums,
+    function_ref<Value(Value sum)> epilogue = nullptr);
 
 } // namespace mlir::mirage
 
