@@ -1538,15 +1538,14 @@ void GraphDefLowering::planRegisterChain(block::ForloopAccumOp accum,
   Value intermediate = second.getLhs();
   if (intermediate == second.getRhs())
     return;
+  // E is the first matmul's result, or its epilogue's.
   Operation *between = nullptr;
   auto first = intermediate.getDefiningOp<block::MatmulOp>();
   if (!first) {
     between = intermediate.getDefiningOp();
-    if (!between || between->getNumOperands() != 1 ||
-        !isElementwise(between->getName().stripDialect()))
-      return;
-    first = between->getOperand(0).getDefiningOp<block::MatmulOp>();
-    if (!first || !first->hasOneUse())
+    if (between && between->getNumOperands() == 1)
+      first = between->getOperand(0).getDefiningOp<block::MatmulOp>();
+    if (!first || getEpilogue(first) != between)
       return;
   }
   if (phases.lookup(first) != LoopPhase::InLoop)
