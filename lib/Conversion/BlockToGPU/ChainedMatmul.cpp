@@ -149,15 +149,17 @@ SmallVector<Value> ChainEmitter::accumulate(
     Value firstKey = mul(strip.slice, keysPerSlice);
     for (int64_t step = 0; step < keysPerSlice; step += kTileK) {
       Value key = add(firstKey, step);
-      // E's two 8-column tiles from `key`: c0..c3 of each.
-      SmallVector<SmallVector<Value, 4>, 2> e;
-      for (int64_t half = 0; half < 2; ++half) {
-        first.setTile(strip.batch, strip.firstRow, add(key, half * kTileN));
-        SmallVector<Value, 4> sums(zeros);
-        for (auto [k, a] : llvm::enumerate(lhsSteps))
-          sums = first.mma(a, first.loadRhs(rhs, index(k * kTileK)), sums);
-        e.push_back(llvm::map_to_vector(sums, intermediate));
+      // E's two 8-column tiles from `key`: c0..c3 of each, their B
+      // fragments loaded together.
+      first.setTile(strip.batch, strip.firstRow, key);
+      SmallVector<SmallVector<Value, 4>, 2> e(2, zeros);
+      for (auto [k, a] : llvm::enumerate(lhsSteps)) {
+        SmallVector<Value, 4> b = first.loadRhsTiles(rhs, index(k * kTileK));
+        for (int64_t half = 0; half < 2; ++half)
+          e[half] = first.mma(a, ArrayRef(b).slice(2 * half, 2), e[half]);
       }
+      for (SmallVector<Value, 4> &sums : e)
+        sums = llvm::map_to_vector(sums, intermediate);
       // Rows g (c0, c1) and g + 8 (c2, c3) of both tiles into the row sums.
       if (chain.rowSums) {
         for (int64_t half = 0; half < 2; ++half) {
@@ -173,13 +175,23 @@ SmallVector<Value> ChainEmitter::accumulate(
         for (int64_t half = 0; half < 2; ++half)
           a.push_back(first.pack(toHalf(e[tile][2 * half]),
                                  toHalf(e[tile][2 * half + 1])));
-      for (int64_t column = 0; column < columnTiles; ++column) {
+      // The product's column tiles, two at a time (B fragments of both in
+      // one load), the last alone if their count is odd.
+      for (int64_t column = 0; column < columnTiles; column += 2) {
         second.setTile(strip.batch, strip.firstRow, index(column * kTileN));
-        auto sums = MutableArrayRef<Value>(next).slice(
-            getProductBase(round) + 4 * column, 4);
-        SmallVector<Value, 4> updated =
-            second.mma(a, second.loadRhs(productRhs, key), sums);
-        llvm::copy(updated, sums.begin());
+        bool pair = column + 1 < columnTiles;
+        SmallVector<Value, 4> b;
+        if (pair)
+          b = second.loadRhsTiles(productRhs, key);
+        else
+          llvm::append_range(b, second.loadRhs(productRhs, key));
+        for (int64_t tile = 0; tile < (pair ? 2 : 1); ++tile) {
+          auto sums = MutableArrayRef<Value>(next).slice(
+              getProductBase(round) + 4 * (column + tile), 4);
+          SmallVector<Value, 4> updated =
+              second.mma(a, ArrayRef(b).slice(2 * tile, 2), sums);
+          llvm::copy(updated, sums.begin());
+        }
       }
     }
   }

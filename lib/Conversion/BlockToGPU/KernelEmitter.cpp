@@ -610,7 +610,12 @@ Value mlir::mirage::emitElementwise(OpBuilder &b, Location loc,
   };
   Value x = operands[0];
   Value y = operands.size() > 1 ? operands[1] : Value();
-  auto exp = [&](Value v) -> Value { return math::ExpOp::create(b, loc, v); };
+  // exp(v) = 2^(v log2 e): the chip's ex2.approx after one multiply, where
+  // libdevice's expf first reduces the range in several instructions.
+  auto exp = [&](Value v) -> Value {
+    return math::Exp2Op::create(
+        b, loc, arith::MulFOp::create(b, loc, v, constant(llvm::numbers::log2e)));
+  };
   return llvm::StringSwitch<std::function<Value()>>(mnemonic)
       .Case("exp", [&]() -> Value { return exp(x); })
       .Case("square", [&]() -> Value { return arith::MulFOp::create(b, loc, x, x); })

@@ -179,19 +179,36 @@ SmallVector<Value, 4> WarpItems::loadLhs(const Tile &lhs, Value k) {
   return a;
 }
 
+SmallVector<Value, 2> WarpItems::loadRhsPairs(const Tile &rhs, Value k,
+                                              Value column) {
+  Value row = add(k, pairColumn);
+  Value rhsColumn = add(column, group);
+  return {loadRhsPair(rhs, row, rhsColumn),
+          loadRhsPair(rhs, add(row, 8), rhsColumn)};
+}
+
 SmallVector<Value, 2> WarpItems::loadRhs(const Tile &rhs, Value k) {
-  if (!canLoadMatrices(rhs)) {
-    Value column = add(k, pairColumn);
-    Value rhsColumn = add(tileColumn, group);
-    return {loadRhsPair(rhs, column, rhsColumn),
-            loadRhsPair(rhs, add(column, 8), rhsColumn)};
-  }
+  if (!canLoadMatrices(rhs))
+    return loadRhsPairs(rhs, k, tileColumn);
   // Lanes 0-15 address rows k..k+15 at the tile's first column; transposed,
   // the two 8x8 matrices are b0, b1 (lanes 16-31 address valid rows too,
   // unused).
   SmallVector<Value, 4> b =
       loadMatrices(rhs, add(k, rem(lane, 16)), tileColumn, 2, true);
   return {b[0], b[1]};
+}
+
+SmallVector<Value, 4> WarpItems::loadRhsTiles(const Tile &rhs, Value k) {
+  if (!canLoadMatrices(rhs)) {
+    SmallVector<Value, 4> b = loadRhsPairs(rhs, k, tileColumn);
+    llvm::append_range(b, loadRhsPairs(rhs, k, add(tileColumn, kTileN)));
+    return b;
+  }
+  // Lanes 0-15 address rows k..k+15 at the tile's first column, lanes 16-31
+  // the same rows 8 columns on; transposed, the four 8x8 matrices are b0, b1
+  // of the first tile, then of the second.
+  return loadMatrices(rhs, add(k, rem(lane, 16)),
+                      add(tileColumn, mul(div(lane, 16), kTileN)), 4, true);
 }
 
 SmallVector<Value, 4> WarpItems::step(const Tile &lhs, const Tile &rhs, Value k,

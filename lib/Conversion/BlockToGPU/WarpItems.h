@@ -81,6 +81,10 @@ public:
   /// The B registers of the 16x8 rhs slice from row `k` of the tile's
   /// columns.
   SmallVector<Value, 2> loadRhs(const Tile &rhs, Value k);
+  /// The B registers of the 16x8 rhs slices from row `k` of the tile's
+  /// columns and of the 8 columns after them (b0, b1 of each): one
+  /// `ldmatrix.x4` where loadRhs's takes two matrices.
+  SmallVector<Value, 4> loadRhsTiles(const Tile &rhs, Value k);
   /// `sums` (c0..c3) plus the product of the fragments `a` and `b`.
   SmallVector<Value, 4> mma(ValueRange a, ValueRange b, ValueRange sums);
   /// `{lo, hi}` (f16) as a vector<2xf16>, an A or B register.
@@ -103,6 +107,8 @@ private:
   Value loadLhsPair(const Tile &lhs, Value row, bool lowerHalf, Value column);
   /// The B register of rows `row`, `row + 1` and column `column` of rhs.
   Value loadRhsPair(const Tile &rhs, Value row, Value column);
+  /// loadRhs of the 8 columns from `column`, one pair of elements at a time.
+  SmallVector<Value, 2> loadRhsPairs(const Tile &rhs, Value k, Value column);
   /// Adds the product of the 16-column slice of lhs from `k` and the
   /// 16-row slice of rhs from `k` to `sums` (c0..c3).
   SmallVector<Value, 4> step(const Tile &lhs, const Tile &rhs, Value k,
