@@ -179,13 +179,11 @@ SmallVector<Value> ChainEmitter::accumulate(
       // one load), the last alone if their count is odd.
       for (int64_t column = 0; column < columnTiles; column += 2) {
         second.setTile(strip.batch, strip.firstRow, index(column * kTileN));
-        bool pair = column + 1 < columnTiles;
-        SmallVector<Value, 4> b;
-        if (pair)
-          b = second.loadRhsTiles(productRhs, key);
-        else
-          llvm::append_range(b, second.loadRhs(productRhs, key));
-        for (int64_t tile = 0; tile < (pair ? 2 : 1); ++tile) {
+        int64_t count = std::min<int64_t>(2, columnTiles - column);
+        SmallVector<Value, 4> b =
+            count == 2 ? second.loadRhsTiles(productRhs, key)
+                       : SmallVector<Value, 4>(second.loadRhs(productRhs, key));
+        for (int64_t tile = 0; tile < count; ++tile) {
           auto sums = MutableArrayRef<Value>(next).slice(
               getProductBase(round) + 4 * (column + tile), 4);
           SmallVector<Value, 4> updated =
