@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Conversion/Passes.h"
+#include "Mirage/Support/Chip.h"
 
 #include "Mirage/Dialect/Kernel/Transforms/Passes.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
@@ -23,27 +24,6 @@
 #include <cstdlib>
 
 using namespace mlir;
-
-FailureOr<StringRef> mirage::getPTXFeatures(StringRef chip) {
-  // PTX ISA 8.0 (CUDA 12.0) has every instruction either chip needs,
-  // including bf16 conversions and the cluster instructions of sm_90a.
-  if (chip == "sm_80" || chip == "sm_90a")
-    return StringRef("+ptx80");
-  return failure();
-}
-
-int64_t mirage::getSharedMemoryLimit(StringRef chip) {
-  // The opt-in maximum of dynamic shared memory per block.
-  return chip == "sm_80" ? 163 * 1024 : 227 * 1024;
-}
-
-int64_t mirage::getSharedMemoryPerSM(StringRef chip) {
-  return chip == "sm_80" ? 164 * 1024 : 228 * 1024;
-}
-
-int64_t mirage::getMultiprocessorCount(StringRef chip) {
-  return chip == "sm_80" ? 108 : 132;
-}
 
 /// The CUDA toolkit, for libdevice: $CUDA_ROOT, else /usr/local/cuda.
 static std::string getCudaToolkitPath() {
@@ -65,9 +45,8 @@ void mirage::buildMirageToPTXPipeline(
   GpuNVVMAttachTargetOptions target;
   target.moduleMatcher = "mirage_kernels";
   target.chip = options.chip;
-  target.features = succeeded(getPTXFeatures(options.chip))
-                        ? getPTXFeatures(options.chip)->str()
-                        : "";
+  const Chip *chip = lookupChip(options.chip);
+  target.features = chip ? chip->ptxFeatures.str() : "";
   target.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(target));
 

@@ -970,7 +970,7 @@ LogicalResult Searcher::resume(std::string &error) {
   resumed = (*entry)->statistics;
   rangesDone = (*entry)->rangesDone;
   for (sem::Program &program : (*entry)->candidates) {
-    CostEstimate cost = estimateCost(program, options.gpu);
+    CostEstimate cost = estimateCost(program, *options.chip);
     found.push_back({std::move(program), cost});
   }
   return success();
@@ -1158,7 +1158,7 @@ std::vector<sem::Program> Searcher::explore(ArrayRef<Launch> launches) {
 bool Searcher::affordable(const sem::Program &program) {
   if (options.timeLimitSeconds <= 0.0)
     return true;
-  double seconds = estimateCost(program, options.gpu).multiplyAdds *
+  double seconds = estimateCost(program, *options.chip).multiplyAdds *
                    kVerificationTrials / kFieldMultiplyAddsPerSecond;
   return shared.elapsedSeconds() + seconds <= options.timeLimitSeconds;
 }
@@ -1166,7 +1166,7 @@ bool Searcher::affordable(const sem::Program &program) {
 bool Searcher::verify(std::vector<sem::Program> candidates) {
   std::vector<std::pair<CostEstimate, size_t>> order;
   for (auto [i, candidate] : llvm::enumerate(candidates))
-    order.push_back({estimateCost(candidate, options.gpu), i});
+    order.push_back({estimateCost(candidate, *options.chip), i});
   // Equal costs keep the order found, so results are deterministic.
   llvm::sort(order, [](const auto &a, const auto &b) {
     if (a.first < b.first || b.first < a.first)

@@ -125,7 +125,7 @@ std::string search::fingerprintSearch(const sem::Program &reference,
       o.splitKernels,   o.singleKernels,
       static_cast<int64_t>(o.seed), o.maxSplitOutputs,
       json::Array(o.omap), json::Array(o.imaps),
-      json::Array(o.fmaps), o.gpu.chip};
+      json::Array(o.fmaps), o.chip->name};
   return hashJSON(json::Array{sem::toJSON(reference), std::move(options)});
 }
 

@@ -18,22 +18,6 @@ using llvm::ArrayRef;
 using sem::Graph;
 using sem::OpKind;
 
-std::optional<GPUSpec> search::getGPUSpec(llvm::StringRef chip) {
-  // H100 SXM as BENCHMARKS.md measured it: 2.95 TB/s copy bandwidth, 4.35 µs
-  // for a tiny kernel, 227 KiB of shared memory per block.
-  // 132 SMs x 128 f32 lanes at 1.98 GHz; mma.sync at about 60% of the
-  // 990 f16 TFLOP/s that wgmma reaches.
-  if (chip == "sm_90a")
-    return GPUSpec{"sm_90a", 132.0, 2.95e6, 3.34e7, 3.0e8, 4.35, 227 * 1024};
-  // A100 SXM 80 GB by its datasheet (1.55-2.0 TB/s, 163 KiB per block), at
-  // the copy efficiency measured on the H100 (2.95 of 3.35 TB/s).
-  // 108 SMs x 64 f32 lanes at 1.41 GHz; mma.sync at about 90% of 312 f16
-  // TFLOP/s.
-  if (chip == "sm_80")
-    return GPUSpec{"sm_80", 108.0, 1.76e6, 9.75e6, 1.4e8, 4.35, 163 * 1024};
-  return std::nullopt;
-}
-
 /// Threads per block of the code generator, and the most blocks resident
 /// per SM the model assumes.
 static constexpr double kThreads = 128.0;
@@ -42,7 +26,7 @@ static constexpr double kResidentBlocks = 8.0;
 /// Blocks needing `sharedBytes` each that one SM holds at once: as many as
 /// the shared memory a block may use allows (about an SM's), between one and
 /// kResidentBlocks.
-static double getResidentBlocks(int64_t sharedBytes, const GPUSpec &gpu) {
+static double getResidentBlocks(int64_t sharedBytes, const Chip &gpu) {
   if (sharedBytes <= 0)
     return kResidentBlocks;
   double fitting =
@@ -160,7 +144,7 @@ static double countSerialTerms(const Graph &body,
 }
 
 CostEstimate search::estimateCost(const sem::Program &program,
-                                  const GPUSpec &gpu) {
+                                  const Chip &gpu) {
   CostEstimate cost;
   cost.sharedBytesLimit = gpu.sharedBytesPerBlock;
   const Graph &kernel = program.getKernelGraph();
@@ -176,7 +160,7 @@ CostEstimate search::estimateCost(const sem::Program &program,
     // iteration per block, 10.1 µs with four pipelined 64-key ones).
     bool overlapsLoads = true;
     // Predefined ops are assumed to fill the GPU.
-    double blocks = gpu.multiprocessors;
+    double blocks = double(gpu.multiprocessors);
     if (node.kind != OpKind::GraphDef) {
       for (int32_t value : node.operands)
         bytes += getBytes(kernel.values[value]);
@@ -215,9 +199,9 @@ CostEstimate search::estimateCost(const sem::Program &program,
     cost.globalBytes += bytes;
     cost.multiplyAdds += multiplyAdds.simt + multiplyAdds.tensor;
     double share = std::min(1.0, blocks / gpu.multiprocessors);
-    double memory = double(bytes) / (gpu.bytesPerMicrosecond * share);
+    double memory = double(bytes) / (gpu.copyBytesPerMicrosecond * share);
     double compute =
-        (multiplyAdds.simt / gpu.multiplyAddsPerMicrosecond +
+        (multiplyAdds.simt / gpu.simtMultiplyAddsPerMicrosecond +
          multiplyAdds.tensor / gpu.tensorMultiplyAddsPerMicrosecond) /
         share;
     double work = std::max(compute, serial);

@@ -26,10 +26,10 @@ struct EstimateCostPass : mirage::impl::EstimateCostPassBase<EstimateCostPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<search::GPUSpec> gpu = search::getGPUSpec(chip);
+    const Chip *gpu = lookupChip(chip);
     if (!gpu) {
-      getOperation().emitError("chip must be sm_80 or sm_90a, got '")
-          << chip << "'";
+      getOperation().emitError("chip must be ")
+          << getChipNames() << ", got '" << chip << "'";
       return signalPassFailure();
     }
     for (auto function : getOperation().getOps<func::FuncOp>()) {
@@ -43,7 +43,7 @@ struct EstimateCostPass : mirage::impl::EstimateCostPassBase<EstimateCostPass> {
           "@{0}: estimated {1:f2} us on {2}: {3} bytes of global memory, {4} "
           "multiply-adds, {5} launches, {6} bytes of shared memory per "
           "block{7}",
-          function.getSymName(), cost.microseconds, gpu->chip,
+          function.getSymName(), cost.microseconds, gpu->name,
           cost.globalBytes, static_cast<int64_t>(cost.multiplyAdds),
           cost.launches, cost.sharedBytes,
           cost.fitsSharedMemory() ? "" : " (more than the chip has)"));

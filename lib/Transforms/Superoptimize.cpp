@@ -89,11 +89,10 @@ struct SuperoptimizePass
       return getOperation().emitError("search-threads must be in [1, 256], got ")
              << static_cast<unsigned>(searchThreads);
     options.threads = searchThreads;
-    std::optional<search::GPUSpec> gpu = search::getGPUSpec(chip);
-    if (!gpu)
-      return getOperation().emitError("chip must be sm_80 or sm_90a, got '")
-             << chip << "'";
-    options.gpu = *gpu;
+    options.chip = lookupChip(chip);
+    if (!options.chip)
+      return getOperation().emitError("chip must be ")
+             << getChipNames() << ", got '" << chip << "'";
     if (progress)
       options.progress = &llvm::errs();
     options.checkpointPath = checkpoint;
@@ -155,7 +154,7 @@ struct SuperoptimizePass
     numPruned += stats.pruned;
     numChecked += stats.checked;
     numVerified += stats.verified;
-    search::CostEstimate before = search::estimateCost(*reference, options.gpu);
+    search::CostEstimate before = search::estimateCost(*reference, *options.chip);
     std::string summary = llvm::formatv(
         "{0} configurations, {1} states, {2} values pruned, {3} complete "
         "candidates, {4} of {5} verified in {6:f2} s{7}{8}",

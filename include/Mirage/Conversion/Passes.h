@@ -71,21 +71,6 @@ void buildMirageToPTXPipeline(OpPassManager &pm,
 /// Registers `mirage-to-ptx-pipeline`.
 void registerMirageToPTXPipeline();
 
-/// The PTX feature string LLVM needs for `chip` (e.g. "+ptx80"), or failure
-/// for a chip the code generator does not target.
-FailureOr<StringRef> getPTXFeatures(StringRef chip);
-
-/// The largest dynamic shared memory one block may use on `chip`, in bytes.
-int64_t getSharedMemoryLimit(StringRef chip);
-
-/// The shared memory of one SM of `chip`, in bytes: what the blocks resident
-/// on it share, each with 1 KiB the system reserves on top.
-int64_t getSharedMemoryPerSM(StringRef chip);
-
-/// The SMs of the GPU the code generator tunes `chip`'s kernels for (A100
-/// for sm_80, H100 SXM for sm_90a).
-int64_t getMultiprocessorCount(StringRef chip);
-
 } // namespace mlir::mirage
 
 #endif // MIRAGE_CONVERSION_PASSES_H

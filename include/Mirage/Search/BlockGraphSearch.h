@@ -60,7 +60,7 @@ struct BlockSearchOptions {
   /// context). Results do not depend on it unless a limit stops the search.
   unsigned threads = 1;
   /// The GPU candidates are ranked for.
-  GPUSpec gpu = *getGPUSpec("sm_90a");
+  const Chip *chip = &getChips().back();
   /// Where to report each for-loop range explored, or null.
   llvm::raw_ostream *progress = nullptr;
   /// A checkpoint file to resume from and to update after each range, or

@@ -19,31 +19,12 @@
 #define MIRAGE_SEARCH_COSTMODEL_H
 
 #include "Mirage/Semantics/Program.h"
+#include "Mirage/Support/Chip.h"
 
 #include <optional>
 #include <tuple>
 
 namespace mlir::mirage::search {
-
-/// The figures of a GPU the cost model uses.
-struct GPUSpec {
-  /// The chip's name as `--mirage-to-ptx-pipeline` takes it.
-  llvm::StringRef chip;
-  double multiprocessors;
-  /// Measured copy bandwidth, bytes read and written.
-  double bytesPerMicrosecond;
-  /// Peak f32 fused multiply-adds of the SIMT cores.
-  double multiplyAddsPerMicrosecond;
-  /// f16 multiply-adds (f32 sums) of the tensor cores through mma.sync.
-  double tensorMultiplyAddsPerMicrosecond;
-  /// Time of a launch of a tiny kernel.
-  double launchMicroseconds;
-  /// Shared memory one block may use.
-  int64_t sharedBytesPerBlock;
-};
-
-/// The spec of `chip` (`sm_80` or `sm_90a`), or nothing.
-std::optional<GPUSpec> getGPUSpec(llvm::StringRef chip);
 
 /// What a program costs on one GPU.
 struct CostEstimate {
@@ -82,7 +63,7 @@ struct CostEstimate {
 };
 
 /// The cost of `program` on `gpu`.
-CostEstimate estimateCost(const sem::Program &program, const GPUSpec &gpu);
+CostEstimate estimateCost(const sem::Program &program, const Chip &chip);
 
 } // namespace mlir::mirage::search
 

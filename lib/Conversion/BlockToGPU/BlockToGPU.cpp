@@ -15,6 +15,7 @@
 
 #include "Mirage/Conversion/Passes.h"
 #include "Mirage/Conversion/TensorMaps.h"
+#include "Mirage/Support/Chip.h"
 
 #include "ChainedMatmul.h"
 #include "KernelEmitter.h"
@@ -68,10 +69,6 @@ constexpr int32_t kWaitTicks = 10000000;
 /// The threads per SM a kernel's register budget is sized for
 /// (`.minnctapersm`).
 constexpr int64_t kThreadsPerSM = 256;
-/// The most threads and blocks one SM holds at once, and the shared memory
-/// the system reserves per resident block (sm_80 and sm_90a).
-constexpr int64_t kMaxThreadsPerSM = 2048, kMaxBlocksPerSM = 32,
-                  kReservedSharedMemoryPerBlock = 1024;
 
 /// Choices of a kernel's code that trade shared memory for speed.
 struct LoweringOptions {
@@ -1736,19 +1733,6 @@ FailureOr<LoweredKernel> lowerKernel(kernel::GraphDefOp graph, StringRef name,
                        lowering.getStages()};
 }
 
-/// The blocks of `threads` threads and `sharedBytes` bytes of dynamic shared
-/// memory each that one SM of `chip` holds at once, as far as shared memory
-/// and threads allow (registers are ptxas's: `.minnctapersm` asks for
-/// kThreadsPerSM threads' worth).
-int64_t getResidentBlocks(StringRef chip, int64_t sharedBytes,
-                          int64_t threads) {
-  int64_t bySharedMemory =
-      getSharedMemoryPerSM(chip) /
-      (sharedBytes + kReservedSharedMemoryPerBlock);
-  return std::min({bySharedMemory, kMaxThreadsPerSM / threads,
-                   kMaxBlocksPerSM});
-}
-
 struct ConvertMirageBlockToGPUPass
     : mirage::impl::ConvertMirageBlockToGPUPassBase<ConvertMirageBlockToGPUPass> {
   using Base::Base;
@@ -1775,18 +1759,19 @@ gpu::GPUModuleOp ConvertMirageBlockToGPUPass::getKernelModule() {
 LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
                                                    StringRef name,
                                                    gpu::GPUModuleOp kernels) {
-  if (graph.getCluster() && chip != "sm_90a")
+  const Chip &target = *lookupChip(chip);
+  if (graph.getCluster() && !target.hasClusters())
     return graph.emitOpError()
            << "uses a thread-block cluster, which " << chip
            << " does not have (clusters need sm_90a)";
   // A kernel that does not fit in shared memory is lowered again with
   // fewer stages, then without preloaded tiles, then without staging, then
   // without vector groups in its sums.
-  int64_t limit = getSharedMemoryLimit(chip);
+  int64_t limit = target.sharedBytesPerBlock;
   if (maxSharedMemory > 0)
     limit = std::min(limit, int64_t(maxSharedMemory));
-  bool warpgroupMatmuls = wgmma && tensorCores && chip == "sm_90a";
-  bool tensorCopies = tma && chip == "sm_90a";
+  bool warpgroupMatmuls = wgmma && tensorCores && target.hasWgmma;
+  bool tensorCopies = tma && target.hasTMA;
   LoweringOptions attempts[] = {
       {stages, kMaxStagingBytes, true, tensorCores, warpgroupMatmuls,
        tensorCopies, true},
@@ -1826,10 +1811,10 @@ LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
                     graph.getBlock()[2];
   int64_t blocks =
       int64_t(graph.getGrid()[0]) * graph.getGrid()[1] * graph.getGrid()[2];
-  int64_t wanted = llvm::divideCeil(blocks, getMultiprocessorCount(chip));
+  int64_t wanted = llvm::divideCeil(blocks, target.multiprocessors);
   auto concurrency = [&](const LoweredKernel &kernel) {
     return std::min(wanted,
-                    getResidentBlocks(chip, kernel.sharedBytes, threads));
+                    target.residentBlocks(kernel.sharedBytes, threads));
   };
   for (options.maxStages = lowered.stages - 1;
        options.maxStages >= 2 && concurrency(lowered) < wanted;
@@ -1863,9 +1848,9 @@ LogicalResult ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph,
 }
 
 void ConvertMirageBlockToGPUPass::runOnOperation() {
-  if (failed(getPTXFeatures(chip))) {
-    getOperation().emitError() << "unknown chip '" << chip
-                               << "', expected sm_80 or sm_90a";
+  if (!lookupChip(chip)) {
+    getOperation().emitError() << "unknown chip '" << chip << "', expected "
+                               << getChipNames();
     return signalPassFailure();
   }
   SmallVector<std::pair<kernel::GraphDefOp, std::string>> graphs;

@@ -10,6 +10,7 @@
 #include "Plan.h"
 #include "Mirage/Conversion/Passes.h"
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
+#include "Mirage/Support/Chip.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
@@ -190,9 +191,9 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
     module.walk([&](kernel::GraphDefOp graph) {
       usesClusters |= graph.getCluster().has_value();
     });
-    if (!usesClusters)
-      chips.push_back("sm_80");
-    chips.push_back("sm_90a");
+    for (const Chip &chip : getChips())
+      if (chip.hasClusters() || !usesClusters)
+        chips.push_back(chip.name.str());
   }
 
   // One launch plan serves every chip: each chip's kernels are lowered
@@ -201,10 +202,11 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
   // ChipSpecifics holds.
   int64_t sharedLimit = std::numeric_limits<int64_t>::max();
   for (const std::string &chip : chips) {
-    if (failed(getPTXFeatures(chip)))
-      return emitError(loc) << "unknown chip '" << chip
-                            << "', expected sm_80 or sm_90a";
-    sharedLimit = std::min(sharedLimit, getSharedMemoryLimit(chip));
+    const Chip *target = lookupChip(chip);
+    if (!target)
+      return emitError(loc) << "unknown chip '" << chip << "', expected "
+                            << getChipNames();
+    sharedLimit = std::min(sharedLimit, target->sharedBytesPerBlock);
   }
   json::Object ptxFiles;
   std::vector<std::pair<std::string, std::string>> ptx;

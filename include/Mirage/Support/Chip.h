@@ -1,0 +1,84 @@
+//===- Chip.h - The GPUs the code generator targets -------------*- C++ -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// One description per chip: its multiprocessors, shared memory, thread and
+// block limits, cluster limits and features. Every other file asks a `Chip`
+// instead of comparing chip names.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_SUPPORT_CHIP_H
+#define MIRAGE_SUPPORT_CHIP_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::mirage {
+
+/// The facts of one GPU architecture that the code generator, the cost model
+/// and the search read.
+struct Chip {
+  /// The name the tools take (`sm_80`, `sm_90a`): the PTX target.
+  llvm::StringRef name;
+  /// The GPU the chip's measured figures come from.
+  llvm::StringRef device;
+  /// The PTX ISA feature LLVM needs for the chip (`+ptx80`).
+  llvm::StringRef ptxFeatures;
+  /// Streaming multiprocessors of that GPU.
+  int64_t multiprocessors;
+  /// Shared memory of one SM, and the most dynamic shared memory one block
+  /// may opt into, in bytes.
+  int64_t sharedBytesPerSM;
+  int64_t sharedBytesPerBlock;
+  /// The shared memory the system reserves per resident block.
+  int64_t reservedSharedBytesPerBlock;
+  /// The most threads, blocks and 32-bit registers one SM holds at once.
+  int64_t maxThreadsPerSM;
+  int64_t maxBlocksPerSM;
+  int64_t registersPerSM;
+  /// The most threads per block.
+  int64_t maxThreadsPerBlock;
+  /// The most blocks of a thread-block cluster, portable and with the
+  /// non-portable opt-in (0: no clusters).
+  int64_t maxClusterBlocks;
+  int64_t maxNonPortableClusterBlocks;
+  /// Whether the chip has the TMA unit (`cp.async.bulk.tensor`) and
+  /// warpgroup tensor cores (`wgmma.mma_async`).
+  bool hasTMA;
+  bool hasWgmma;
+  /// Measured figures of the cost model (docs/Benchmarks/CostModel.md):
+  /// copy bandwidth (bytes read and written per µs), f32 fused multiply-adds
+  /// per µs of the SIMT cores, f16 multiply-adds (f32 sums) per µs of the
+  /// tensor cores through mma.sync, and the time of a tiny kernel's launch.
+  double copyBytesPerMicrosecond;
+  double simtMultiplyAddsPerMicrosecond;
+  double tensorMultiplyAddsPerMicrosecond;
+  double launchMicroseconds;
+
+  /// Whether the chip runs thread-block clusters.
+  bool hasClusters() const { return maxClusterBlocks != 0; }
+  /// The blocks of `threads` threads and `sharedBytes` bytes of dynamic
+  /// shared memory each that one SM holds at once, as far as shared memory,
+  /// threads and the block limit allow (registers are ptxas's business).
+  int64_t residentBlocks(int64_t sharedBytes, int64_t threads) const;
+};
+
+/// Every chip the code generator targets, oldest first.
+llvm::ArrayRef<Chip> getChips();
+
+/// The chip named `name`, or null.
+const Chip *lookupChip(llvm::StringRef name);
+
+/// The names of every chip, as "sm_80 or sm_90a", for diagnostics.
+std::string getChipNames();
+
+} // namespace mlir::mirage
+
+#endif // MIRAGE_SUPPORT_CHIP_H
