@@ -1,0 +1,416 @@
+//===- LoadStoreLowering.cpp - Loads and stores of kernel tensors ---------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// input_loader and output_saver: tiles read in place, preloaded into shared
+// memory once, or staged ahead of their for-loop iteration (software
+// pipelining with cp.async, or the TMA unit on mbarriers).
+//
+//===----------------------------------------------------------------------===//
+
+#include "GraphDefLowering.h"
+#include "Mirage/Conversion/TensorMaps.h"
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::mirage;
+using namespace mlir::mirage::lowering;
+
+//===----------------------------------------------------------------------===//
+// Loads and stores of kernel tensors
+//===----------------------------------------------------------------------===//
+
+/// The for-loop iteration as a term of a loader's offset (grid axes are 0-2).
+static constexpr unsigned kIterationTerm = 3;
+
+SmallVector<std::pair<unsigned, int64_t>, 4>
+GraphDefLowering::getLoaderOffsetTerms(block::InputLoaderOp op) {
+  ArrayRef<int64_t> whole = getShape(op.getSource());
+  ArrayRef<int64_t> shape = getShape(op.getResult());
+  SmallVector<int64_t, 4> strides = getContiguousStrides(whole);
+  SmallVector<std::pair<unsigned, int64_t>, 4> terms;
+  // This block's chunk along each mapped grid axis, then this iteration's.
+  for (unsigned axis = 0; axis < 3; ++axis) {
+    int32_t dim = op.getImap().getDim(axis);
+    if (dim >= 0 && graph.getGrid()[axis] != 1)
+      terms.emplace_back(axis, whole[dim] / graph.getGrid()[axis] * strides[dim]);
+  }
+  if (op.isLoopVarying())
+    terms.emplace_back(kIterationTerm,
+                       shape[op.getFmap()] * strides[op.getFmap()]);
+  return terms;
+}
+
+Tile GraphDefLowering::getLoaderTile(block::InputLoaderOp op, Value iteration) {
+  auto source = cast<BlockArgument>(op.getSource());
+  Tile tile = globalTensor(source.getArgNumber(), getShape(op.getSource()));
+  ArrayRef<int64_t> shape = getShape(op.getResult());
+  tile.shape.assign(shape.begin(), shape.end());
+  for (auto [term, factor] : getLoaderOffsetTerms(op))
+    emitter.addToOffset(
+        tile, term == kIterationTerm ? iteration : emitter.blockId(term), factor);
+  return tile;
+}
+
+Tile GraphDefLowering::getStage(block::InputLoaderOp op, Value iteration) {
+  // The stages' layout without its outermost (stage) dimension.
+  const Tile &stages = staged.lookup(op);
+  Tile stage = stages;
+  stage.shape.erase(stage.shape.begin());
+  stage.strides.erase(stage.strides.begin());
+  if (stage.blockExtent != 0)
+    --stage.blockedDim;
+  Value index = arith::RemUIOp::create(emitter.getBuilder(), emitter.getLoc(),
+                                       iteration, emitter.index(numStages));
+  emitter.addToOffset(stage, index, stages.strides.front());
+  return stage;
+}
+
+int64_t GraphDefLowering::getSwizzle(Value value) {
+  auto isMatmul = [](Operation *op) { return isa<block::MatmulOp>(op); };
+  Operation *def = value.getDefiningOp();
+  if (auto accum = dyn_cast_or_null<block::ForloopAccumOp>(def))
+    def = accum.getInput().getDefiningOp();
+  if (!(def && isMatmul(def)) && llvm::none_of(value.getUsers(), isMatmul))
+    return 0;
+  auto type = cast<ShapedType>(value.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  if (shape.size() < 2 ||
+      elementBytes * type.getNumElements() % kSwizzleAlignment != 0)
+    return 0;
+  int64_t rowBytes = shape.back() * elementBytes;
+  for (int64_t swizzle : {128, 64, 32})
+    if (rowBytes % swizzle == 0)
+      return swizzle;
+  return 0;
+}
+
+bool GraphDefLowering::isReadRepeatedly(block::InputLoaderOp op) {
+  Value tile = op.getResult();
+  if (!tile.hasOneUse())
+    return !tile.use_empty();
+  Operation *user = *tile.user_begin();
+  return isa<block::MatmulOp, block::RmsNormOp>(user) ||
+         (graph.getForloop() > 1 && phases.lookup(user) == LoopPhase::InLoop);
+}
+
+bool GraphDefLowering::preloadInvariantTiles() {
+  if (!options.preloadInvariants)
+    return false;
+  for (auto op : graph.getBodyBlock().getOps<block::InputLoaderOp>()) {
+    if (phases.lookup(op) != LoopPhase::Invariant || !isReadRepeatedly(op))
+      continue;
+    Tile global = getLoaderTile(op, Value());
+    Type type = getElementType(op.getResult());
+    int64_t width = kMaxVectorBytes / (type.getIntOrFloatBitWidth() / 8);
+    if (getVectorWidth(global) != width || global.shape.back() % width != 0)
+      continue;
+    Tile shared = emitter.allocateShared(global.shape, type, kMaxVectorBytes,
+                                         getSwizzle(op.getResult()));
+    emitter.copyAsync(global, shared);
+    preloaded[op] = shared;
+  }
+  if (preloaded.empty())
+    return false;
+  NVVM::CpAsyncCommitGroupOp::create(emitter.getBuilder(), emitter.getLoc());
+  return true;
+}
+
+void GraphDefLowering::planStaging() {
+  // Tiles of whole 16-byte chunks, 16-byte aligned in global memory.
+  SmallVector<block::InputLoaderOp> loaders;
+  int64_t bytes = 0;
+  for (auto op : graph.getBodyBlock().getOps<block::InputLoaderOp>()) {
+    if (!op.isLoopVarying())
+      continue;
+    auto source = cast<BlockArgument>(op.getSource());
+    Tile layout = globalTensor(source.getArgNumber(), getShape(op.getSource()));
+    for (auto [term, factor] : getLoaderOffsetTerms(op))
+      layout.offsetAlignment = std::gcd(layout.offsetAlignment, factor);
+    int64_t elementBytes = layout.getStorageType().getIntOrFloatBitWidth() / 8;
+    int64_t width = kMaxVectorBytes / elementBytes;
+    ArrayRef<int64_t> shape = getShape(op.getResult());
+    if (getVectorWidth(layout) != width || shape.back() % width != 0)
+      continue;
+    loaders.push_back(op);
+    bytes += elementBytes * std::accumulate(shape.begin(), shape.end(),
+                                            int64_t(1), std::multiplies<>());
+  }
+  int64_t stages = std::min<int64_t>(options.maxStages, graph.getForloop());
+  while (stages >= 2 && stages * bytes > options.stagingBytes)
+    --stages;
+  if (loaders.empty() || stages < 2)
+    return;
+  numStages = stages;
+  bool tensorCopies =
+      options.tensorCopies &&
+      llvm::all_of(loaders, [&](auto op) { return canCopyWithTMA(op); });
+  for (block::InputLoaderOp op : loaders) {
+    SmallVector<int64_t, 4> shape = {numStages};
+    llvm::append_range(shape, getShape(op.getResult()));
+    Type type = getElementType(op.getResult());
+    int64_t swizzle = getSwizzle(op.getResult());
+    // TMA swizzles boxes whose rows are the swizzle's bytes: rows of
+    // several 128-byte spans are copied in boxes of 128-byte rows, one block
+    // of the stage each, if the blocks keep the swizzle's alignment; other
+    // tiles are not swizzled.
+    int64_t elementBytes = type.getIntOrFloatBitWidth() / 8;
+    int64_t blockExtent = 0;
+    if (tensorCopies && swizzle != 0 &&
+        swizzle != shape.back() * elementBytes) {
+      int64_t rows = std::accumulate(shape.begin() + 1, shape.end() - 1,
+                                     int64_t(1), std::multiplies<>());
+      if (swizzle == kMaxSwizzle && rows * swizzle % kSwizzleAlignment == 0)
+        blockExtent = swizzle / elementBytes;
+      else
+        swizzle = 0;
+    }
+    Tile stages = emitter.allocateShared(
+        shape, type, tensorCopies ? kTensorCopyAlignment : kMaxVectorBytes,
+        swizzle);
+    if (blockExtent != 0)
+      blockLastDimension(stages, blockExtent, /*firstInner=*/1);
+    staged[op] = stages;
+  }
+  if (tensorCopies)
+    planTensorCopies();
+}
+
+/// The most dimensions and elements per dimension of a TMA box.
+constexpr int64_t kMaxBoxRank = 5, kMaxBoxExtent = 256;
+
+bool GraphDefLowering::canCopyWithTMA(block::InputLoaderOp op) {
+  ArrayRef<int64_t> whole = getShape(op.getSource());
+  ArrayRef<int64_t> shape = getShape(op.getResult());
+  int64_t elementBytes =
+      getElementType(op.getResult()).getIntOrFloatBitWidth() / 8;
+  int64_t tileBytes = elementBytes * std::accumulate(shape.begin(), shape.end(),
+                                                     int64_t(1),
+                                                     std::multiplies<>());
+  return int64_t(shape.size()) <= kMaxBoxRank &&
+         llvm::all_of(shape, [](int64_t e) { return e <= kMaxBoxExtent; }) &&
+         (whole.back() * elementBytes) % kMaxVectorBytes == 0 &&
+         (shape.back() * elementBytes) % kMaxVectorBytes == 0 &&
+         tileBytes % kTensorCopyAlignment == 0;
+}
+
+void GraphDefLowering::planTensorCopies() {
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  SmallVector<Attribute> params;
+  for (Operation *op : staged.keys()) {
+    auto loader = cast<block::InputLoaderOp>(op);
+    auto source = cast<BlockArgument>(loader.getSource());
+    unsigned argument = kernel.getNumArguments();
+    if (failed(kernel.insertArguments({argument},
+                                      {kernel.getArgument(source.getArgNumber())
+                                           .getType()},
+                                      {DictionaryAttr()}, {loc})))
+      llvm_unreachable("a gpu.func takes any argument");
+    tensorMaps[op] = kernel.getArgument(argument);
+    ArrayRef<int64_t> shape = getShape(loader.getResult());
+    ArrayRef<int64_t> whole = getShape(loader.getSource());
+    // A blocked stage is copied one block (box) at a time.
+    const Tile &stages = staged.lookup(op);
+    SmallVector<int64_t, 4> box(shape);
+    if (stages.blockExtent != 0)
+      box.back() = stages.blockExtent;
+    params.push_back(TensorMapParam{argument, source.getArgNumber(),
+                                    SmallVector<int64_t, 4>(whole), box,
+                                    stages.swizzle}
+                         .toAttr(b.getContext()));
+    stageBytes += getElementType(loader.getResult()).getIntOrFloatBitWidth() /
+                  8 *
+                  std::accumulate(shape.begin(), shape.end(), int64_t(1),
+                                  std::multiplies<>());
+  }
+  kernel->setAttr(kTensorMapsAttrName, b.getArrayAttr(params));
+  // One mbarrier per stage, initialised by one thread for one arrival (the
+  // thread that starts the stage's copies and announces their bytes).
+  stageBarriers = emitter.allocateShared({numStages}, b.getI64Type());
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      emitter.getThreadId(), emitter.index(0));
+  auto init = scf::IfOp::create(b, loc, first);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(init.thenBlock()->getTerminator());
+    Value one = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
+    for (int64_t stage = 0; stage < numStages; ++stage)
+      NVVM::MBarrierInitOp::create(
+          b, loc,
+          emitter.getElementPointer(*stageBarriers, {emitter.index(stage)}),
+          one, /*predicate=*/Value());
+    NVVM::FenceMbarrierInitOp::create(b, loc);
+  }
+  emitter.barrier();
+}
+
+SmallVector<Value, 5>
+GraphDefLowering::getBoxCoordinates(block::InputLoaderOp op, Value iteration) {
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  ArrayRef<int64_t> whole = getShape(op.getSource());
+  ArrayRef<int64_t> shape = getShape(op.getResult());
+  SmallVector<Value, 5> starts(whole.size());
+  auto addTerm = [&](int64_t dim, Value term, int64_t factor) {
+    starts[dim] = addScaled(starts[dim], term, factor);
+  };
+  for (unsigned axis = 0; axis < 3; ++axis) {
+    int32_t dim = op.getImap().getDim(axis);
+    if (dim >= 0 && graph.getGrid()[axis] != 1)
+      addTerm(dim, emitter.blockId(axis), whole[dim] / graph.getGrid()[axis]);
+  }
+  if (op.isLoopVarying())
+    addTerm(op.getFmap(), iteration, shape[op.getFmap()]);
+  SmallVector<Value, 5> coordinates;
+  for (Value start : llvm::reverse(starts))
+    coordinates.push_back(arith::IndexCastOp::create(
+        b, loc, b.getI32Type(), start ? start : emitter.index(0)));
+  return coordinates;
+}
+
+Value GraphDefLowering::getStageBarrier(Value iteration) {
+  Value stage = arith::RemUIOp::create(emitter.getBuilder(), emitter.getLoc(),
+                                       iteration, emitter.index(numStages));
+  return emitter.getElementPointer(*stageBarriers, {stage});
+}
+
+void GraphDefLowering::copyStagedTiles(Value iteration) {
+  if (!stageBarriers) {
+    for (Operation *op : staged.keys()) {
+      auto loader = cast<block::InputLoaderOp>(op);
+      emitter.copyAsync(getLoaderTile(loader, iteration),
+                        getStage(loader, iteration));
+    }
+    return;
+  }
+  // One thread announces the stage's bytes (the stage's one arrival) and
+  // starts one copy per tile, which completes them.
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  Value barrier = getStageBarrier(iteration);
+  auto first = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            emitter.getThreadId(), emitter.index(0)));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(first.thenBlock()->getTerminator());
+  NVVM::MBarrierArriveExpectTxOp::create(
+      b, loc, /*res=*/Type(), barrier,
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(stageBytes)),
+      NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
+  for (Operation *op : staged.keys()) {
+    auto loader = cast<block::InputLoaderOp>(op);
+    Value address = arith::IndexCastOp::create(
+        b, loc, b.getI64Type(),
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc,
+                                                       tensorMaps.lookup(op)));
+    Value descriptor = LLVM::IntToPtrOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
+    // One box per block of columns (the whole tile if unblocked).
+    Tile stage = getStage(loader, iteration);
+    SmallVector<Value, 5> coordinates = getBoxCoordinates(loader, iteration);
+    int64_t extent = stage.blockExtent ? stage.blockExtent : stage.shape.back();
+    SmallVector<Value, 4> at(stage.shape.size(), emitter.index(0));
+    for (int64_t column = 0; column < stage.shape.back(); column += extent) {
+      SmallVector<Value, 5> box(coordinates);
+      if (column != 0) {
+        at.back() = emitter.index(column);
+        box.front() = arith::AddIOp::create(
+            b, loc, coordinates.front(),
+            arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(column)));
+      }
+      emitter.copyTensor(descriptor, box, stage, at, barrier);
+    }
+  }
+}
+
+void GraphDefLowering::advancePipeline(Value iteration) {
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  if (stageBarriers) {
+    // The stage's k-th filling (k = iteration / numStages) completes the
+    // mbarrier's phase k; the wait loops until that phase's parity flips.
+    Value parity = arith::AndIOp::create(
+        b, loc,
+        arith::DivUIOp::create(b, loc, iteration, emitter.index(numStages)),
+        emitter.index(1));
+    NVVM::MBarrierTryWaitParityOp::create(
+        b, loc, getStageBarrier(iteration),
+        arith::IndexCastOp::create(b, loc, b.getI32Type(), parity),
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(kWaitTicks)));
+  } else {
+    // Groups of iterations up to `iteration + numStages - 2` are committed:
+    // all but the newest numStages - 2 are complete once this returns.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, numStages - 2);
+  }
+  // The barrier makes every thread's copies visible, and ends every read of
+  // the stage refilled below (that of the previous iteration).
+  emitter.barrier();
+  Value ahead = arith::AddIOp::create(b, loc, iteration,
+                                      emitter.index(numStages - 1));
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ahead,
+                                        emitter.index(graph.getForloop()));
+  auto copies = scf::IfOp::create(b, loc, inRange);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(copies.thenBlock()->getTerminator());
+    copyStagedTiles(ahead);
+  }
+  // One group per iteration, empty past the end, so that the count holds.
+  if (!stageBarriers)
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+}
+
+void GraphDefLowering::lowerInputLoader(block::InputLoaderOp op) {
+  if (auto found = preloaded.find(op); found != preloaded.end()) {
+    tiles[op.getResult()] = found->second;
+    ownedTiles.insert(op.getResult());
+  }
+  else if (staged.contains(op))
+    tiles[op.getResult()] = getStage(op, iteration);
+  else
+    tiles[op.getResult()] = getLoaderTile(op, iteration);
+}
+
+void GraphDefLowering::lowerOutputSaver(block::OutputSaverOp op) {
+  auto position = llvm::find(graph.getBodyBlock().getTerminator()->getOperands(),
+                             op.getResult()) -
+                  graph.getBodyBlock().getTerminator()->operand_begin();
+  ArrayRef<int64_t> shape = getShape(op.getInput());
+  Tile out = globalTensor(graph.getInputs().size() + position,
+                          getShape(op.getResult()));
+  for (unsigned axis = 0; axis < 3; ++axis) {
+    int32_t dim = op.getOmap().getDim(axis);
+    if (dim < 0 || graph.getGrid()[axis] == 1)
+      continue;
+    emitter.addToOffset(out, emitter.blockId(axis),
+                        shape[dim] * out.strides[dim]);
+  }
+  const Tile &in = tiles[op.getInput()];
+  Type type = in.getStorageType();
+  int64_t width = getRunWidth(shape, {type, out.getStorageType()});
+  emitter.forEachRun(shape, width, [&](ValueRange c) {
+    if (width == 1)
+      emitter.store(out, c, emitter.load(in, c));
+    else if (type == out.getStorageType()) // Copied without converting.
+      emitter.storePacked(out, c, emitter.loadPacked(in, c, width));
+    else
+      emitter.storeVector(out, c, emitter.loadVector(in, c, width));
+  });
+}
+
+void lowering::populateLoadStoreLowerings(BlockLowerings &lowerings) {
+  lowerings.add<block::InputLoaderOp>([](GraphDefLowering &l, Operation *op) {
+    l.lowerInputLoader(cast<block::InputLoaderOp>(op));
+    return success();
+  });
+  lowerings.add<block::OutputSaverOp>([](GraphDefLowering &l, Operation *op) {
+    l.lowerOutputSaver(cast<block::OutputSaverOp>(op));
+    return success();
+  });
+}

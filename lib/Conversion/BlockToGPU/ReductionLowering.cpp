@@ -1,0 +1,371 @@
+//===- ReductionLowering.cpp - Sums: reductions, rms_norm, accumulators ---===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Every sum (a reduction, an rms_norm's squares, a SIMT matmul's products, a
+// forloop_accum's step) goes through emitSums, which splits long sums over
+// the block's threads; forloop_accum state lives in shared memory unless a
+// matmul keeps it in registers (MatmulLowering.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "GraphDefLowering.h"
+#include <limits>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::mirage;
+using namespace mlir::mirage::lowering;
+
+int64_t GraphDefLowering::getTermRun(const Tile &in, int64_t terms) {
+  if (in.strides.back() != 1)
+    return 1;
+  int64_t run =
+      kMaxVectorBytes / (in.getStorageType().getIntOrFloatBitWidth() / 8);
+  return getGroupWidth(getGroupWidth(run, terms), in.shape.back());
+}
+
+/// The shortest slice of a sum a thread adds up on its own.
+static constexpr int64_t kMinSliceLength = 32;
+
+/// How many slices of a sum's terms a block splits over its threads:
+/// enough (slice, group) pairs to give every thread two, each slice at least
+/// kMinSliceLength long and a multiple of `termRun` terms.
+static int64_t getSumSlices(int64_t groups, int64_t terms, int64_t threads,
+                            int64_t termRun) {
+  int64_t slices = 1;
+  while (groups * slices < 2 * threads &&
+         terms % (2 * slices * termRun) == 0 &&
+         terms / (2 * slices) >= kMinSliceLength)
+    slices *= 2;
+  return slices;
+}
+
+int64_t GraphDefLowering::getSumWidth(const Tile &operand,
+                                      ArrayRef<int64_t> shape) {
+  if (!options.vectorSums)
+    return 1;
+  int64_t width = getGroupWidth(getVectorWidth(operand), shape.back());
+  int64_t elements = std::accumulate(shape.begin(), shape.end(), int64_t(1),
+                                     std::multiplies<>());
+  // More groups than threads would give a thread several groups' partials
+  // at once (after unrolling): ptxas then spills the larger attention
+  // kernels.
+  return elements / width <= emitter.getNumThreads() ? width : 1;
+}
+
+void GraphDefLowering::emitSums(
+    ArrayRef<int64_t> shape, int64_t terms, int64_t width,
+    function_ref<SmallVector<Value, 8>(ValueRange c, Value k)> term,
+    function_ref<void(ValueRange c, ValueRange sums)> finish,
+    int64_t termRun) {
+  assert((termRun == 1 || width == 1) && terms % termRun == 0 &&
+         "runs of terms sum one element at a time");
+  SmallVector<int64_t, 4> groupShape(shape);
+  groupShape.back() /= width;
+  int64_t groups = 1;
+  for (int64_t extent : groupShape)
+    groups *= extent;
+  int64_t slices =
+      getSumSlices(groups, terms, emitter.getNumThreads(), termRun);
+  int64_t sliceLength = terms / slices;
+  OpBuilder &builder = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  // The first element of group `g`.
+  auto firstOf = [&](ValueRange g) {
+    SmallVector<Value, 4> c(g);
+    if (width != 1)
+      c.back() = arith::MulIOp::create(builder, loc, c.back(),
+                                       emitter.index(width));
+    return c;
+  };
+  auto index = [&](int64_t value) { return emitter.index(value); };
+  // The group from element `c` summed over slice `slice` of its terms (null:
+  // all of them).
+  auto sumSlice = [&](ValueRange c, Value slice) -> SmallVector<Value, 8> {
+    if (termRun == 1) {
+      // Terms [slice * sliceLength, (slice + 1) * sliceLength).
+      Value first =
+          slice ? arith::MulIOp::create(builder, loc, slice, index(sliceLength))
+                : Value();
+      return emitter.sequentialSum(sliceLength, width, [&](Value i) {
+        Value k = first ? arith::AddIOp::create(builder, loc, first, i) : i;
+        return term(c, k);
+      });
+    }
+    // Step i takes run `slice + i * slices`; each position of a run keeps
+    // its own sum, and the positions' sums are added last.
+    SmallVector<Value, 8> sums = emitter.sequentialSum(
+        sliceLength / termRun, termRun, [&](Value i) {
+          Value run = i;
+          if (slice)
+            run = arith::AddIOp::create(
+                builder, loc,
+                arith::MulIOp::create(builder, loc, i, index(slices)), slice);
+          return term(c, arith::MulIOp::create(builder, loc, run,
+                                               index(termRun)));
+        });
+    return {emitter.addPairwise(sums)};
+  };
+  if (slices == 1) {
+    emitter.forEachElement(groupShape, [&](ValueRange g) {
+      SmallVector<Value, 4> c = firstOf(g);
+      finish(c, sumSlice(c, Value()));
+    });
+    return;
+  }
+  // Threads take (slice, group) pairs: consecutive threads consecutive
+  // groups (coalesced reads along the last dimension) or, for runs of
+  // terms, consecutive slices of one group.
+  SmallVector<int64_t, 4> partialShape = {slices};
+  llvm::append_range(partialShape, shape);
+  Tile partials = emitter.allocateShared(partialShape, builder.getF32Type());
+  SmallVector<int64_t, 4> pairShape;
+  if (termRun == 1)
+    pairShape.push_back(slices);
+  llvm::append_range(pairShape, groupShape);
+  if (termRun != 1)
+    pairShape.push_back(slices);
+  emitter.forEachElement(pairShape, [&](ValueRange pg) {
+    Value slice = termRun == 1 ? pg.front() : pg.back();
+    SmallVector<Value, 5> pc = {slice};
+    llvm::append_range(pc, firstOf(termRun == 1 ? pg.drop_front()
+                                                : pg.drop_back()));
+    emitter.storeVector(partials, pc,
+                        sumSlice(ArrayRef(pc).drop_front(), slice));
+  });
+  if (slices % kWarpSize == 0 && emitter.getNumThreads() % kWarpSize == 0) {
+    // A warp per element: lane l adds partials l, l + 32, ..., then the
+    // warp adds its lanes' sums with shuffles, and lane 0 finishes.
+    SmallVector<int64_t, 5> laneShape(shape);
+    laneShape.push_back(kWarpSize);
+    emitter.forEachElement(laneShape, [&](ValueRange cl) {
+      ValueRange c = cl.drop_back();
+      Value lane = cl.back();
+      Value sum;
+      for (int64_t slice = 0; slice < slices; slice += kWarpSize) {
+        SmallVector<Value, 5> pc = {
+            slice == 0 ? lane
+                       : arith::AddIOp::create(builder, loc, lane,
+                                               emitter.index(slice))
+                             .getResult()};
+        llvm::append_range(pc, c);
+        Value partial = emitter.load(partials, pc);
+        sum = sum ? arith::AddFOp::create(builder, loc, sum, partial) : partial;
+      }
+      sum = emitter.warpSum(sum);
+      Value first = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                          lane, emitter.index(0));
+      auto finishing = scf::IfOp::create(builder, loc, first);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(finishing.thenBlock()->getTerminator());
+      finish(c, sum);
+    });
+    return;
+  }
+  // One thread per element adds its partials.
+  emitter.forEachElement(shape, [&](ValueRange c) {
+    Value sum = emitter.f32(0.0);
+    for (int64_t slice = 0; slice < slices; ++slice) {
+      SmallVector<Value, 5> pc = {emitter.index(slice)};
+      llvm::append_range(pc, c);
+      sum = arith::AddFOp::create(builder, loc, sum, emitter.load(partials, pc));
+    }
+    finish(c, sum);
+  });
+}
+
+void GraphDefLowering::lowerReduction(block::ReductionOp op) {
+  // out[.., j, ..] = sum_k in[.., j + k * size, ..]: the strided rule.
+  // Groups of consecutive elements along the last dimension read
+  // consecutive inputs when the last dimension is not reduced or `size` is
+  // a multiple of the group.
+  Tile in = tiles[op.getInput()];
+  int64_t dim = op.getDim(), size = op.getSize();
+  Tile out = allocateResult(op.getResult());
+  int64_t width = getSumWidth(in, out.shape);
+  int64_t terms = in.shape[dim] / size;
+  // A reduction of the whole last dimension sums consecutive terms.
+  bool lastDim = dim == int64_t(in.shape.size()) - 1;
+  int64_t termRun = lastDim && size == 1 ? getTermRun(in, terms) : 1;
+  if (lastDim)
+    width = getGroupWidth(width, size);
+  emitSums(
+      out.shape, terms, width,
+      [&](ValueRange c, Value k) {
+        SmallVector<Value, 4> ic(c);
+        ic[dim] = addScaled(c[dim], k, size);
+        // `width` elements' terms, or a run of one element's (one is 1).
+        return emitter.loadVector(in, ic, width * termRun);
+      },
+      [&](ValueRange c, ValueRange sums) { emitter.storeVector(out, c, sums); },
+      termRun);
+}
+
+void GraphDefLowering::lowerRmsNorm(block::RmsNormOp op) {
+  // Each group of `size` trailing elements: x / sqrt(sum(x^2) / size + eps).
+  Tile in = tiles[op.getInput()];
+  int64_t size = op.getSize();
+  int64_t count = 1;
+  for (int64_t d : in.shape)
+    count *= d;
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  // The reciprocal of each group's root mean square.
+  Tile scale = emitter.allocateShared({count / size}, b.getF32Type());
+  double eps = op.getEps().convertToDouble();
+  int64_t termRun = getTermRun(in, size);
+  emitSums(
+      scale.shape, size, /*width=*/1,
+      [&](ValueRange group, Value i) -> SmallVector<Value, 8> {
+        Value first = arith::MulIOp::create(b, loc, group[0], emitter.index(size));
+        Value linear = arith::AddIOp::create(b, loc, first, i);
+        SmallVector<Value, 8> squares;
+        for (Value x : emitter.loadVector(
+                 in, emitter.delinearize(linear, in.shape), termRun))
+          squares.push_back(arith::MulFOp::create(b, loc, x, x));
+        return squares;
+      },
+      [&](ValueRange group, ValueRange sum) {
+        Value mean =
+            arith::DivFOp::create(b, loc, sum[0], emitter.f32(double(size)));
+        if (eps != 0.0)
+          mean = arith::AddFOp::create(b, loc, mean, emitter.f32(eps));
+        emitter.store(scale, group,
+                      arith::DivFOp::create(b, loc, emitter.f32(1.0),
+                                            math::SqrtOp::create(b, loc, mean)));
+      },
+      termRun);
+  Tile out = allocateResult(op.getResult());
+  SmallVector<int64_t, 4> strides = getContiguousStrides(in.shape);
+  Tile contiguous{in.shape, Value(), Value(), strides};
+  // Runs lie in one group: the width divides the group size.
+  int64_t width =
+      getRunWidth(out.shape, {in.getStorageType(), out.getStorageType()}, size);
+  emitter.forEachRun(out.shape, width, [&](ValueRange c) {
+    Value linear = emitter.linearize(contiguous, c);
+    Value group = arith::DivUIOp::create(b, loc, linear, emitter.index(size));
+    Value factor = emitter.load(scale, ValueRange{group});
+    SmallVector<Value, 8> results;
+    for (Value x : emitter.loadVector(in, c, width))
+      results.push_back(arith::MulFOp::create(b, loc, x, factor));
+    emitter.storeVector(out, c, results);
+  });
+}
+
+void GraphDefLowering::initAccumulator(block::ForloopAccumOp op) {
+  Tile acc = emitter.allocateShared(getShape(op.getResult()),
+                                    emitter.getBuilder().getF32Type());
+  accumulators[op] = acc;
+  double init = op.getKind() == block::AccumKind::Max
+                    ? -std::numeric_limits<double>::infinity()
+                    : 0.0;
+  int64_t width = getRunWidth(acc.shape, acc.getStorageType());
+  emitter.forEachRun(acc.shape, width, [&](ValueRange c) {
+    emitter.storeVector(acc, c, SmallVector<Value, 8>(width, emitter.f32(init)));
+  });
+}
+
+void GraphDefLowering::accumulate(block::ForloopAccumOp op) {
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  Tile in = tiles[op.getInput()];
+  Tile acc = accumulators[op];
+  size_t last = in.shape.size() - 1;
+  block::AccumKind kind = op.getKind();
+  auto combine = [&](Value previous, Value step) -> Value {
+    if (kind == block::AccumKind::Max)
+      return arith::MaximumFOp::create(b, loc, previous, step);
+    return arith::AddFOp::create(b, loc, previous, step);
+  };
+  if (kind == block::AccumKind::Sum || kind == block::AccumKind::Max) {
+    int64_t width = getRunWidth(acc.shape, {acc.getStorageType(),
+                                            in.getStorageType()});
+    emitter.forEachRun(acc.shape, width, [&](ValueRange c) {
+      SmallVector<Value, 8> next;
+      for (auto [previous, step] : llvm::zip(emitter.loadVector(acc, c, width),
+                                             emitter.loadVector(in, c, width)))
+        next.push_back(combine(previous, step));
+      emitter.storeVector(acc, c, next);
+    });
+    return;
+  }
+  // The strided reduction of the last dimension down to `size` (1 for the
+  // sum_last kinds), squares first for rms_last, its terms split over the
+  // threads like any sum.
+  int64_t size = kind == block::AccumKind::SumLastTo ? *op.getSize() : 1;
+  int64_t terms = in.shape[last] / size;
+  int64_t termRun = size == 1 ? getTermRun(in, terms) : 1;
+  emitSums(
+      acc.shape, terms, 1,
+      [&](ValueRange c, Value k) -> SmallVector<Value, 8> {
+        SmallVector<Value, 4> ic(c);
+        ic[last] = addScaled(c[last], k, size);
+        SmallVector<Value, 8> values = emitter.loadVector(in, ic, termRun);
+        if (kind == block::AccumKind::RmsLast)
+          for (Value &x : values)
+            x = arith::MulFOp::create(b, loc, x, x);
+        return values;
+      },
+      [&](ValueRange c, ValueRange sums) {
+        emitter.store(acc, c, combine(emitter.load(acc, c), sums[0]));
+      },
+      termRun);
+}
+
+void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
+  if (auto found = chainedAccums.find(op); found != chainedAccums.end()) {
+    Operation *second = found->second;
+    RegisterChain &chain = registerChains.find(second)->second;
+    ValueRange chainRegisters = ArrayRef(registers).slice(
+        chain.firstRegister, chain.sum->getNumRegisters());
+    Tile &out = allocateResult(op.getResult());
+    if (op.getInput() == second->getResult(0))
+      chain.sum->finishProduct(emitter, chainRegisters, out);
+    else
+      chain.sum->finishRowSums(emitter, chainRegisters, out);
+    return;
+  }
+  if (auto found = registerSums.find(op); found != registerSums.end()) {
+    RegisterSum &sum = found->second;
+    sum.sum->finish(
+        emitter,
+        ArrayRef(registers).slice(sum.firstRegister, sum.sum->getNumRegisters()),
+        allocateResult(op.getResult()));
+    return;
+  }
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  Tile acc = accumulators[op];
+  Type type = getElementType(op.getResult());
+  // rms_last: sqrt(sum / (forloop * n)); every kind: rounded to the result's
+  // element type, in place.
+  double count = double(graph.getForloop()) * double(getShape(op.getInput()).back());
+  bool isRms = op.getKind() == block::AccumKind::RmsLast;
+  int64_t width = getRunWidth(acc.shape, acc.getStorageType());
+  emitter.forEachRun(acc.shape, width, [&](ValueRange c) {
+    SmallVector<Value, 8> values;
+    for (Value value : emitter.loadVector(acc, c, width)) {
+      if (isRms)
+        value = math::SqrtOp::create(
+            b, loc, arith::DivFOp::create(b, loc, value, emitter.f32(count)));
+      values.push_back(emitter.roundTo(value, type));
+    }
+    emitter.storeVector(acc, c, values);
+  });
+  tiles[op.getResult()] = acc;
+}
+
+void lowering::populateReductionLowerings(BlockLowerings &lowerings) {
+  lowerings.add<block::ReductionOp>([](GraphDefLowering &l, Operation *op) {
+    l.lowerReduction(cast<block::ReductionOp>(op));
+    return success();
+  });
+  lowerings.add<block::RmsNormOp>([](GraphDefLowering &l, Operation *op) {
+    l.lowerRmsNorm(cast<block::RmsNormOp>(op));
+    return success();
+  });
+}
