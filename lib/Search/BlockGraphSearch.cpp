@@ -1189,6 +1189,10 @@ bool Searcher::verify(std::vector<sem::Program> candidates) {
       verification.tooLargeToVerify = true;
       return false;
     }
+    if (options.isCompilable && !options.isCompilable(candidates[i])) {
+      ++verification.uncompilable;
+      continue;
+    }
     if (!checker) {
       std::string error;
       sem::EquivalenceOptions checkOptions;
@@ -1249,6 +1253,7 @@ void search::addCounts(BlockSearchStatistics &total,
   total.complete += other.complete;
   total.checked += other.checked;
   total.verified += other.verified;
+  total.uncompilable += other.uncompilable;
   total.oracleQueries += other.oracleQueries;
   total.oracleCacheHits += other.oracleCacheHits;
   total.ranges += other.ranges;

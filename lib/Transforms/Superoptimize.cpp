@@ -7,14 +7,19 @@
 
 #include "Mirage/Transforms/Passes.h"
 
+#include "Mirage/Conversion/Passes.h"
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
+#include "Mirage/Dialect/Kernel/Transforms/Passes.h"
 #include "Mirage/Search/BlockGraphSearch.h"
 #include "Mirage/Search/CostModel.h"
 #include "Mirage/Search/Materialize.h"
 #include "Mirage/Semantics/Import.h"
 #include "Mirage/Transforms/ThreadGraphs.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <limits>
 
 namespace mlir::mirage {
 #define GEN_PASS_DEF_SUPEROPTIMIZEPASS
@@ -34,6 +39,50 @@ bool isReference(func::FuncOp function) {
   return !ops.empty() && llvm::all_of(ops, [](Operation &op) {
     return kernel::isPredefinedKernelOp(&op);
   });
+}
+
+/// Whether the code generator compiles `program`, materialized as a
+/// function of type `type` with blocks of `threads` threads: every graph_def
+/// lowers for each chip that a bundle of it targets by default (every chip,
+/// or those with clusters when a graph_def uses one) within the smallest
+/// shared memory of those chips, as the bundle writer lowers it.
+bool isCompilable(const sem::Program &program, FunctionType type,
+                  int32_t threads, MLIRContext *context) {
+  // The code generator's refusals are expected: they are not the user's.
+  ScopedDiagnosticHandler quiet(context, [](Diagnostic &) { return success(); });
+  Location loc = UnknownLoc::get(context);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  OpBuilder builder = OpBuilder::atBlockEnd(module->getBody());
+  auto function = func::FuncOp::create(builder, loc, "candidate", type);
+  Block *body = function.addEntryBlock();
+  OpBuilder inside = OpBuilder::atBlockEnd(body);
+  FailureOr<SmallVector<Value>> outputs = search::materializeProgram(
+      program, inside, loc, body->getArguments(), threads);
+  if (failed(outputs))
+    return false;
+  func::ReturnOp::create(inside, loc, *outputs);
+  bool usesClusters = llvm::any_of(program.graphs, [](const sem::Graph &g) {
+    return g.getClusterSize() != 1;
+  });
+  SmallVector<const Chip *> chips;
+  int64_t sharedLimit = std::numeric_limits<int64_t>::max();
+  for (const Chip &chip : getChips())
+    if (chip.hasClusters() || !usesClusters) {
+      chips.push_back(&chip);
+      sharedLimit = std::min(sharedLimit, chip.sharedBytesPerBlock);
+    }
+  for (const Chip *chip : chips) {
+    OwningOpRef<ModuleOp> lowered(module->clone());
+    PassManager pm(context);
+    pm.addNestedPass<func::FuncOp>(kernel::createExpandToBlocksPass());
+    ConvertMirageBlockToGPUPassOptions options;
+    options.chip = chip->name.str();
+    options.maxSharedMemory = sharedLimit;
+    pm.addPass(createConvertMirageBlockToGPUPass(options));
+    if (failed(pm.run(*lowered)))
+      return false;
+  }
+  return true;
 }
 
 struct SuperoptimizePass
@@ -142,6 +191,10 @@ struct SuperoptimizePass
     search::BlockSearchStatistics stats;
     search::BlockSearchOptions functionOptions = options;
     functionOptions.checkpointKey = function.getSymName().str();
+    functionOptions.isCompilable = [&](const sem::Program &program) {
+      return isCompilable(program, function.getFunctionType(), threads,
+                          function.getContext());
+    };
     FailureOr<std::vector<search::RankedProgram>> found =
         search::searchBlockGraphs(*reference, functionOptions, stats, error);
     // The reference is searchable: overrides that do not fit it and
@@ -154,6 +207,7 @@ struct SuperoptimizePass
     numPruned += stats.pruned;
     numChecked += stats.checked;
     numVerified += stats.verified;
+    numUncompilable += stats.uncompilable;
     search::CostEstimate before = search::estimateCost(*reference, *options.chip);
     std::string summary = llvm::formatv(
         "{0} configurations, {1} states, {2} values pruned, {3} complete "
@@ -168,6 +222,10 @@ struct SuperoptimizePass
         stats.tooLargeToVerify
             ? " (verification too costly for the time limit)"
             : stats.timedOut ? " (time limit reached)" : "");
+    if (stats.uncompilable != 0)
+      summary += llvm::formatv("; {0} left out, the code generator refuses "
+                               "them",
+                               stats.uncompilable);
     if (stats.firstSeconds >= 0.0)
       summary += llvm::formatv("; first verified after {0:f2} s, best after "
                                "{1:f2} s",

@@ -29,6 +29,7 @@
 #include "Mirage/Semantics/Program.h"
 #include "mlir/Support/LLVM.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,10 @@ struct BlockSearchOptions {
   uint64_t seed = 1;
   /// The most partial results the first kernel of a split µGraph writes.
   unsigned maxSplitOutputs = 3;
+  /// Whether the code generator compiles a candidate (null: every one is
+  /// taken to compile). Candidates it refuses are neither verified nor
+  /// returned. Called from the search's threads.
+  std::function<bool(const sem::Program &)> isCompilable;
 };
 
 /// What the search did.
@@ -101,6 +106,9 @@ struct BlockSearchStatistics {
   /// Complete candidates checked by the verifier, and how many passed.
   int64_t checked = 0;
   int64_t verified = 0;
+  /// Complete candidates left out because the code generator refuses them
+  /// (BlockSearchOptions::isCompilable).
+  int64_t uncompilable = 0;
   /// Z3 queries and cache hits.
   int64_t oracleQueries = 0;
   int64_t oracleCacheHits = 0;

@@ -86,7 +86,12 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     For every function made of predefined kernel ops (the reference), searches
     µGraphs that compute the same function (docs/Search.md), verifies each
     with the finite-field checker, ranks the verified ones with the cost
-    model, and replaces the function's body by the best. Today's search
+    model, and replaces the function's body by the best. Only candidates the
+    code generator compiles are verified and kept: every graph_def must
+    lower (`convert-mirage-block-to-gpu`) for each chip that a bundle of the
+    candidate targets by default (sm_80 and sm_90a; sm_90a alone for
+    thread-block clusters) within the smallest shared memory of those chips,
+    so that bundling the result never fails. Today's search
     covers µGraphs of references with one output made of one graph_def, or
     of a split pair (a graph_def whose grid also splits a reduced dimension
     and saves partial results side by side, then a combining graph_def
@@ -162,10 +167,21 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     Statistic<"numPruned", "num-pruned", "Values pruned by abstract expressions">,
     Statistic<"numChecked", "num-checked", "Complete candidates verified">,
     Statistic<"numVerified", "num-verified", "Candidates proved equivalent">,
+    Statistic<"numUncompilable", "num-uncompilable",
+              "Candidates left out because the code generator refuses them">,
     Statistic<"numReplaced", "num-replaced", "Functions replaced">,
   ];
   let dependentDialects = ["::mlir::mirage::block::MirageBlockDialect",
-                           "::mlir::mirage::thread::MirageThreadDialect"];
+                           "::mlir::mirage::thread::MirageThreadDialect",
+                           // The code generator's, for the compilability
+                           // check of candidates.
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def EstimateCostPass : Pass<"mirage-estimate-cost", "::mlir::ModuleOp"> {
