@@ -21,6 +21,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 namespace mlir::mirage::test {
+/// Registers the test passes of test/lib.
 void registerMirageTestPasses();
 } // namespace mlir::mirage::test
 
