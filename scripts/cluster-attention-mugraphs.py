@@ -11,7 +11,7 @@ function named like its file. To time them, bundle each case's files as
 simt_<case> (scripts/gpu-bench.sh maps the bundle to its case):
 
     cat OUTDIR/gqa_bs1_c*.mlir > gqa.mlir
-    mirage-translate --mirage-to-bundle gqa.mlir -o SET/simt_gqa_bs1
+    mirage-bundle gqa.mlir -o SET/simt_gqa_bs1
 """
 import pathlib
 import sys

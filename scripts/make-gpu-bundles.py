@@ -13,17 +13,17 @@ Into OUT_DIR, one bundle per case:
   searched_<name>  the µGraph mirage-superoptimize finds for each benchmark in
                    SEARCHED, with the benchmark as reference;
   simt_<name>      the same µGraph with every matmul on the SIMT path
-                   (--mirage-tensor-cores=false), to measure what tensor
+                   (--tensor-cores=false), to measure what tensor
                    cores bring;
   upstream_<file>  the first --per-file graphs (or all, if fewer) of each saved
                    µGraph file of the public implementation, with its benchmark
                    as reference.
 --stages N compiles every bundle with N software-pipelining stages
-(`--mirage-stages`; mirage-translate's default is 2); --no-search leaves out
+(mirage-bundle's `--stages`; default: its default); --no-search leaves out
 the searched_ and simt_ bundles (the slow part); --wgmma compiles the sm_90a
-matmuls with wgmma (`--mirage-wgmma`) to compare it with mma.sync; --no-tma
+matmuls with wgmma (`--wgmma`) to compare it with mma.sync; --no-tma
 copies the staged tiles of the sm_90a kernels with cp.async
-(`--mirage-tma=false`) instead of the TMA unit, to compare the two. Every
+(`--tma=false`) instead of the TMA unit, to compare the two. Every
 plan.json also records the program each function computes, so the GPU
 check compares the kernels with a PyTorch evaluation of exactly that program
 and, separately, with the reference. Each bundle keeps the MLIR it was
@@ -49,21 +49,21 @@ WGMMA = False
 TMA = True
 
 
-def bundle(translate, source, out, functions=None, reference=None,
+def bundle(bundler, source, out, functions=None, reference=None,
            tensor_cores=True):
-    command = [translate, "--mirage-to-bundle", source, "-o", out]
+    command = [bundler, source, "-o", out]
     if not tensor_cores:
-        command.append("--mirage-tensor-cores=false")
+        command.append("--tensor-cores=false")
     if STAGES is not None:
-        command.append(f"--mirage-stages={STAGES}")
+        command.append(f"--stages={STAGES}")
     if WGMMA:
-        command.append("--mirage-wgmma")
+        command.append("--wgmma")
     if not TMA:
-        command.append("--mirage-tma=false")
+        command.append("--tma=false")
     if functions:
-        command.append("--mirage-bundle-functions=" + ",".join(functions))
+        command.append("--functions=" + ",".join(functions))
     if reference:
-        command.append("--mirage-bundle-reference=" + reference)
+        command.append("--reference=" + reference)
     subprocess.run(command, check=True)
     shutil.copyfile(source, os.path.join(out, "source.mlir"))
     with open(os.path.join(out, "plan.json")) as f:
@@ -89,16 +89,17 @@ def main():
     WGMMA = args.wgmma
     TMA = not args.no_tma
     translate = os.path.join(args.build, "bin", "mirage-translate")
+    bundler = os.path.join(args.build, "bin", "mirage-bundle")
     os.makedirs(args.out, exist_ok=True)
 
     benchmarks = os.path.join(ROOT, "examples", "benchmarks")
     for name in sorted(os.listdir(benchmarks)):
         stem = os.path.splitext(name)[0]
-        bundle(translate, os.path.join(benchmarks, name),
+        bundle(bundler, os.path.join(benchmarks, name),
                os.path.join(args.out, "bench_" + stem))
 
     for stem, reference in HAND_WRITTEN.items():
-        bundle(translate, os.path.join(ROOT, "examples", "mugraphs", stem + ".mlir"),
+        bundle(bundler, os.path.join(ROOT, "examples", "mugraphs", stem + ".mlir"),
                os.path.join(args.out, "mugraph_" + stem),
                reference=reference and os.path.join(benchmarks, reference + ".mlir"))
 
@@ -108,9 +109,9 @@ def main():
         searched = os.path.join(args.out, stem + ".searched.mlir")
         subprocess.run([opt, reference, "--mirage-superoptimize=time-limit=60",
                         "-o", searched], check=True, capture_output=True)
-        bundle(translate, searched, os.path.join(args.out, "searched_" + stem),
+        bundle(bundler, searched, os.path.join(args.out, "searched_" + stem),
                reference=reference)
-        bundle(translate, searched, os.path.join(args.out, "simt_" + stem),
+        bundle(bundler, searched, os.path.join(args.out, "simt_" + stem),
                reference=reference, tensor_cores=False)
         os.remove(searched)
 
@@ -126,7 +127,7 @@ def main():
                         os.path.join(args.mugraphs, name), "-o", imported], check=True)
         with open(imported) as f:
             count = f.read().count(f"func.func @{stem}_")
-        bundle(translate, imported, os.path.join(args.out, "upstream_" + stem),
+        bundle(bundler, imported, os.path.join(args.out, "upstream_" + stem),
                functions=[f"{stem}_{i}" for i in range(min(count, args.per_file))],
                reference=reference_program(stem))
         os.remove(imported)

@@ -4,13 +4,13 @@ generation flags, to compare two code generators on the same µGraphs (A/B
 runs of scripts/gpu-bench.sh --no-compile).
 
     recompile-bundles.py SRC_ROOT DST_ROOT [--build build] [--only A,B]
-                         [-- mirage-translate flags...]
+                         [-- mirage-bundle flags...]
 
 Every bundle directory of SRC_ROOT (or those whose names start with one of
 --only's prefixes) is compiled again from its source.mlir, with the same
 functions and reference, into DST_ROOT; the flags after `--` are added to
-mirage-translate's (e.g. `-- --mirage-stages=4`). A simt_ bundle keeps its
---mirage-tensor-cores=false.
+mirage-bundle's (e.g. `-- --stages=4`). A simt_ bundle keeps its
+--tensor-cores=false.
 """
 import argparse
 import json
@@ -51,7 +51,7 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--only", default="")
     args = parser.parse_args(argv)
-    translate = os.path.join(args.build, "bin", "mirage-translate")
+    bundler = os.path.join(args.build, "bin", "mirage-bundle")
     prefixes = tuple(p for p in args.only.split(",") if p)
     for name in sorted(os.listdir(args.src)):
         source = os.path.join(args.src, name, "source.mlir")
@@ -60,13 +60,13 @@ def main():
         with open(os.path.join(args.src, name, "plan.json")) as f:
             functions = [function["name"] for function in json.load(f)["functions"]]
         out = os.path.join(args.dst, name)
-        command = [translate, "--mirage-to-bundle", source, "-o", out,
-                   "--mirage-bundle-functions=" + ",".join(functions)]
+        command = [bundler, source, "-o", out,
+                   "--functions=" + ",".join(functions)]
         reference = reference_of(name)
         if reference:
-            command.append("--mirage-bundle-reference=" + reference)
+            command.append("--reference=" + reference)
         if name.startswith("simt_"):
-            command.append("--mirage-tensor-cores=false")
+            command.append("--tensor-cores=false")
         subprocess.run(command + extra, check=True)
         shutil.copyfile(source, os.path.join(out, "source.mlir"))
         print(f"{name}: {len(functions)} functions")

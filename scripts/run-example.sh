@@ -15,7 +15,7 @@ bundle="${2:-$build/example-bundle}"
 work="$build/example"
 
 "$root/scripts/install-deps.sh"
-"$root/scripts/build.sh" --target mirage-opt mirage-translate >/dev/null
+"$root/scripts/build.sh" --target mirage-opt mirage-bundle >/dev/null
 mkdir -p "$work"
 name="$(basename "$reference" .mlir)"
 
@@ -33,7 +33,7 @@ cat "$reference" "$work/$name.candidate.mlir" |
   grep -E "remark|error"
 echo "// ===== PTX bundle of the µGraph in $bundle ====="
 rm -rf "$bundle"
-"$build/bin/mirage-translate" --mirage-to-bundle "$work/$name.searched.mlir" \
-  --mirage-bundle-reference="$reference" -o "$bundle"
+"$build/bin/mirage-bundle" "$work/$name.searched.mlir" \
+  --reference="$reference" -o "$bundle"
 ls -l "$bundle"
 /usr/bin/python3 "$root/scripts/check-ptx.py" "$bundle"

@@ -32,8 +32,17 @@ static std::string getCudaToolkitPath() {
   return "/usr/local/cuda";
 }
 
-void mirage::buildMirageToPTXPipeline(
-    OpPassManager &pm, const MirageToPTXPipelineOptions &options) {
+mirage::CodegenOptions
+mirage::MirageToPTXPipelineOptions::toCodegenOptions() const {
+  CodegenOptions options;
+#define MIRAGE_CODEGEN_OPTION(TYPE, NAME, FLAG, DEFAULT, DESCRIPTION)          \
+  options.NAME = NAME;
+#include "Mirage/Conversion/CodegenOptions.def"
+  return options;
+}
+
+void mirage::buildMirageToPTXPipeline(OpPassManager &pm,
+                                      const CodegenOptions &options) {
   pm.addNestedPass<func::FuncOp>(kernel::createExpandToBlocksPass());
   pm.addPass(createConvertMirageBlockToGPUPass(
       ConvertMirageBlockToGPUPassOptions{options.chip, options.stages,
@@ -74,5 +83,7 @@ void mirage::registerMirageToPTXPipeline() {
       "mirage-to-ptx-pipeline",
       "Compile kernel graphs to host functions on buffers and PTX kernels for "
       "one chip (sm_80 or sm_90a)",
-      buildMirageToPTXPipeline);
+      [](OpPassManager &pm, const MirageToPTXPipelineOptions &options) {
+        buildMirageToPTXPipeline(pm, options.toCodegenOptions());
+      });
 }

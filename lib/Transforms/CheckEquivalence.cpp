@@ -7,11 +7,10 @@
 
 #include "Mirage/Transforms/Passes.h"
 
-#include "ReferenceFunction.h"
-
 #include "Mirage/Semantics/Equivalence.h"
 #include "Mirage/Semantics/Import.h"
 #include "Mirage/Semantics/Interpreter.h"
+#include "Mirage/Transforms/ReferenceFunction.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

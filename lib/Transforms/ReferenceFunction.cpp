@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ReferenceFunction.h"
+#include "Mirage/Transforms/ReferenceFunction.h"
 
 using namespace mlir;
 

@@ -5,8 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// mlir-opt with the Mirage dialects and passes, plus every upstream dialect,
-// extension, pass and LLVM IR translation the lowering to PTX uses.
+// mlir-opt with the Mirage dialects and passes (test passes included: see
+// test/lib), plus every upstream dialect, extension, pass and LLVM IR
+// translation the lowering to PTX uses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,9 +20,15 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+namespace mlir::mirage::test {
+/// Registers the test passes of test/lib.
+void registerMirageTestPasses();
+} // namespace mlir::mirage::test
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::mirage::registerAllPasses();
+  mlir::mirage::test::registerMirageTestPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -4,12 +4,12 @@
     exp_accuracy.py BUNDLE [--chip sm_80|sm_90a] [--library libmirage_runtime.so]
                     [--out FILE]
 
-BUNDLE is bench/gpu/accuracy/exp.mlir compiled by `mirage-translate
---mirage-to-bundle`. Runs its `exp_f32` on 262144 evenly spaced f32 inputs
-in [-87, 88] (exp(x) a normal f32) and compares each output with exp of the
-same f32 input in float64. Prints, and writes as JSON to --out, the largest
-relative error over all inputs and over |x| < 10, with their log2, for the
-PTX of --chip (default: the device's own).
+BUNDLE is bench/gpu/accuracy/exp.mlir compiled by `mirage-bundle`. Runs its
+`exp_f32` on 262144 evenly spaced f32 inputs in [-87, 88] (exp(x) a normal
+f32) and compares each output with exp of the same f32 input in float64.
+Prints, and writes as JSON to --out, the largest relative error over all
+inputs and over |x| < 10, with their log2, for the PTX of --chip (default:
+the device's own).
 """
 import argparse
 import json

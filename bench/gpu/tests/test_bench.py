@@ -21,7 +21,7 @@ import reference
 from cases import CASES
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
-TRANSLATE = REPO / "build" / "bin" / "mirage-translate"
+BUNDLER = REPO / "build" / "bin" / "mirage-bundle"
 BENCH = REPO / "bench" / "gpu" / "bench.py"
 UPDATE = REPO / "scripts" / "update-kernel-results.py"
 
@@ -74,15 +74,15 @@ def benchmark_reference(name, tmp_path):
     """The reference program of examples/benchmarks/<name>.mlir, through
     the bundle writer."""
     out = tmp_path / name
-    subprocess.run([str(TRANSLATE), "--mirage-to-bundle", str(
+    subprocess.run([str(BUNDLER), str(
         REPO / "examples" / "benchmarks" / f"{name}.mlir"), "-o", str(out)],
         check=True)
     [function] = json.loads((out / "plan.json").read_text())["functions"]
     return reference.Program.from_json(function["reference"])
 
 
-@pytest.mark.skipif(not TRANSLATE.is_file(),
-                    reason="build/bin/mirage-translate is not built")
+@pytest.mark.skipif(not BUNDLER.is_file(),
+                    reason="build/bin/mirage-bundle is not built")
 def test_the_baselines_compute_the_benchmark_programs(tmp_path):
     torch = pytest.importorskip("torch")
     import check

@@ -15,7 +15,7 @@ np = pytest.importorskip("numpy")
 from numpy_backend import NumpyBackend  # noqa: E402
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
-TRANSLATE = REPO / "build" / "bin" / "mirage-translate"
+BUNDLER = REPO / "build" / "bin" / "mirage-bundle"
 
 
 def value(shape, dtype="f32"):
@@ -458,8 +458,8 @@ def test_rejects_malformed_thread_and_cluster_ops():
 #===---------------------------------------------------------------------===#
 
 
-@pytest.mark.skipif(not TRANSLATE.is_file(),
-                    reason="build/bin/mirage-translate is not built")
+@pytest.mark.skipif(not BUNDLER.is_file(),
+                    reason="build/bin/mirage-bundle is not built")
 @pytest.mark.parametrize("mugraph, benchmark", [
     ("rmsnorm_linear_fused", "rmsnorm_linear_bs1"),
     ("gqa_splitkv_bs1", "gqa_bs1"),
@@ -467,11 +467,11 @@ def test_rejects_malformed_thread_and_cluster_ops():
 ])
 def test_bundle_programs_compute_their_references(tmp_path, mugraph,
                                                   benchmark):
-    command = [str(TRANSLATE), "--mirage-to-bundle",
+    command = [str(BUNDLER),
                str(REPO / "examples" / "mugraphs" / f"{mugraph}.mlir"),
                "-o", str(tmp_path / "bundle")]
     if benchmark:
-        command.append("--mirage-bundle-reference=" + str(
+        command.append("--reference=" + str(
             REPO / "examples" / "benchmarks" / f"{benchmark}.mlir"))
     subprocess.run(command, check=True)
     plan = json.loads((tmp_path / "bundle" / "plan.json").read_text())

@@ -8,6 +8,7 @@
 #ifndef MIRAGE_CONVERSION_PASSES_H
 #define MIRAGE_CONVERSION_PASSES_H
 
+#include "Mirage/Conversion/CodegenOptions.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -17,7 +18,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
-#include "Mirage/Conversion/PipelineDefaults.h"
 
 namespace mlir::mirage {
 
@@ -27,46 +27,23 @@ namespace mlir::mirage {
 #define GEN_PASS_REGISTRATION
 #include "Mirage/Conversion/Passes.h.inc"
 
-/// Options of `mirage-to-ptx-pipeline`.
+/// Options of `mirage-to-ptx-pipeline`: the code generator's options
+/// (CodegenOptions.def) as pass-pipeline options.
 struct MirageToPTXPipelineOptions
     : public PassPipelineOptions<MirageToPTXPipelineOptions> {
-  Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("Target chip: sm_80 or sm_90a"),
-                           llvm::cl::init("sm_90a")};
-  Option<int64_t> stages{
-      *this, "stages",
-      llvm::cl::desc("Pipeline stages of loop-varying input tiles "
-                     "(convert-mirage-block-to-gpu); below 2, none"),
-      llvm::cl::init(kDefaultPipelineStages)};
-  Option<int64_t> maxSharedMemory{
-      *this, "max-shared-memory",
-      llvm::cl::desc("The most dynamic shared memory a block may use, in "
-                     "bytes (convert-mirage-block-to-gpu; 0: the chip's "
-                     "limit)"),
-      llvm::cl::init(0)};
-  Option<bool> tensorCores{
-      *this, "tensor-cores",
-      llvm::cl::desc("Run f16 matmuls on tensor cores where they fit "
-                     "(convert-mirage-block-to-gpu)"),
-      llvm::cl::init(true)};
-  Option<bool> wgmma{
-      *this, "wgmma",
-      llvm::cl::desc("On sm_90a, run f16 matmuls on warpgroup tensor cores "
-                     "(wgmma) where they fit (convert-mirage-block-to-gpu)"),
-      llvm::cl::init(false)};
-  Option<bool> tma{
-      *this, "tma",
-      llvm::cl::desc("On sm_90a, copy staged tiles with the TMA unit "
-                     "(cp.async.bulk.tensor + mbarriers; "
-                     "convert-mirage-block-to-gpu)"),
-      llvm::cl::init(true)};
+#define MIRAGE_CODEGEN_OPTION(TYPE, NAME, FLAG, DEFAULT, DESCRIPTION)          \
+  Option<TYPE> NAME{*this, FLAG, llvm::cl::desc(DESCRIPTION),                  \
+                    llvm::cl::init(DEFAULT)};
+#include "Mirage/Conversion/CodegenOptions.def"
+
+  /// The options' values.
+  CodegenOptions toCodegenOptions() const;
 };
 
 /// Adds the passes that take a module of kernel graphs down to host functions
 /// on buffers plus a `gpu.binary` holding the PTX of every kernel for
 /// `options.chip`.
-void buildMirageToPTXPipeline(OpPassManager &pm,
-                              const MirageToPTXPipelineOptions &options);
+void buildMirageToPTXPipeline(OpPassManager &pm, const CodegenOptions &options);
 
 /// Registers `mirage-to-ptx-pipeline`.
 void registerMirageToPTXPipeline();

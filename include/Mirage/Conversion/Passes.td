@@ -44,31 +44,37 @@ def ConvertMirageBlockToGPUPass
     ```
   }];
   let options = [
-    Option<"chip", "chip", "std::string", "\"sm_90a\"",
+    Option<"chip", "chip", "std::string",
+           "::mlir::mirage::CodegenOptions().chip",
            "Target chip (sm_80 or sm_90a): sets the shared-memory limit and "
            "whether clusters exist">,
-    Option<"stages", "stages", "int64_t", "kDefaultPipelineStages",
+    Option<"stages", "stages", "int64_t",
+           "::mlir::mirage::CodegenOptions().stages",
            "Software pipelining: loop-varying input tiles are copied into "
            "shared memory (cp.async, or TMA on sm_90a) up to this many "
            "for-loop iterations (stages) at once (default 4: the next three "
            "iterations' tiles load during this one); each kernel takes the "
            "count up to this one that lets the most of its blocks share an "
            "SM; below 2, tiles are read in place (docs/CodeGeneration.md)">,
-    Option<"maxSharedMemory", "max-shared-memory", "int64_t", "0",
+    Option<"maxSharedMemory", "max-shared-memory", "int64_t",
+           "::mlir::mirage::CodegenOptions().maxSharedMemory",
            "The most dynamic shared memory a block may use, in bytes (0: "
            "the chip's limit); a bundle for several chips passes the "
            "smallest limit, so that every chip's kernels make the same "
            "choices and launch with the same shared memory">,
-    Option<"tensorCores", "tensor-cores", "bool", "true",
+    Option<"tensorCores", "tensor-cores", "bool",
+           "::mlir::mirage::CodegenOptions().tensorCores",
            "Run f16 matmuls on tensor cores (mma.sync "
            "m16n8k16, f32 sums); false: every matmul on the SIMT path">,
-    Option<"wgmma", "wgmma", "bool", "false",
+    Option<"wgmma", "wgmma", "bool",
+           "::mlir::mirage::CodegenOptions().wgmma",
            "On sm_90a, run f16 matmuls on warpgroup tensor cores "
            "(wgmma.mma_async m64nNk16, operands copied into shared memory "
            "K-major) where they fit, before mma.sync (default false: "
            "measured slower than mma.sync on the benchmark µGraphs, "
            "docs/CodeGeneration.md)">,
-    Option<"tma", "tma", "bool", "true",
+    Option<"tma", "tma", "bool",
+           "::mlir::mirage::CodegenOptions().tma",
            "On sm_90a, staged tiles are copied by the TMA unit "
            "(cp.async.bulk.tensor, one copy per tile, on a TMA descriptor "
            "parameter the runtime encodes) completing on one mbarrier per "
@@ -120,8 +126,8 @@ def ConvertMirageKernelToGPUPass
     argument marked `mirage.result = i` (destination-passing style), every
     intermediate tensor becomes a `memref.alloc`, and each launch becomes a
     `gpu.launch_func` on flattened buffers, with its cluster shape and
-    dynamic shared memory. `mirage-translate --mirage-to-bundle` reads the
-    launch plan of the bundle off these functions.
+    dynamic shared memory. `mirage-bundle` reads the launch plan of the
+    bundle off these functions.
 
     A function that returns one of its arguments, or the same value twice,
     gets an error: every result must be written by a kernel.

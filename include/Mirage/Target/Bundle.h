@@ -15,7 +15,7 @@
 #ifndef MIRAGE_TARGET_BUNDLE_H
 #define MIRAGE_TARGET_BUNDLE_H
 
-#include "Mirage/Conversion/PipelineDefaults.h"
+#include "Mirage/Conversion/CodegenOptions.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <string>
@@ -33,18 +33,10 @@ struct BundleOptions {
   /// Kernel-graph references for functions made of graph_defs: the function
   /// of the same name, or the only function. May be null.
   ModuleOp reference;
-  /// Whether f16 matmuls run on tensor cores where they fit (the
-  /// `tensor-cores` option of mirage-to-ptx-pipeline).
-  bool tensorCores = true;
-  /// Whether f16 matmuls of the sm_90a kernels run on `wgmma` where they fit
-  /// (the `wgmma` option of mirage-to-ptx-pipeline).
-  bool wgmma = false;
-  /// Whether the sm_90a kernels copy staged tiles with the TMA unit (the
-  /// `tma` option of mirage-to-ptx-pipeline).
-  bool tma = true;
-  /// Software-pipelining stages of loop-varying tiles (the `stages` option
-  /// of mirage-to-ptx-pipeline; below 2, none).
-  int64_t stages = kDefaultPipelineStages;
+  /// How the kernels are generated. `writeBundle` sets `chip` and
+  /// `maxSharedMemory` for each target chip: the chip, and the smallest
+  /// shared-memory limit of the bundle's chips.
+  CodegenOptions codegen;
 };
 
 /// Compiles the functions of `module` that hold Mirage kernel ops (or those
@@ -53,9 +45,6 @@ struct BundleOptions {
 /// one is known, its kernel-graph reference.
 LogicalResult writeBundle(ModuleOp module, StringRef directory,
                           const BundleOptions &options);
-
-/// The `mirage-translate --mirage-to-bundle INPUT -o DIR` driver.
-int runBundleMain(int argc, char **argv);
 
 } // namespace mlir::mirage
 

@@ -49,37 +49,6 @@ def CheckEquivalencePass : Pass<"mirage-check-equivalence", "::mlir::ModuleOp"> 
   ];
 }
 
-def TestEvaluatePass : Pass<"mirage-test-evaluate", "::mlir::ModuleOp"> {
-  let summary = "Evaluate every kernel graph and print its outputs";
-  let description = [{
-    Runs the reference interpreter on every function with a body and prints
-    its outputs to standard output. Inputs are the function's
-    `mirage.test_inputs` (an array of dense float attributes, one per
-    argument) when present, else seeded random values (uniform in [-1, 1) for
-    the float domains, uniform field elements for `field`).
-
-    `domain` selects the number system: `f64` (exact reference), `storage`
-    (f32 arithmetic, values rounded to their f16/bf16/f32 storage type), or
-    `field` (Z_p x Z_q residues mod p).
-
-    Example:
-
-    ```
-    mirage-opt --mirage-test-evaluate='domain=storage print-limit=4' prog.mlir
-    ```
-  }];
-  let options = [
-    Option<"domain", "domain", "std::string", "\"f64\"",
-           "Number system: f64, storage or field">,
-    Option<"oracleTimeout", "oracle-timeout", "unsigned", "10",
-           "Milliseconds per Z3 query; a query not settled in time prunes "
-           "the value">,
-    Option<"seed", "seed", "uint64_t", "1", "Seed of the random inputs">,
-    Option<"printLimit", "print-limit", "unsigned", "8",
-           "Elements printed per output">,
-  ];
-}
-
 def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
   let summary = "Replace kernel graphs by faster verified µGraphs";
   let description = [{
@@ -234,43 +203,6 @@ def FormThreadGraphsPass
     ```
   }];
   let dependentDialects = ["::mlir::mirage::thread::MirageThreadDialect"];
-}
-
-def TestSubexpressionsPass
-    : Pass<"mirage-test-subexpressions", "::mlir::ModuleOp"> {
-  let summary = "Check that every value of a candidate is a subexpression of "
-                "the reference";
-  let description = [{
-    The search prunes a partial µGraph when a value's abstract expression is
-    not a subexpression of the reference's outputs under the axioms
-    (docs/Search.md). This pass applies that test to every value computed by
-    each candidate function (the reference is chosen as by
-    `mirage-check-equivalence`) and reports, per candidate, how many values
-    are subexpressions, how many are not (with the first), and how many Z3
-    could not settle within `timeout` milliseconds. On candidates known to be
-    equivalent every value must pass, or the search would prune them: a
-    soundness test of the axioms. Values a wrong candidate computes that fail
-    measure what the pruning removes.
-
-    Example:
-
-    ```
-    mirage-opt --mirage-test-subexpressions candidates.mlir -o /dev/null
-    ```
-  }];
-  let options = [
-    Option<"reference", "reference", "std::string", "\"\"",
-           "Name of the reference function">,
-    Option<"timeout", "timeout", "unsigned", "500",
-           "Time limit of one Z3 query, in milliseconds">,
-  ];
-  let statistics = [
-    Statistic<"numSubexpressions", "num-subexpressions",
-              "Values proved subexpressions of the reference">,
-    Statistic<"numNotSubexpressions", "num-not-subexpressions",
-              "Values that are not subexpressions of the reference">,
-    Statistic<"numUnknown", "num-unknown", "Values Z3 could not settle">,
-  ];
 }
 
 #endif // MIRAGE_TRANSFORMS_PASSES_TD

@@ -215,14 +215,10 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
   for (const std::string &chip : chips) {
     OwningOpRef<ModuleOp> lowered(chosen->clone());
     PassManager pm(module.getContext());
-    MirageToPTXPipelineOptions pipeline;
-    pipeline.chip = chip;
-    pipeline.tensorCores = options.tensorCores;
-    pipeline.wgmma = options.wgmma;
-    pipeline.tma = options.tma;
-    pipeline.stages = options.stages;
-    pipeline.maxSharedMemory = sharedLimit;
-    buildMirageToPTXPipeline(pm, pipeline);
+    CodegenOptions codegen = options.codegen;
+    codegen.chip = chip;
+    codegen.maxSharedMemory = sharedLimit;
+    buildMirageToPTXPipeline(pm, codegen);
     if (failed(pm.run(*lowered)))
       return emitError(loc) << "compiling for " << chip << " failed";
     FailureOr<std::string> assembly = getPTX(*lowered);

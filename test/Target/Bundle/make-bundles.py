@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Builds one bundle per input for the ptxas tests.
 
-Usage: make-bundles.py MIRAGE_TRANSLATE OUT_DIR [--mirage-chips=C,...] INPUT...
+Usage: make-bundles.py MIRAGE_TRANSLATE MIRAGE_BUNDLE OUT_DIR [--chips=C,...] INPUT...
 
 An input is a Mirage .mlir file or a saved µGraph .json file of the public
-implementation (imported first). Each becomes OUT_DIR/<stem> (for the chips
+implementation (imported first by MIRAGE_TRANSLATE). Each becomes OUT_DIR/<stem> (for the chips
 named, default all); prints one line per input with its number of functions,
 and exits non-zero on any failure.
 """
@@ -15,8 +15,8 @@ import sys
 
 
 def main(argv):
-    translate, out_dir, inputs = argv[1], argv[2], argv[3:]
-    chips = [arg for arg in inputs if arg.startswith("--mirage-chips=")]
+    translate, bundler, out_dir, inputs = argv[1], argv[2], argv[3], argv[4:]
+    chips = [arg for arg in inputs if arg.startswith("--chips=")]
     inputs = [arg for arg in inputs if arg not in chips]
     failures = 0
     for path in inputs:
@@ -27,8 +27,8 @@ def main(argv):
             source = os.path.join(out_dir, stem + ".mlir")
             subprocess.run([translate, "--import-mirage-json", path, "-o", source],
                            check=True)
-        result = subprocess.run([translate, "--mirage-to-bundle", source, "-o", bundle]
-                                + chips, capture_output=True, text=True)
+        result = subprocess.run([bundler, source, "-o", bundle] + chips,
+                                capture_output=True, text=True)
         if result.returncode != 0:
             print(f"{stem}: FAILED\n{result.stderr}")
             failures += 1

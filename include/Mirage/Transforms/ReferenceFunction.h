@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MIRAGE_LIB_TRANSFORMS_REFERENCEFUNCTION_H
-#define MIRAGE_LIB_TRANSFORMS_REFERENCEFUNCTION_H
+#ifndef MIRAGE_TRANSFORMS_REFERENCEFUNCTION_H
+#define MIRAGE_TRANSFORMS_REFERENCEFUNCTION_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -26,4 +26,4 @@ FailureOr<ReferenceAndCandidates> findReferenceAndCandidates(ModuleOp module,
 
 } // namespace mlir::mirage
 
-#endif // MIRAGE_LIB_TRANSFORMS_REFERENCEFUNCTION_H
+#endif // MIRAGE_TRANSFORMS_REFERENCEFUNCTION_H

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Mirage/Transforms/Passes.h"
+#include "TestPasses.h"
 
 #include "Mirage/Semantics/Equivalence.h"
 #include "Mirage/Semantics/Import.h"
@@ -15,10 +15,10 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace mlir::mirage {
+namespace mlir::mirage::test {
 #define GEN_PASS_DEF_TESTEVALUATEPASS
-#include "Mirage/Transforms/Passes.h.inc"
-} // namespace mlir::mirage
+#include "TestPasses.h.inc"
+} // namespace mlir::mirage::test
 
 using namespace mlir;
 using namespace mlir::mirage;
@@ -65,7 +65,7 @@ void printOutputs(StringRef name, ArrayRef<sem::Tensor<V>> outputs,
 }
 
 struct TestEvaluatePass
-    : mirage::impl::TestEvaluatePassBase<TestEvaluatePass> {
+    : mirage::test::impl::TestEvaluatePassBase<TestEvaluatePass> {
   using Base::Base;
 
   void runOnOperation() override {

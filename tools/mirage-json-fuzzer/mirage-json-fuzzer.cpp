@@ -1,4 +1,4 @@
-//===- MirageJSONFuzzer.cpp - libFuzzer target for the µGraph importer ----===//
+//===- mirage-json-fuzzer.cpp - libFuzzer target for the µGraph importer -===//
 //
 // Part of the Mirage-MLIR project, under the Apache License v2.0.
 // SPDX-License-Identifier: Apache-2.0

@@ -5,17 +5,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Mirage/Transforms/Passes.h"
+#include "TestPasses.h"
 
-#include "ReferenceFunction.h"
 #include "Mirage/Search/AbstractExpr.h"
 #include "Mirage/Search/Z3Oracle.h"
 #include "Mirage/Semantics/Import.h"
+#include "Mirage/Transforms/ReferenceFunction.h"
 
-namespace mlir::mirage {
+namespace mlir::mirage::test {
 #define GEN_PASS_DEF_TESTSUBEXPRESSIONSPASS
-#include "Mirage/Transforms/Passes.h.inc"
-} // namespace mlir::mirage
+#include "TestPasses.h.inc"
+} // namespace mlir::mirage::test
 
 using namespace mlir;
 using namespace mlir::mirage;
@@ -25,7 +25,7 @@ using search::Verdict;
 namespace {
 
 struct TestSubexpressionsPass
-    : mirage::impl::TestSubexpressionsPassBase<TestSubexpressionsPass> {
+    : mirage::test::impl::TestSubexpressionsPassBase<TestSubexpressionsPass> {
   using Base::Base;
 
   void runOnOperation() override {
