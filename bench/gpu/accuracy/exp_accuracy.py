@@ -9,19 +9,17 @@ BUNDLE is bench/gpu/accuracy/exp.mlir compiled by `mirage-translate
 in [-87, 88] (exp(x) a normal f32) and compares each output with exp of the
 same f32 input in float64. Prints, and writes as JSON to --out, the largest
 relative error over all inputs and over |x| < 10, with their log2, for the
-PTX of --chip (default: the device's own).
+PTX of --chip (default: the device's own). Imports the `mirage` package:
+run it with PYTHONPATH=python, or after installing python/.
 """
 import argparse
 import json
 import math
-import os
 import sys
 
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "..", "python"))
-import mirage.runtime  # noqa: E402
+import mirage.runtime
 
 
 def largest(errors, mask):
