@@ -27,7 +27,8 @@ import sys
 import tempfile
 import time
 
-from mugraphs import DEFAULT_MUGRAPHS, ROOT, reference_program
+from mirage import CHECKOUT
+from mirage.mugraphs import DEFAULT_MUGRAPHS, reference_program
 
 VERDICT = re.compile(
     r"^(?P<file>[^:]+):(?P<line>\d+):\d+: (?P<kind>remark|error): (?P<text>.*)$")
@@ -147,7 +148,7 @@ def render(results):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--build", default=os.path.join(CHECKOUT, "build"))
     parser.add_argument("--mugraphs", default=DEFAULT_MUGRAPHS)
     parser.add_argument("--only", default="",
                         help="comma-separated file stems to check")

@@ -24,8 +24,10 @@ for binary in "$build"/unittests/*Tests; do
 done
 
 # The bundle runtime (built without LLVM) and the Python tests.
-expected+=("$reports/runtime-ctest.xml" "$reports/runtime-pytest.xml")
-"$root/scripts/test-runtime.sh" "$reports/runtime-ctest.xml" "$reports/runtime-pytest.xml" \
+expected+=("$reports/runtime-ctest.xml" "$reports/python-pytest.xml"
+          "$reports/bench-pytest.xml")
+"$root/scripts/test-runtime.sh" "$reports/runtime-ctest.xml" \
+  "$reports/python-pytest.xml" "$reports/bench-pytest.xml" \
   >"$reports/runtime.log" 2>&1 \
   || { echo "runtime tests failed:"; tail -40 "$reports/runtime.log"; }
 

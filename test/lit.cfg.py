@@ -32,3 +32,7 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.mirage_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["mirage-bundle", "mirage-opt", "mirage-translate"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# Python helpers of the tests import the in-tree `mirage` package.
+llvm_config.with_environment("PYTHONPATH",
+                             os.path.join(config.mirage_src_root, "python"),
+                             append_path=True)

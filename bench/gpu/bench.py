@@ -8,13 +8,13 @@
 For every case of BENCHMARKS.md (cases.CASES), in this one process:
 
 1. makes the case's inputs, normal(0, 1) * scale in f16 (seeded per case),
-   and the float32 evaluation (reference.py) of the benchmark program, the
-   `reference` of the case's bundles, from them;
+   and the float32 evaluation (mirage.interpreter) of the benchmark program,
+   the `reference` of the case's bundles, from them;
 2. Mirage: every function with the case's signature of the bundles under
    BUNDLES_ROOT that implement it (find_candidates, in order of preference:
    searched_<case>, simt_<case> (the same µGraph without tensor cores),
    mugraph_<µGraph> of HAND_WRITTEN, upstream_<file> of
-   REFERENCES, bench_<case>, as scripts/make-gpu-bundles.py names them),
+   REFERENCES, bench_<case>, as bench/make-gpu-bundles.py names them),
    each on the device's own PTX: runs it into outputs filled with NaN and,
    when ‖out − ref‖ / ‖ref‖ is within the bound, times it with
    triton.testing.do_bench and do_bench_cudagraph (medians);
@@ -43,17 +43,14 @@ import sys
 import time
 import zlib
 
-HERE = pathlib.Path(__file__).resolve().parent
-REPO = HERE.parents[1]
-sys.path.insert(0, str(REPO / "scripts"))
-
-import cases  # noqa: E402
-import check  # noqa: E402  (also puts python/ on the path)
-import kernel_results  # noqa: E402
-import reference  # noqa: E402
-from cases import CASES  # noqa: E402
-from mirage import runtime  # noqa: E402
-from mugraphs import HAND_WRITTEN, REFERENCES  # noqa: E402
+import cases
+import check
+import kernel_results
+from cases import CASES
+from mirage import CHECKOUT, interpreter, runtime
+from mirage.backends import TorchBackend
+from mirage.mugraphs import HAND_WRITTEN, REFERENCES
+from mirage.plan import FunctionSpec, TensorSpec, read_plan
 
 #: Bundle kinds of make-gpu-bundles.py, in order of preference.
 KINDS = ("searched", "simt", "mugraph", "upstream", "bench")
@@ -88,14 +85,12 @@ def find_candidates(root, case):
 
 
 def matching_functions(specs, case):
-    """The names of the functions (runtime.FunctionSpec by name) with the
+    """The names of the functions (FunctionSpecs by name) with the
     signature of `case`: its f16 inputs and output."""
-    def signature(tensors):
-        return [(tuple(t.shape), t.dtype) for t in tensors]
-    wanted = ([(shape, "f16") for shape in case.inputs],
-              [(case.output, "f16")])
+    inputs = [TensorSpec(shape, "f16") for shape in case.inputs]
+    outputs = [TensorSpec(case.output, "f16")]
     return [name for name, spec in specs.items()
-            if (signature(spec.inputs), signature(spec.outputs)) == wanted]
+            if spec.inputs == inputs and spec.outputs == outputs]
 
 
 def find_commit(option, environ, repo):
@@ -195,19 +190,19 @@ def run_variant(call, expected, bound, poison=None):
 
 
 def case_reference(case, bundle_dirs):
-    """The benchmark program of `case` as a reference.Program: the
+    """The benchmark program of `case` as an interpreter.Program: the
     `reference` of its bench_ bundle, else of the first candidate that has
     one, checked against the case's signature; None if there is none."""
     for bundle_dir in sorted(bundle_dirs,
                              key=lambda b: not b.name.startswith("bench_")):
         try:
-            specs = runtime.read_plan(bundle_dir)
+            specs = read_plan(bundle_dir).functions
         except ValueError:
             continue  # reported with the candidates
         for name in matching_functions(specs, case):
             spec = specs[name]
             if spec.reference is not None:
-                program = reference.Program.from_json(spec.reference)
+                program = interpreter.Program.from_json(spec.reference)
                 program.check_signature(spec.inputs, spec.outputs)
                 return program
     return None
@@ -220,7 +215,8 @@ def mirage_candidates(case, bundle_dirs, inputs, expected, bound, options):
     for bundle_dir in bundle_dirs:
         base = {"bundle": bundle_dir.name, "function": None, "chip": None}
         try:
-            names = matching_functions(runtime.read_plan(bundle_dir), case)
+            names = matching_functions(read_plan(bundle_dir).functions,
+                                       case)
             bundle = runtime.load_bundle(bundle_dir, library=options.library,
                                          device=options.device)
         except Exception as error:  # noqa: BLE001 - recorded per bundle
@@ -268,12 +264,12 @@ def benchmark_case(case, options, meta, bandwidth):
                            "has its reference program")
         return kernel_results.summarise(record), None
     device = torch.device("cuda", options.device)
-    spec = runtime.FunctionSpec(case.name, [runtime.TensorSpec(shape, "f16")
-                                            for shape in case.inputs], [])
+    spec = FunctionSpec(case.name, [TensorSpec(shape, "f16")
+                                    for shape in case.inputs], [])
     seed = options.seed + zlib.crc32(case.name.encode())
     inputs = check.make_inputs(spec, seed, options.scale, device)
-    [expected] = reference.evaluate(program, inputs,
-                                    check.TorchBackend(torch, device), "f32")
+    [expected] = interpreter.evaluate(program, inputs,
+                                      TorchBackend(torch, device), "f32")
     bound = check.bound_for(program)
     record["bound"] = bound
     record["candidates"] = mirage_candidates(case, bundle_dirs, inputs,
@@ -385,7 +381,7 @@ def main(argv):
     torch.cuda.set_device(options.device)
     meta = {"device": torch.cuda.get_device_name(options.device),
             "date": datetime.date.today().isoformat(),
-            "commit": find_commit(options.commit, os.environ, REPO),
+            "commit": find_commit(options.commit, os.environ, CHECKOUT),
             "torch": torch.__version__, "triton": triton.__version__}
     bandwidth = copy_bandwidth()
     print(f"{meta['device']}, commit {meta['commit']}, torch "

@@ -9,7 +9,7 @@ bundles (its subdirectories with a plan.json).
 
 For every chip of the bundle whose PTX runs on the device (on an H100 both
 sm_90a and sm_80, whose PTX JIT-compiles forward) and every function with a
-`program` or a `reference` (reference.py interprets both) it:
+`program` or a `reference` (mirage.interpreter interprets both) it:
 
 1. runs the function (through mirage.runtime) on seeded random inputs,
    normal(0, 1) * INPUT_SCALE rounded to the input dtype, into outputs
@@ -55,13 +55,9 @@ import sys
 import traceback
 import zlib
 
-HERE = pathlib.Path(__file__).resolve().parent
-REPO = HERE.parents[1]
-sys.path.insert(0, str(REPO / "python"))
-sys.path.insert(0, str(HERE))
-
-import reference  # noqa: E402
-from mirage import runtime  # noqa: E402
+from mirage import interpreter, runtime
+from mirage.backends import TorchBackend
+from mirage.plan import read_plan
 
 #: Pass bound on max|out - expected| / max|expected|, by the least precise
 #: dtype among the values of the program compared with (nested bodies
@@ -82,46 +78,6 @@ SEED = 0
 WARMUP_RUNS = 3
 TIMED_RUNS = 20
 CLI_TIMEOUT_S = 300
-
-
-class TorchBackend:
-    """reference.evaluate's backend protocol on torch tensors; new tensors
-    go to `device`."""
-
-    def __init__(self, torch, device=None):
-        self.torch = torch
-        self.device = device
-        self.dtypes = {"f16": torch.float16, "bf16": torch.bfloat16,
-                       "f32": torch.float32, "f64": torch.float64}
-
-    def to(self, x, dtype):
-        return x.to(self.dtypes[dtype])
-
-    def exp(self, x):
-        return self.torch.exp(x)
-
-    def sqrt(self, x):
-        return self.torch.sqrt(x)
-
-    def erf(self, x):
-        return self.torch.erf(x)
-
-    def relu(self, x):
-        return self.torch.relu(x)
-
-    def concat(self, xs, dim):
-        return self.torch.cat(xs, dim)
-
-    def where(self, condition, a, b):
-        return self.torch.where(condition, a, b)
-
-    def zeros(self, shape, dtype):
-        return self.torch.zeros(tuple(shape), dtype=self.dtypes[dtype],
-                                device=self.device)
-
-    def index(self, values):
-        return self.torch.tensor(list(values), dtype=self.torch.long,
-                                 device=self.device)
 
 
 def bound_for(program):
@@ -284,7 +240,7 @@ def non_finite(array):
 
 def compare_outputs(outputs, inputs, program, ref, backend):
     """Compares the `outputs` of a function run on `inputs` with its
-    `program` and its reference `ref` (reference.Programs; either may be
+    `program` and its reference `ref` (interpreter.Programs; either may be
     None, not both) evaluated on `backend`. Returns the record fields:
 
     criterion          "program", or "reference" when there is no program
@@ -313,7 +269,7 @@ def compare_outputs(outputs, inputs, program, ref, backend):
     entries = fields["outputs"]
 
     def evaluate(checked, modes):
-        return {mode: reference.evaluate(checked, inputs, backend, mode)
+        return {mode: interpreter.evaluate(checked, inputs, backend, mode)
                 for mode in modes}
 
     def note_non_finite(results, label):
@@ -368,14 +324,14 @@ def compare_outputs(outputs, inputs, program, ref, backend):
 
 
 def load_programs(spec):
-    """The function's `program` and `reference` as reference.Programs (None
+    """The function's `program` and `reference` as interpreter.Programs (None
     where plan.json has none), each checked against the function's
     signature, and why the reference is unusable, if it is. The reference
     only decides without a program, so only then is its error raised."""
     def load(data, label):
         if data is None:
             return None
-        program = reference.Program.from_json(data, label,
+        program = interpreter.Program.from_json(data, label,
                                               block_graphs=label == "program")
         program.check_signature(spec.inputs, spec.outputs)
         return program
@@ -383,7 +339,7 @@ def load_programs(spec):
     program = load(spec.program, "program")
     try:
         return program, load(spec.reference, "reference"), None
-    except reference.ProgramError as error:
+    except interpreter.ProgramError as error:
         if program is None:
             raise
         return program, None, str(error)
@@ -499,13 +455,12 @@ def find_bundles(root):
     return sorted(p.parent for p in root.glob("*/plan.json"))
 
 
-def runnable_chips(bundle_dir, major):
-    """The bundle's chips whose PTX runs on a device of compute capability
-    `major`.x, as the runtime decides (chipRunsOn): sm_90a on 9.x only,
-    sm_80 on 8.0 and newer. [None] (the runtime's own choice, which then
-    reports why nothing runs) when there is none."""
-    plan = json.loads((bundle_dir / "plan.json").read_text())
-    chips = [chip for chip in sorted(plan.get("ptx", {}))
+def runnable_chips(plan, major):
+    """The chips of a bundle's Plan whose PTX runs on a device of compute
+    capability `major`.x, as the runtime decides (chipRunsOn): sm_90a on
+    9.x only, sm_80 on 8.0 and newer. [None] (the runtime's own choice,
+    which then reports why nothing runs) when there is none."""
+    chips = [chip for chip in sorted(plan.ptx)
              if (chip == "sm_90a" and major == 9) or
              (chip == "sm_80" and major >= 8)]
     return chips or [None]
@@ -517,8 +472,9 @@ def check_bundle(bundle_dir, options, device_name, major):
     runs too), and the names of the functions with neither."""
     name = bundle_dir.name
     try:
-        specs = runtime.read_plan(bundle_dir)
-        chips = runnable_chips(bundle_dir, major)
+        plan = read_plan(bundle_dir)
+        specs = plan.functions
+        chips = runnable_chips(plan, major)
     except Exception as error:  # noqa: BLE001
         record = new_record(name, None, device_name)
         record["error"] = f"{type(error).__name__}: {error}"

@@ -53,7 +53,7 @@ METHOD = """\
 One process (`bench/gpu/bench.py`) runs every variant of a case on the same
 inputs: normal(0, 1) × 0.1 in f16, seeded per case. Correctness comes first:
 each kernel runs into outputs filled with NaN and is compared with a float32
-evaluation of the benchmark program (`bench/gpu/reference.py`) by ‖out −
+evaluation of the benchmark program (`python/mirage/interpreter.py`) by ‖out −
 ref‖ / ‖ref‖ ("rel. error"), which must be within the bound (2e-2 for these
 f16 programs); the baselines are checked the same way, and a wrong kernel is
 not timed. Each time cell is `do_bench / CUDA graph`: medians in µs of
@@ -81,21 +81,22 @@ Make the bundles here, run the benchmark on the GPU machine (it builds
 `./gpu-bench-out`), then record the results here:
 
 ```sh
-/usr/bin/python3 scripts/make-gpu-bundles.py gpu-bundles --per-file 40  # here
-MIRAGE_COMMIT=<commit> scripts/gpu-bench.sh gpu-bundles --time-budget 540  # on the GPU
-scripts/update-kernel-results.py gpu-bench-out              # here
+export PYTHONPATH=$PWD/python  # here: the scripts import the mirage package
+/usr/bin/python3 bench/make-gpu-bundles.py gpu-bundles --per-file 40  # here
+MIRAGE_COMMIT=<commit> bench/gpu-bench.sh gpu-bundles --time-budget 540  # on the GPU
+/usr/bin/python3 bench/gpu/update-kernel-results.py gpu-bench-out  # here
 ```
 
 The last step writes `bench/results/latest.json`, this page and its plot.
 Give the commit measured: the GPU machine's copy of the tree may have no
 `.git`. With the device tool of these sessions, that is
-`run(command="MIRAGE_COMMIT=<commit> OUT=$OUT bash scripts/gpu-bench.sh
+`run(command="MIRAGE_COMMIT=<commit> OUT=$OUT bash bench/gpu-bench.sh
 gpu-bundles --time-budget 540", carry=["gpu-bundles"])`, then
 `update-kernel-results.py` on the folder its files come back to; the whole
 run (about 250 functions) took under 4 minutes on an H100. The GPU check
 (docs/Benchmarks/GPU.md) uses the default 3 saved µGraphs per file.
 
-`scripts/gpu-bench.sh` passes its further arguments to `bench.py`:
+`bench/gpu-bench.sh` passes its further arguments to `bench.py`:
 `--cases a,b` runs only those cases, `--no-compile` skips torch.compile,
 `--compile-mode MODE` changes its mode, and `--time-budget S` (default 360)
 starts no compilation after S seconds (the rest are reported as skipped).

@@ -1,11 +1,11 @@
 """Runs Mirage bundles on PyTorch CUDA tensors through ctypes.
 
 A bundle is a directory with plan.json and one PTX file per chip
-(docs/Runtime.md). This module reads a bundle's signatures from plan.json,
-checks call arguments in Python first (clear `TypeError`/`ValueError`s), and
-then calls the C API of `libmirage_runtime.so`, which checks again and
-enqueues the kernels on PyTorch's current stream, so calls can be captured
-into CUDA graphs.
+(docs/Runtime.md). This module reads a bundle's signatures from plan.json
+(mirage.plan), checks call arguments in Python first (clear
+`TypeError`/`ValueError`s), and then calls the C API of
+`libmirage_runtime.so`, which checks again and enqueues the kernels on
+PyTorch's current stream, so calls can be captured into CUDA graphs.
 
     import mirage.runtime
     bundle = mirage.runtime.load_bundle("out/gqa_bs1")
@@ -17,22 +17,21 @@ works on any object with `shape`, `dtype`, `stride()`, `device` and
 """
 
 import ctypes
-import json
 import os
 import pathlib
 import threading
 
+from mirage import CHECKOUT
+from mirage.plan import read_plan
+
 __all__ = [
     "Bundle",
     "BundleFunction",
-    "FunctionSpec",
     "MirageArgumentError",
     "MirageError",
-    "TensorSpec",
     "check_arguments",
     "find_library",
     "load_bundle",
-    "read_plan",
 ]
 
 #: Environment variable naming the runtime library to load.
@@ -41,7 +40,6 @@ LIBRARY_NAME = "libmirage_runtime.so"
 #: Kernels may use 16-byte vector accesses (runtime/.../Arguments.h).
 REQUIRED_ALIGNMENT = 16
 
-_REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 _DTYPE_CODES = {"f16": 0, "bf16": 1, "f32": 2}
 _TORCH_DTYPES = {"torch.float16": "f16", "torch.bfloat16": "bf16",
                  "torch.float32": "f32"}
@@ -55,118 +53,6 @@ class MirageError(RuntimeError):
 
 class MirageArgumentError(MirageError, ValueError):
     """Call arguments the runtime library rejected."""
-
-
-class TensorSpec:
-    """The type of a function input or output: a dense row-major tensor."""
-
-    def __init__(self, shape, dtype):
-        self.shape = tuple(shape)
-        self.dtype = dtype
-        self.strides = contiguous_strides(self.shape)
-
-    def __repr__(self):
-        return f"TensorSpec({list(self.shape)}, {self.dtype!r})"
-
-
-class FunctionSpec:
-    """A bundle function's signature, and the programs plan.json records for
-    testing, if any: `reference` (what it must compute) and `program` (what
-    was compiled)."""
-
-    def __init__(self, name, inputs, outputs, reference=None, program=None):
-        self.name = name
-        self.inputs = list(inputs)
-        self.outputs = list(outputs)
-        self.reference = reference
-        self.program = program
-
-    def __repr__(self):
-        return (f"FunctionSpec({self.name!r}, inputs={self.inputs}, "
-                f"outputs={self.outputs})")
-
-
-def contiguous_strides(shape):
-    """The row-major contiguous strides, in elements, of `shape`."""
-    strides, stride = [], 1
-    for extent in reversed(shape):
-        strides.append(stride)
-        stride *= extent
-    return tuple(reversed(strides))
-
-
-def _plan_error(path, field, message):
-    return ValueError(f"{path}: {field}: {message}" if field else
-                      f"{path}: {message}")
-
-
-def _read_tensor_specs(value, path, field):
-    if not isinstance(value, list):
-        raise _plan_error(path, field, "expected an array")
-    specs = []
-    for i, tensor in enumerate(value):
-        where = f"{field}[{i}]"
-        if not isinstance(tensor, dict):
-            raise _plan_error(path, where, "expected an object")
-        shape, dtype = tensor.get("shape"), tensor.get("dtype")
-        if not isinstance(shape, list) or not all(
-                type(extent) is int and extent > 0 for extent in shape):
-            raise _plan_error(path, where + ".shape",
-                              "expected an array of positive integers")
-        if dtype not in _DTYPE_CODES:
-            raise _plan_error(path, where + ".dtype",
-                              f"unknown dtype {dtype!r} (expected f16, bf16 "
-                              "or f32)")
-        specs.append(TensorSpec(shape, dtype))
-    return specs
-
-
-def read_plan(directory):
-    """Reads the function signatures of the bundle in `directory`.
-
-    Returns a dict from function name to FunctionSpec, in plan order. Only
-    what Python needs is checked here; the library validates everything
-    when it loads the bundle.
-    """
-    path = pathlib.Path(directory) / "plan.json"
-    try:
-        text = path.read_text()
-    except OSError as error:
-        raise ValueError(f"{path}: cannot read: {error.strerror}") from None
-    try:
-        plan = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: invalid JSON: {error}") from None
-    if not isinstance(plan, dict):
-        raise _plan_error(path, "", "expected an object")
-    if plan.get("format") != "mirage-bundle":
-        raise _plan_error(path, "format", 'expected "mirage-bundle"')
-    if plan.get("version") != 1:
-        raise _plan_error(path, "version", "unsupported version "
-                          f"{plan.get('version')!r} (expected 1)")
-    functions = plan.get("functions")
-    if not isinstance(functions, list) or not functions:
-        raise _plan_error(path, "functions", "expected a non-empty array")
-    specs = {}
-    for i, function in enumerate(functions):
-        where = f"functions[{i}]"
-        if not isinstance(function, dict):
-            raise _plan_error(path, where, "expected an object")
-        name = function.get("name")
-        if not isinstance(name, str) or not name:
-            raise _plan_error(path, where + ".name",
-                              "expected a non-empty string")
-        if name in specs:
-            raise _plan_error(path, where + ".name",
-                              f"duplicate function name {name!r}")
-        specs[name] = FunctionSpec(
-            name,
-            _read_tensor_specs(function.get("inputs"), path,
-                               where + ".inputs"),
-            _read_tensor_specs(function.get("outputs"), path,
-                               where + ".outputs"),
-            function.get("reference"), function.get("program"))
-    return specs
 
 
 def _dtype_name(tensor):
@@ -247,7 +133,7 @@ def find_library(library=None):
                        pathlib.Path(os.environ[LIBRARY_ENV]))]
     else:
         candidates = [("the default",
-                       _REPO_ROOT / "build-runtime" / LIBRARY_NAME)]
+                       CHECKOUT / "build-runtime" / LIBRARY_NAME)]
     source, path = candidates[0]
     if not path.is_file():
         raise FileNotFoundError(
@@ -333,7 +219,7 @@ class Bundle:
     def __init__(self, directory, library_path, chip=None):
         self.directory = str(directory)
         self.requested_chip = chip
-        self.specs = read_plan(directory)
+        self.specs = read_plan(directory).functions
         self._library = _load_library(library_path)
         self._handles = {}
         self._lock = threading.Lock()

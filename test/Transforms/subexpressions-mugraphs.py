@@ -9,9 +9,7 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "scripts"))
-from mugraphs import reference_program  # noqa: E402
+from mirage.mugraphs import reference_program
 
 REMARK = re.compile(r"remark: (\d+) values: (\d+) subexpressions of the "
                     r"reference, (\d+) not, (\d+) unknown")

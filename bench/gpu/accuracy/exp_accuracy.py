@@ -14,14 +14,11 @@ the device's own).
 import argparse
 import json
 import math
-import os
 import sys
 
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "..", "python"))
-import mirage.runtime  # noqa: E402
+import mirage.runtime
 
 
 def largest(errors, mask):

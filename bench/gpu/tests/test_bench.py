@@ -1,5 +1,5 @@
 """Tests of the kernel benchmark (bench/gpu/bench.py, cases.py,
-kernel_results.py and scripts/update-kernel-results.py) without a GPU: the
+kernel_results.py and update-kernel-results.py) without a GPU: the
 cases and their baselines, bundle selection, floors, the summary, the JSON
 results, the report and the plot data. The GPU parts are skipped where there
 is no GPU."""
@@ -17,13 +17,25 @@ import pytest
 import bench
 import cases
 import kernel_results
-import reference
+import mirage
 from cases import CASES
+from mirage import interpreter
+from mirage.backends import TorchBackend
+from mirage.plan import read_plan
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 BUNDLER = REPO / "build" / "bin" / "mirage-bundle"
 BENCH = REPO / "bench" / "gpu" / "bench.py"
-UPDATE = REPO / "scripts" / "update-kernel-results.py"
+UPDATE = REPO / "bench" / "gpu" / "update-kernel-results.py"
+
+
+def run_script(script, *arguments):
+    """Runs a bench/gpu script in a Python process that imports the same
+    `mirage` package as the tests."""
+    package_parent = pathlib.Path(mirage.__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(package_parent))
+    return subprocess.run([sys.executable, str(script), *arguments],
+                          capture_output=True, text=True, env=env)
 
 
 #===---------------------------------------------------------------------===#
@@ -77,21 +89,20 @@ def benchmark_reference(name, tmp_path):
     subprocess.run([str(BUNDLER), str(
         REPO / "examples" / "benchmarks" / f"{name}.mlir"), "-o", str(out)],
         check=True)
-    [function] = json.loads((out / "plan.json").read_text())["functions"]
-    return reference.Program.from_json(function["reference"])
+    [function] = read_plan(out).functions.values()
+    return interpreter.Program.from_json(function.reference)
 
 
 @pytest.mark.skipif(not BUNDLER.is_file(),
                     reason="build/bin/mirage-bundle is not built")
 def test_the_baselines_compute_the_benchmark_programs(tmp_path):
     torch = pytest.importorskip("torch")
-    import check
-    backend = check.TorchBackend(torch)
+    backend = TorchBackend(torch)
     generator = torch.Generator().manual_seed(0)
     for name, case in CASES.items():
         inputs = [torch.randn(shape, generator=generator) * 0.1
                   for shape in case.inputs]
-        [expected] = reference.evaluate(benchmark_reference(name, tmp_path),
+        [expected] = interpreter.evaluate(benchmark_reference(name, tmp_path),
                                         inputs, backend, "f32")
         assert bench.relative_error(case.program(*inputs), expected) < 1e-5
         if case.attention and hasattr(torch.nn.functional,
@@ -184,8 +195,7 @@ def test_only_functions_of_the_case_signature_are_candidates(tmp_path):
     (tmp_path / "plan.json").write_text(plan(
         ("lora_0", *lora), ("other", [(16, 256)], (16, 4096)),
         ("lora_1", *lora)))
-    from mirage import runtime
-    specs = runtime.read_plan(tmp_path)
+    specs = read_plan(tmp_path).functions
     assert bench.matching_functions(specs, CASES["lora"]) == ["lora_0",
                                                               "lora_1"]
     assert bench.matching_functions(specs, CASES["gqa_bs1"]) == []
@@ -197,8 +207,7 @@ def test_only_functions_of_the_case_signature_are_candidates(tmp_path):
 
 
 def run_bench(*arguments):
-    return subprocess.run([sys.executable, str(BENCH), *arguments],
-                          capture_output=True, text=True)
+    return run_script(BENCH, *arguments)
 
 
 def test_a_missing_bundle_directory_is_a_clear_error(tmp_path):
@@ -408,23 +417,19 @@ def test_update_copies_the_results_and_writes_the_page(tmp_path):
     (results / "bench.png").write_bytes(b"png")
     json_path, page, image = (tmp_path / "latest.json", tmp_path / "K.md",
                               tmp_path / "k.png")
-    result = subprocess.run(
-        [sys.executable, str(UPDATE), str(results), "--json", str(json_path),
-         "--docs", str(page), "--plot", str(image)],
-        capture_output=True, text=True)
+    result = run_script(UPDATE, str(results), "--json", str(json_path),
+                        "--docs", str(page), "--plot", str(image))
     assert result.returncode == 0, result.stderr
     assert json.loads(json_path.read_text()) == \
         json.loads((results / "bench.json").read_text())
     assert image.read_bytes() == b"png"
     text = page.read_text()
     assert "| lora |" in text and "(k.png)" in text
-    assert "scripts/gpu-bench.sh" in text  # how to run it
+    assert "bench/gpu-bench.sh" in text  # how to run it
 
 
 def test_update_reports_a_missing_result_directory(tmp_path):
-    result = subprocess.run([sys.executable, str(UPDATE),
-                             str(tmp_path / "missing")],
-                            capture_output=True, text=True)
+    result = run_script(UPDATE, str(tmp_path / "missing"))
     assert result.returncode == 2
     assert "bench.json" in result.stderr and "Traceback" not in result.stderr
 
@@ -436,7 +441,7 @@ def test_update_reports_a_missing_result_directory(tmp_path):
 
 def test_timing_and_bandwidth_on_the_gpu():
     # Skipped at run time: importing torch while collecting would break
-    # python/tests' check that mirage.runtime imports without it.
+    # python/test's check that mirage.runtime imports without it.
     torch = pytest.importorskip("torch")
     pytest.importorskip("triton")
     if not torch.cuda.is_available():

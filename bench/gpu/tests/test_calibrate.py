@@ -1,4 +1,4 @@
-"""Tests of scripts/calibrate-cost-model.py: rank correlation, and a whole
+"""Tests of bench/calibrate-cost-model.py: rank correlation, and a whole
 run on a small results file with the real mirage-opt."""
 
 import importlib.util
@@ -10,7 +10,7 @@ import sys
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
-SCRIPT = REPO / "scripts" / "calibrate-cost-model.py"
+SCRIPT = REPO / "bench" / "calibrate-cost-model.py"
 OPT = REPO / "build" / "bin" / "mirage-opt"
 
 spec = importlib.util.spec_from_file_location("calibrate", SCRIPT)

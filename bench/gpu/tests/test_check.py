@@ -6,10 +6,11 @@ import math
 import pytest
 
 import check
-import reference
+from mirage import interpreter
+from mirage.backends import NumpyBackend, TorchBackend
+from mirage.plan import TensorSpec
 
 np = pytest.importorskip("numpy")
-from numpy_backend import NumpyBackend  # noqa: E402
 
 nan, inf = math.nan, math.inf
 
@@ -48,7 +49,7 @@ def value(shape, dtype="f32"):
 
 def scaling(factor, dtype="f32"):
     """A program computing x * factor of x [2, 4]."""
-    return reference.Program.from_json({
+    return interpreter.Program.from_json({
         "values": [value([2, 4], dtype), value([2, 4], dtype)],
         "inputs": [0], "outputs": [1],
         "ops": [{"op": "mul_scalar", "operands": [0], "results": [1],
@@ -88,13 +89,13 @@ def test_a_reference_that_cannot_run_is_reported_not_raised():
                                    NumpyBackend())
     assert fields["matches_reference"] is False
     assert "tanh" in fields["reference_error"]
-    with pytest.raises(reference.ProgramError, match="tanh"):
+    with pytest.raises(interpreter.ProgramError, match="tanh"):
         check.compare_outputs([x * 2], [x], None, ref, NumpyBackend())
 
 
 def test_a_non_finite_float64_result_is_noted():
     x = np.array([[1.0, 0.0, 0.0, 0.0]] * 2, dtype=np.float32)
-    program = reference.Program.from_json({
+    program = interpreter.Program.from_json({
         "values": [value([2, 4]), value([2, 4])], "inputs": [0],
         "outputs": [1], "ops": [{"op": "rsqrt", "operands": [0],
                                  "results": [1]}]})
@@ -125,8 +126,7 @@ def test_summary_counts_the_reference_mismatches_apart():
 
 class FakeSpec:
     def __init__(self, program, ref):
-        self.inputs = self.outputs = [type("T", (), {"shape": (2, 4),
-                                                     "dtype": "f32"})]
+        self.inputs = self.outputs = [TensorSpec((2, 4), "f32")]
         self.program, self.reference = program, ref
 
 
@@ -143,10 +143,10 @@ def test_load_programs_checks_both_signatures():
     assert program is not None and ref is None
     assert error.startswith("reference: outputs: output 0 is f16")
     # ...and raised when the reference decides.
-    with pytest.raises(reference.ProgramError,
+    with pytest.raises(interpreter.ProgramError,
                        match=r"^reference: outputs: output 0 is f16"):
         check.load_programs(FakeSpec(None, wrong))
-    with pytest.raises(reference.ProgramError,
+    with pytest.raises(interpreter.ProgramError,
                        match=r"^program: outputs: output 0 is f16"):
         check.load_programs(FakeSpec(wrong, data))
 
@@ -171,7 +171,7 @@ def test_the_report_has_a_reference_column_and_lists_the_mismatches(
 
 def test_relative_error_on_torch_tensors():
     torch = pytest.importorskip("torch")
-    backend = check.TorchBackend(torch)
+    backend = TorchBackend(torch)
     output = torch.tensor([nan, inf, 1.5], dtype=torch.float16)
     expected = torch.tensor([nan, inf, 1.0])
     assert check.relative_error(output, expected, backend) == 0.5

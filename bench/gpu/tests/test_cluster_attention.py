@@ -1,11 +1,11 @@
-"""scripts/cluster-attention-mugraphs.py writes the µGraphs of the cluster
+"""bench/cluster-attention-mugraphs.py writes the µGraphs of the cluster
 sweep; the one examples/mugraphs keeps is one of them, unchanged."""
 
 import importlib.util
 import pathlib
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
-SCRIPT = REPO / "scripts" / "cluster-attention-mugraphs.py"
+SCRIPT = REPO / "bench" / "cluster-attention-mugraphs.py"
 
 spec = importlib.util.spec_from_file_location("cluster_attention", SCRIPT)
 cluster_attention = importlib.util.module_from_spec(spec)

@@ -161,7 +161,7 @@ def EstimateCostPass : Pass<"mirage-estimate-cost", "::mlir::ModuleOp"> {
     launches and staged shared memory per block. Predefined kernel ops are
     estimated as ops that fill the GPU; run
     `mirage-kernel-expand-to-blocks` first to estimate the graph_defs the
-    code generator would build for them. `scripts/calibrate-cost-model.py`
+    code generator would build for them. `bench/calibrate-cost-model.py`
     ranks these estimates against measured kernel times.
 
     Example:

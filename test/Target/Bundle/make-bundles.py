@@ -8,10 +8,11 @@ implementation (imported first by MIRAGE_TRANSLATE). Each becomes OUT_DIR/<stem>
 named, default all); prints one line per input with its number of functions,
 and exits non-zero on any failure.
 """
-import json
 import os
 import subprocess
 import sys
+
+from mirage.plan import read_plan
 
 
 def main(argv):
@@ -33,8 +34,7 @@ def main(argv):
             print(f"{stem}: FAILED\n{result.stderr}")
             failures += 1
             continue
-        with open(os.path.join(bundle, "plan.json")) as f:
-            functions = len(json.load(f)["functions"])
+        functions = len(read_plan(bundle).functions)
         print(f"{stem}: {functions} functions bundled")
     return 1 if failures else 0
 

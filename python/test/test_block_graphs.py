@@ -2,19 +2,19 @@
 hand-made programs against the kernel ops they implement, validation, and
 the µGraphs of examples/mugraphs against their references."""
 
-import json
 import pathlib
 import subprocess
 
 import pytest
 
-import reference
-from reference import Program, ProgramError
+from mirage import interpreter
+from mirage.backends import NumpyBackend, TorchBackend
+from mirage.interpreter import Program, ProgramError
+from mirage.plan import read_plan
 
 np = pytest.importorskip("numpy")
-from numpy_backend import NumpyBackend  # noqa: E402
 
-REPO = pathlib.Path(__file__).resolve().parents[3]
+REPO = pathlib.Path(__file__).resolve().parents[2]
 BUNDLER = REPO / "build" / "bin" / "mirage-bundle"
 
 
@@ -49,7 +49,7 @@ def one_kernel(inputs, output, body, grid, forloop=1, cluster=(1, 1, 1)):
 
 def evaluate(data, arrays, mode="f64", **options):
     program = Program.from_json(data, "program", block_graphs=True)
-    return reference.evaluate(program, arrays, NumpyBackend(), mode,
+    return interpreter.evaluate(program, arrays, NumpyBackend(), mode,
                               **options)
 
 
@@ -92,7 +92,7 @@ def kernel_exp_add(dtype):
                  [op("exp", [0], [2]), op("add", [2, 1], [3])])
 
 
-@pytest.mark.parametrize("mode", reference.MODES)
+@pytest.mark.parametrize("mode", interpreter.MODES)
 def test_a_tiled_elementwise_graph_def_equals_the_kernel_ops(mode):
     x, b = random([8, 64]), random([1, 64], seed=1)
     [tiled] = evaluate(tiled_exp_add("f16"), [x, b], mode)
@@ -273,7 +273,7 @@ def test_blocks_run_in_chunks_of_whole_clusters():
 
 
 def test_blocks_are_ordered_cluster_by_cluster_in_rank_order():
-    assert reference.block_order([4, 2, 1], [2, 2, 1]) == [
+    assert interpreter.block_order([4, 2, 1], [2, 2, 1]) == [
         (0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0),
         (2, 0, 0), (3, 0, 0), (2, 1, 0), (3, 1, 0)]
 
@@ -474,17 +474,16 @@ def test_bundle_programs_compute_their_references(tmp_path, mugraph,
         command.append("--reference=" + str(
             REPO / "examples" / "benchmarks" / f"{benchmark}.mlir"))
     subprocess.run(command, check=True)
-    plan = json.loads((tmp_path / "bundle" / "plan.json").read_text())
-    [function] = [f for f in plan["functions"] if f["name"] == mugraph]
-    program = Program.from_json(function["program"], "program",
+    function = read_plan(tmp_path / "bundle").functions[mugraph]
+    program = Program.from_json(function.program, "program",
                                 block_graphs=True)
-    ref = Program.from_json(function["reference"])
+    ref = Program.from_json(function.reference)
     assert program.has_block_graphs and not ref.has_block_graphs
     inputs = [random(t.shape, t.dtype, seed=i, scale=0.1)
               for i, t in enumerate(program.input_types)]
     backend = NumpyBackend()
-    computed = reference.evaluate(program, inputs, backend, "f64")
-    expected = reference.evaluate(ref, inputs, backend, "f64")
+    computed = interpreter.evaluate(program, inputs, backend, "f64")
+    expected = interpreter.evaluate(ref, inputs, backend, "f64")
     for out, want in zip(computed, expected):
         assert out.shape == want.shape
         assert relative(out, want) < 1e-9
@@ -493,8 +492,7 @@ def test_bundle_programs_compute_their_references(tmp_path, mugraph,
 def test_the_torch_backend_computes_the_same():
     # The GPU check runs the interpreter on torch; here on the CPU.
     torch = pytest.importorskip("torch")
-    import check
-    backend = check.TorchBackend(torch, torch.device("cpu"))
+    backend = TorchBackend(torch, torch.device("cpu"))
     cases = [(tiled_exp_add("f16"),
               [random([8, 64]), random([1, 64], seed=1)]),
              (rmsnorm_linear(), [random([2, 64]), random([64, 48], seed=1)]),
@@ -503,8 +501,8 @@ def test_the_torch_backend_computes_the_same():
     for data, arrays in cases:
         program = Program.from_json(data, "program", block_graphs=True)
         for mode, tolerance in (("f64", 1e-12), ("emulate", 2e-3)):
-            [expected] = reference.evaluate(program, arrays, NumpyBackend(),
+            [expected] = interpreter.evaluate(program, arrays, NumpyBackend(),
                                             mode)
-            [computed] = reference.evaluate(
+            [computed] = interpreter.evaluate(
                 program, [torch.from_numpy(a) for a in arrays], backend, mode)
             assert relative(computed.numpy(), expected) <= tolerance

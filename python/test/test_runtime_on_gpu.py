@@ -1,6 +1,6 @@
 """Tests of the runtime's driver-side behaviour that need a GPU and torch:
 bundles that load fails on, with the messages it gives, and interplay with
-PyTorch streams. scripts/gpu-check.sh runs them; elsewhere they skip.
+PyTorch streams. bench/gpu-check.sh runs them; elsewhere they skip.
 
 The runtime library is $MIRAGE_RUNTIME_LIBRARY or build-runtime/'s.
 """
@@ -17,7 +17,7 @@ if not torch.cuda.is_available():
 
 from mirage import runtime  # noqa: E402
 
-BUNDLES = pathlib.Path(__file__).resolve().parents[3] / "runtime" / "test" / \
+BUNDLES = pathlib.Path(__file__).resolve().parents[2] / "runtime" / "test" / \
     "bundles"
 MAJOR = torch.cuda.get_device_capability(0)[0]
 OWN_CHIP = "sm_90a" if MAJOR == 9 else "sm_80"

@@ -8,7 +8,7 @@ cluster_reduce_scatter (numerator) and cluster_reduce (denominator).
 
 One file per variant, OUTDIR/<case>_c<slices>_t<rows>_k<keys>.mlir, each
 function named like its file. To time them, bundle each case's files as
-simt_<case> (scripts/gpu-bench.sh maps the bundle to its case):
+simt_<case> (bench/gpu-bench.sh maps the bundle to its case):
 
     cat OUTDIR/gqa_bs1_c*.mlir > gqa.mlir
     mirage-bundle gqa.mlir -o SET/simt_gqa_bs1

@@ -21,8 +21,8 @@ object with
 
 Everything else uses operators and methods that torch tensors and numpy
 arrays share (`+ - * / ** @ >`, `reshape`, `sum(dim)`, integer and
-advanced indexing, index assignment), so the GPU check runs it with torch
-and the unit tests with numpy.
+advanced indexing, index assignment); mirage.backends has a torch backend
+(the GPU check) and a numpy one (the tests).
 
 A graph_def runs all its blocks at once: every tile carries a leading axis
 of blocks, and the body runs op by op for all blocks together, which is the
@@ -33,7 +33,8 @@ cluster, in rank order inside a cluster; grids too large for
 
 import math
 
-DTYPES = ("f16", "bf16", "f32")
+from mirage.plan import TensorSpec, read_tensor_spec
+
 UNARY_OPS = ("exp", "square", "sqrt", "rsqrt", "silu", "gelu", "relu", "neg",
              "all_reduce")
 BINARY_OPS = ("add", "sub", "mul", "div", "pow")
@@ -77,20 +78,6 @@ class ProgramError(ValueError):
     """A malformed program."""
 
 
-class ValueType:
-    """The shape and dtype of one value."""
-
-    def __init__(self, shape, dtype):
-        self.shape = tuple(shape)
-        self.dtype = dtype
-
-    def __eq__(self, other):
-        return (self.shape, self.dtype) == (other.shape, other.dtype)
-
-    def __repr__(self):
-        return f"{self.dtype}{list(self.shape)}"
-
-
 class Op:
     """One op: its name, operand and result value ids, attributes, nested
     body (a graph_def's or thread_graph's Program, else None) and, in a
@@ -114,18 +101,6 @@ def _id_list(value, where, count):
             type(i) is int and 0 <= i < count for i in value):
         _fail(where, f"expected a list of value ids in [0, {count})")
     return list(value)
-
-
-def _value_type(value, where):
-    if not isinstance(value, dict):
-        _fail(where, "expected an object")
-    shape, dtype = value.get("shape"), value.get("dtype")
-    if not isinstance(shape, list) or not all(
-            type(extent) is int and extent > 0 for extent in shape):
-        _fail(where + ".shape", "expected a list of positive integers")
-    if dtype not in DTYPES:
-        _fail(where + ".dtype", f"unknown dtype {dtype!r}")
-    return ValueType(shape, dtype)
 
 
 def _attribute(op, name, kind, where):
@@ -292,7 +267,7 @@ def _loaded_tile(where, attributes, source, scope):
         shape[fmap] //= scope["forloop"]
     elif fmap != -1:
         _fail(where, f"fmap {fmap} out of range")
-    return ValueType(shape, source.dtype)
+    return TensorSpec(shape, source.dtype)
 
 
 def _saved_tensor(where, attributes, tile, scope):
@@ -308,7 +283,7 @@ def _saved_tensor(where, attributes, tile, scope):
             _fail(where, f"grid axis {'xyz'[axis]} has "
                   f"{scope['grid'][axis]} blocks but omap does not map it, "
                   "so they would write the same elements")
-    return ValueType(shape, tile.dtype)
+    return TensorSpec(shape, tile.dtype)
 
 
 def _accumulated(where, attributes, tile):
@@ -347,8 +322,9 @@ class _GraphParser:
         raw_values = data.get("values")
         if not isinstance(raw_values, list):
             _fail(prefix + "values", "expected a list")
-        self.values = values = [_value_type(v, f"{prefix}values[{i}]")
-                                for i, v in enumerate(raw_values)]
+        self.values = values = [
+            read_tensor_spec(v, f"{prefix}values[{i}]", ProgramError)
+            for i, v in enumerate(raw_values)]
         for i, value in enumerate(values):
             if self.level == "thread" and value.shape != ():
                 _fail(f"{prefix}values[{i}].shape", "expected a scalar "
@@ -464,7 +440,7 @@ class _GraphParser:
         for i, (value, operand) in enumerate(zip(body.input_types, operands)):
             expected = self.values[operand]
             if name == "thread_graph":
-                expected = ValueType((), expected.dtype)
+                expected = TensorSpec((), expected.dtype)
             if value != expected:
                 _fail(where, f"body input {i} is {value}, but operand {i} is "
                       f"{expected}")
@@ -591,7 +567,7 @@ class Program:
 
     def check_signature(self, inputs, outputs):
         """Checks that the program's input and output types are `inputs`
-        and `outputs` (lists of objects with `shape` and `dtype`)."""
+        and `outputs` (lists of TensorSpecs)."""
         for kind, declared, expected in (("input", self.input_types, inputs),
                                          ("output", self.output_types,
                                           outputs)):
@@ -599,10 +575,9 @@ class Program:
                 _fail(f"{self.label}: {kind}s", f"{len(declared)} {kind}s, "
                       f"but the function has {len(expected)}")
             for i, (value, spec) in enumerate(zip(declared, expected)):
-                if value != ValueType(spec.shape, spec.dtype):
+                if value != spec:
                     _fail(f"{self.label}: {kind}s", f"{kind} {i} is {value}, "
-                          f"but the function's is "
-                          f"{spec.dtype}{list(spec.shape)}")
+                          f"but the function's is {spec}")
 
 
 #===---------------------------------------------------------------------===#

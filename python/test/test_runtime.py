@@ -1,13 +1,13 @@
 """Tests of mirage.runtime that need neither a GPU, torch, nor the library:
-plan reading, argument checking on duck-typed tensors, library lookup."""
+argument checking on duck-typed tensors, library lookup."""
 
-import json
 import pathlib
 import sys
 
 import pytest
 
 from mirage import runtime
+from mirage.plan import FunctionSpec, TensorSpec, contiguous_strides
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 BUNDLES = REPO / "runtime" / "test" / "bundles"
@@ -28,7 +28,7 @@ class FakeTensor:
                  device=FakeDevice("cuda", 0), pointer=0x10000):
         self.shape = tuple(shape)
         self.dtype = dtype
-        self._strides = tuple(strides or runtime.contiguous_strides(shape))
+        self._strides = tuple(strides or contiguous_strides(shape))
         self.device = device
         self._pointer = pointer
 
@@ -41,10 +41,9 @@ class FakeTensor:
 
 def spec():
     """f(x: f16[4, 1, 8], y: f32[8]) -> f16[4, 8]"""
-    return runtime.FunctionSpec(
-        "f", [runtime.TensorSpec([4, 1, 8], "f16"),
-              runtime.TensorSpec([8], "f32")],
-        [runtime.TensorSpec([4, 8], "f16")])
+    return FunctionSpec("f", [TensorSpec([4, 1, 8], "f16"),
+                              TensorSpec([8], "f32")],
+                        [TensorSpec([4, 8], "f16")])
 
 
 def valid_inputs():
@@ -54,56 +53,6 @@ def valid_inputs():
 
 def test_import_needs_no_torch():
     assert "torch" not in sys.modules
-
-
-def test_reads_the_test_bundles():
-    specs = runtime.read_plan(BUNDLES / "scale_add")
-    assert list(specs) == ["scale_add", "mean_bf16"]
-    scale_add = specs["scale_add"]
-    assert [t.shape for t in scale_add.inputs] == [(8, 300), (8, 300)]
-    assert scale_add.outputs[0].dtype == "f32"
-    assert scale_add.outputs[0].strides == (300, 1)
-    assert scale_add.reference["ops"][1]["op"] == "mul_scalar"
-    assert scale_add.program is None
-    assert specs["mean_bf16"].inputs[0].strides == (35, 7, 1)
-    cluster = runtime.read_plan(BUNDLES / "cluster_exp")["cluster_exp"]
-    assert cluster.inputs[0].dtype == "f16"
-
-
-def write_plan(tmp_path, plan):
-    (tmp_path / "plan.json").write_text(
-        plan if isinstance(plan, str) else json.dumps(plan))
-    return tmp_path
-
-
-def test_plan_errors_name_the_field(tmp_path):
-    good = json.loads((BUNDLES / "cluster_exp" / "plan.json").read_text())
-    with pytest.raises(ValueError, match="cannot read"):
-        runtime.read_plan(tmp_path)
-    with pytest.raises(ValueError, match="invalid JSON"):
-        runtime.read_plan(write_plan(tmp_path, "{"))
-    with pytest.raises(ValueError, match='format: expected "mirage-bundle"'):
-        runtime.read_plan(write_plan(tmp_path, dict(good, format="x")))
-    with pytest.raises(ValueError, match="version: unsupported version 2"):
-        runtime.read_plan(write_plan(tmp_path, dict(good, version=2)))
-    with pytest.raises(ValueError, match="functions: expected a non-empty"):
-        runtime.read_plan(write_plan(tmp_path, dict(good, functions=[])))
-    bad = json.loads(json.dumps(good))
-    bad["functions"][0]["inputs"][0]["dtype"] = "f64"
-    with pytest.raises(ValueError,
-                       match=r"functions\[0\]\.inputs\[0\]\.dtype: unknown "
-                             "dtype 'f64'"):
-        runtime.read_plan(write_plan(tmp_path, bad))
-    bad = json.loads(json.dumps(good))
-    bad["functions"][0]["outputs"][0]["shape"] = [2, 0]
-    with pytest.raises(ValueError,
-                       match=r"functions\[0\]\.outputs\[0\]\.shape: expected "
-                             "an array of positive integers"):
-        runtime.read_plan(write_plan(tmp_path, bad))
-    bad = json.loads(json.dumps(good))
-    bad["functions"].append(bad["functions"][0])
-    with pytest.raises(ValueError, match="duplicate function name"):
-        runtime.read_plan(write_plan(tmp_path, bad))
 
 
 def test_accepts_matching_arguments():

@@ -6,10 +6,12 @@ import pathlib
 
 import pytest
 
-import reference
-from reference import Program, ProgramError
+from mirage import interpreter
+from mirage.backends import NumpyBackend
+from mirage.interpreter import Program, ProgramError
+from mirage.plan import TensorSpec, read_plan
 
-REPO = pathlib.Path(__file__).resolve().parents[3]
+REPO = pathlib.Path(__file__).resolve().parents[2]
 BUNDLES = REPO / "runtime" / "test" / "bundles"
 
 
@@ -40,8 +42,8 @@ def test_accepts_a_valid_program():
     program = Program.from_json(attention())
     assert [op.name for op in program.ops] == ["matmul", "exp", "reduction",
                                                "div", "matmul"]
-    assert program.input_types[1] == reference.ValueType([2, 8, 32], "f16")
-    assert program.output_types == [reference.ValueType([2, 16, 8], "f32")]
+    assert program.input_types[1] == TensorSpec([2, 8, 32], "f16")
+    assert program.output_types == [TensorSpec([2, 16, 8], "f32")]
     assert program.dtypes == {"f16", "f32"}
     assert program.ops[2].attributes == {"dim": 2, "size": 1}
 
@@ -92,7 +94,7 @@ def test_rejects_malformed_programs(edit, message):
 
 
 def shapes_of(op, attributes, *shapes):
-    return reference.result_shapes(reference.Op(op, [], [], attributes),
+    return interpreter.result_shapes(interpreter.Op(op, [], [], attributes),
                                    [tuple(s) for s in shapes])
 
 
@@ -140,39 +142,32 @@ def test_float_attributes_may_be_written_as_integers():
         Program.from_json(data)
 
 
-class FakeSpec:
-    def __init__(self, shape, dtype):
-        self.shape, self.dtype = tuple(shape), dtype
-
-
 def test_checks_the_signature():
     program = Program.from_json(attention())
-    inputs = [FakeSpec([2, 16, 8], "f16"), FakeSpec([2, 8, 32], "f16"),
-              FakeSpec([2, 32, 8], "f16")]
-    program.check_signature(inputs, [FakeSpec([2, 16, 8], "f32")])
+    inputs = [TensorSpec([2, 16, 8], "f16"), TensorSpec([2, 8, 32], "f16"),
+              TensorSpec([2, 32, 8], "f16")]
+    program.check_signature(inputs, [TensorSpec([2, 16, 8], "f32")])
     with pytest.raises(ProgramError, match=r"output 0 is f32\[2, 16, 8\], but "
                                            r"the function's is f16"):
-        program.check_signature(inputs, [FakeSpec([2, 16, 8], "f16")])
+        program.check_signature(inputs, [TensorSpec([2, 16, 8], "f16")])
     with pytest.raises(ProgramError, match="3 inputs, but the function has 2"):
-        program.check_signature(inputs[:2], [FakeSpec([2, 16, 8], "f32")])
+        program.check_signature(inputs[:2], [TensorSpec([2, 16, 8], "f32")])
 
 
 def test_the_test_bundles_references_match_their_functions():
-    from mirage import runtime
     for bundle in ("scale_add", "cluster_exp"):
-        for spec in runtime.read_plan(BUNDLES / bundle).values():
+        for spec in read_plan(BUNDLES / bundle).functions.values():
             Program.from_json(spec.reference).check_signature(spec.inputs,
                                                               spec.outputs)
 
 
 np = pytest.importorskip("numpy")
-from numpy_backend import NumpyBackend  # noqa: E402
 
 
 def run(ops, values, inputs, outputs, arrays, mode="f64"):
     program = Program.from_json({"values": values, "inputs": inputs,
                                  "outputs": outputs, "ops": ops})
-    return reference.evaluate(program, arrays, NumpyBackend(), mode)
+    return interpreter.evaluate(program, arrays, NumpyBackend(), mode)
 
 
 def test_reduction_is_strided():
@@ -252,12 +247,12 @@ def test_attention_matches_a_direct_computation():
     q, k, v = (rng.standard_normal(s).astype(np.float16)
                for s in ([2, 16, 8], [2, 8, 32], [2, 32, 8]))
     program = Program.from_json(attention())
-    [out] = reference.evaluate(program, [q, k, v], NumpyBackend(), "f64")
+    [out] = interpreter.evaluate(program, [q, k, v], NumpyBackend(), "f64")
     scores = np.exp(q.astype(np.float64) @ k.astype(np.float64))
     expected = (scores / scores.sum(2, keepdims=True)) @ v.astype(np.float64)
     assert out.dtype == np.float64
     assert np.abs(out - expected).max() < 1e-12
-    [out32] = reference.evaluate(program, [q, k, v], NumpyBackend(), "f32")
+    [out32] = interpreter.evaluate(program, [q, k, v], NumpyBackend(), "f32")
     assert out32.dtype == np.float32
     assert np.abs(out32 - expected).max() < 1e-5
 
@@ -280,6 +275,6 @@ def test_emulation_rounds_every_value_to_its_dtype():
 def test_evaluate_checks_its_arguments():
     program = Program.from_json(attention())
     with pytest.raises(ValueError, match="expected 3 inputs, got 1"):
-        reference.evaluate(program, [np.zeros(1)], NumpyBackend(), "f32")
+        interpreter.evaluate(program, [np.zeros(1)], NumpyBackend(), "f32")
     with pytest.raises(ValueError, match="unknown mode"):
-        reference.evaluate(program, [], NumpyBackend(), "f16")
+        interpreter.evaluate(program, [], NumpyBackend(), "f16")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Recompiles bundles of scripts/make-gpu-bundles.py with other code
+"""Recompiles bundles of bench/make-gpu-bundles.py with other code
 generation flags, to compare two code generators on the same µGraphs (A/B
-runs of scripts/gpu-bench.sh --no-compile).
+runs of bench/gpu-bench.sh --no-compile).
 
     recompile-bundles.py SRC_ROOT DST_ROOT [--build build] [--only A,B]
                          [-- mirage-bundle flags...]
@@ -13,20 +13,21 @@ mirage-bundle's (e.g. `-- --stages=4`). A simt_ bundle keeps its
 --tensor-cores=false.
 """
 import argparse
-import json
 import os
 import shutil
 import subprocess
 import sys
 
-from mugraphs import HAND_WRITTEN, ROOT, reference_program
+from mirage import CHECKOUT
+from mirage.mugraphs import HAND_WRITTEN, reference_program
+from mirage.plan import read_plan
 
 
 def reference_of(name):
     """The reference program of bundle directory `name`, or None (the
     bundle's module holds it, or it is its own)."""
     kind, _, stem = name.partition("_")
-    benchmark = lambda case: os.path.join(ROOT, "examples", "benchmarks",
+    benchmark = lambda case: os.path.join(CHECKOUT, "examples", "benchmarks",
                                           case + ".mlir")
     if kind in ("searched", "simt"):
         return benchmark(stem)
@@ -48,7 +49,7 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("src")
     parser.add_argument("dst")
-    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--build", default=os.path.join(CHECKOUT, "build"))
     parser.add_argument("--only", default="")
     args = parser.parse_args(argv)
     bundler = os.path.join(args.build, "bin", "mirage-bundle")
@@ -57,8 +58,7 @@ def main():
         source = os.path.join(args.src, name, "source.mlir")
         if not os.path.isfile(source) or (prefixes and not name.startswith(prefixes)):
             continue
-        with open(os.path.join(args.src, name, "plan.json")) as f:
-            functions = [function["name"] for function in json.load(f)["functions"]]
+        functions = list(read_plan(os.path.join(args.src, name)).functions)
         out = os.path.join(args.dst, name)
         command = [bundler, source, "-o", out,
                    "--functions=" + ",".join(functions)]

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The check to run on a GPU machine (docs/Runtime.md): builds runtime/ into
 # build-runtime/ with CMake, runs its unit tests and its GPU tests
-# (bench/gpu/gpu_tests: bundles that must fail to load, stream interplay),
-# then checks every bundle under BUNDLES_ROOT with bench/gpu/check.py
-# (accuracy against the program each function computes, and, reported
-# separately, against its reference; determinism, CUDA graph replay,
-# rejected bad calls, mirage-run, timing). Needs CUDA, CMake and a python3
-# with torch and pytest ($PYTHON overrides).
+# (python/test/test_runtime_on_gpu.py: bundles that must fail to load,
+# stream interplay), then checks every bundle under BUNDLES_ROOT with
+# bench/gpu/check.py (accuracy against the program each function computes,
+# and, reported separately, against its reference; determinism, CUDA graph
+# replay, rejected bad calls, mirage-run, timing). Needs CUDA, CMake and a
+# python3 with torch and pytest ($PYTHON overrides); the `mirage` package
+# is imported from python/ of this checkout.
 #
-#   scripts/gpu-check.sh BUNDLES_ROOT
+#   bench/gpu-check.sh BUNDLES_ROOT
 #
 # Writes gpu-check.json, gpu-check.md, the GPU tests' JUnit report and the
 # logs to $OUT (default ./gpu-check-out), ends with
@@ -25,6 +26,7 @@ out="${OUT:-$PWD/gpu-check-out}"
 build="${MIRAGE_RUNTIME_BUILD_DIR:-$root/build-runtime}"
 python="${PYTHON:-python3}"
 mkdir -p "$out"
+export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
 
 if ! "$root/scripts/build-runtime.sh" "$build" "$out/runtime-build.log"; then
   echo "GPU check: 0 passed, 1 failed (the runtime did not build)"
@@ -38,7 +40,7 @@ if ! ctest --test-dir "$build" --output-on-failure \
   unit_status=1
 fi
 if MIRAGE_RUNTIME_LIBRARY="$build/libmirage_runtime.so" "$python" -m pytest \
-     -q -p no:cacheprovider "$root/bench/gpu/gpu_tests" \
+     -q -p no:cacheprovider "$root/python/test/test_runtime_on_gpu.py" \
      --junitxml="$out/runtime-gpu-tests.xml" >"$out/runtime-gpu-tests.log" 2>&1
 then
   echo "runtime GPU tests: $(tail -1 "$out/runtime-gpu-tests.log")"

@@ -1,15 +1,17 @@
 """Where the public implementation's saved µGraphs live, and which benchmark
 program each file, and each hand-written µGraph of examples/mugraphs,
-implements. Shared by the scripts that process them and by the kernel
-benchmark (bench/gpu/bench.py)."""
+implements. Shared by the scripts that process them
+(scripts/mugraph-equivalence.py, bench/make-gpu-bundles.py,
+bench/recompile-bundles.py), the kernel benchmark (bench/gpu/bench.py) and
+the lit tests. Paths are those of the checkout (mirage.CHECKOUT)."""
 
 import os
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from mirage import CHECKOUT
 
 # shared/mugraphs/upstream-2024 beside the checkout, else under /work/shared.
 DEFAULT_MUGRAPHS = next(
-    (d for d in (os.path.join(os.path.dirname(ROOT), "shared", "mugraphs",
+    (d for d in (os.path.join(CHECKOUT.parent, "shared", "mugraphs",
                               "upstream-2024"),
                  "/work/shared/mugraphs/upstream-2024") if os.path.isdir(d)),
     "")
@@ -40,5 +42,5 @@ HAND_WRITTEN = {
 
 def reference_program(stem):
     """The examples/benchmarks file of the program µGraph file `stem` implements."""
-    return os.path.join(ROOT, "examples", "benchmarks",
+    return os.path.join(CHECKOUT, "examples", "benchmarks",
                         REFERENCES.get(stem, stem) + ".mlir")

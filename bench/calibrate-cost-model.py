@@ -5,8 +5,8 @@
                             [--output docs/Benchmarks/CostModel.md]
 
 RESULTS is a kernel benchmark's JSON (bench/results/latest.json, written by
-scripts/update-kernel-results.py); BUNDLES the bundle directory it ran
-(scripts/make-gpu-bundles.py keeps each bundle's source.mlir). For every
+bench/gpu/update-kernel-results.py); BUNDLES the bundle directory it ran
+(bench/make-gpu-bundles.py keeps each bundle's source.mlir). For every
 correct Mirage candidate measured, the script asks `mirage-opt
 --mirage-kernel-expand-to-blocks --mirage-estimate-cost` for the model's
 estimate and reports Spearman's rank correlation between estimates and
@@ -99,7 +99,7 @@ def report(rows, results, chip):
     lines = ["# Cost model against measured kernels", ""]
     first = results[0] if results else {}
     lines.append(
-        f"`scripts/calibrate-cost-model.py`: the search's cost model "
+        f"`bench/calibrate-cost-model.py`: the search's cost model "
         f"(`chip={chip}`, docs/Search.md) against the kernel benchmark of "
         f"{first.get('date', '?')} on {first.get('device', '?')} at commit "
         f"{first.get('commit', '?')} (docs/Benchmarks/Kernels.md). Spearman's "

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Records a run of the kernel benchmark (scripts/gpu-bench.sh) in the
+"""Records a run of the kernel benchmark (bench/gpu-bench.sh) in the
 repository.
 
     update-kernel-results.py RESULT_DIR [--json PATH] [--docs PATH]
@@ -18,10 +18,9 @@ import pathlib
 import shutil
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench" / "gpu"))
+import kernel_results
 
-import kernel_results  # noqa: E402
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def main(argv):

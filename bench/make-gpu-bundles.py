@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Builds the bundles the GPU check runs (scripts/gpu-check.sh).
+"""Builds the bundles the GPU check runs (bench/gpu-check.sh).
 
     make-gpu-bundles.py OUT_DIR [--build build] [--per-file 3] [--stages N]
                         [--no-search] [--wgmma] [--no-tma]
@@ -27,17 +27,18 @@ copies the staged tiles of the sm_90a kernels with cp.async
 plan.json also records the program each function computes, so the GPU
 check compares the kernels with a PyTorch evaluation of exactly that program
 and, separately, with the reference. Each bundle keeps the MLIR it was
-compiled from as source.mlir (scripts/calibrate-cost-model.py estimates its
+compiled from as source.mlir (bench/calibrate-cost-model.py estimates its
 functions).
 """
 import argparse
-import json
 import os
 import shutil
 import subprocess
 import sys
 
-from mugraphs import DEFAULT_MUGRAPHS, HAND_WRITTEN, ROOT, reference_program
+from mirage import CHECKOUT
+from mirage.mugraphs import DEFAULT_MUGRAPHS, HAND_WRITTEN, reference_program
+from mirage.plan import read_plan
 
 # Benchmarks whose µGraph the search finds within the time limit.
 SEARCHED = ["rmsnorm_linear_bs1", "gated_mlp", "lora", "gqa_bs1", "gqa_bs8",
@@ -66,17 +67,16 @@ def bundle(bundler, source, out, functions=None, reference=None,
         command.append("--reference=" + reference)
     subprocess.run(command, check=True)
     shutil.copyfile(source, os.path.join(out, "source.mlir"))
-    with open(os.path.join(out, "plan.json")) as f:
-        plan = json.load(f)
-    print(f"{os.path.basename(out)}: {len(plan['functions'])} functions, "
-          f"chips {', '.join(sorted(plan['ptx']))}")
+    plan = read_plan(out)
+    print(f"{os.path.basename(out)}: {len(plan.functions)} functions, "
+          f"chips {', '.join(sorted(plan.ptx))}")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out")
-    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--build", default=os.path.join(CHECKOUT, "build"))
     parser.add_argument("--mugraphs", default=DEFAULT_MUGRAPHS)
     parser.add_argument("--per-file", type=int, default=3)
     parser.add_argument("--stages", type=int, default=None)
@@ -92,14 +92,14 @@ def main():
     bundler = os.path.join(args.build, "bin", "mirage-bundle")
     os.makedirs(args.out, exist_ok=True)
 
-    benchmarks = os.path.join(ROOT, "examples", "benchmarks")
+    benchmarks = os.path.join(CHECKOUT, "examples", "benchmarks")
     for name in sorted(os.listdir(benchmarks)):
         stem = os.path.splitext(name)[0]
         bundle(bundler, os.path.join(benchmarks, name),
                os.path.join(args.out, "bench_" + stem))
 
     for stem, reference in HAND_WRITTEN.items():
-        bundle(bundler, os.path.join(ROOT, "examples", "mugraphs", stem + ".mlir"),
+        bundle(bundler, os.path.join(CHECKOUT, "examples", "mugraphs", stem + ".mlir"),
                os.path.join(args.out, "mugraph_" + stem),
                reference=reference and os.path.join(benchmarks, reference + ".mlir"))
 

@@ -1,0 +1,74 @@
+"""Tests of mirage.plan: reading the test bundles, and errors that name the
+file and the field."""
+
+import json
+import pathlib
+
+import pytest
+
+from mirage.plan import TensorSpec, read_plan
+
+BUNDLES = pathlib.Path(__file__).resolve().parents[2] / "runtime" / "test" / \
+    "bundles"
+
+
+def test_reads_the_test_bundles():
+    specs = read_plan(BUNDLES / "scale_add").functions
+    assert list(specs) == ["scale_add", "mean_bf16"]
+    scale_add = specs["scale_add"]
+    assert [t.shape for t in scale_add.inputs] == [(8, 300), (8, 300)]
+    assert scale_add.outputs[0].dtype == "f32"
+    assert scale_add.outputs[0].strides == (300, 1)
+    assert scale_add.reference["ops"][1]["op"] == "mul_scalar"
+    assert scale_add.program is None
+    assert specs["mean_bf16"].inputs[0].strides == (35, 7, 1)
+    cluster = read_plan(BUNDLES / "cluster_exp")
+    assert cluster.functions["cluster_exp"].inputs[0].dtype == "f16"
+    assert cluster.ptx == {"sm_90a": "sm_90a.ptx"}
+
+
+def write_plan(tmp_path, plan):
+    (tmp_path / "plan.json").write_text(
+        plan if isinstance(plan, str) else json.dumps(plan))
+    return tmp_path
+
+
+def test_plan_errors_name_the_field(tmp_path):
+    good = json.loads((BUNDLES / "cluster_exp" / "plan.json").read_text())
+    with pytest.raises(ValueError, match="cannot read"):
+        read_plan(tmp_path)
+    with pytest.raises(ValueError, match="invalid JSON"):
+        read_plan(write_plan(tmp_path, "{"))
+    with pytest.raises(ValueError, match='format: expected "mirage-bundle"'):
+        read_plan(write_plan(tmp_path, dict(good, format="x")))
+    with pytest.raises(ValueError, match="version: unsupported version 2"):
+        read_plan(write_plan(tmp_path, dict(good, version=2)))
+    with pytest.raises(ValueError, match="functions: expected a non-empty"):
+        read_plan(write_plan(tmp_path, dict(good, functions=[])))
+    bad = json.loads(json.dumps(good))
+    bad["functions"][0]["inputs"][0]["dtype"] = "f64"
+    with pytest.raises(ValueError,
+                       match=r"functions\[0\]\.inputs\[0\]\.dtype: unknown "
+                             "dtype 'f64'"):
+        read_plan(write_plan(tmp_path, bad))
+    bad = json.loads(json.dumps(good))
+    bad["functions"][0]["outputs"][0]["shape"] = [2, 0]
+    with pytest.raises(ValueError,
+                       match=r"functions\[0\]\.outputs\[0\]\.shape: expected "
+                             "a list of positive integers"):
+        read_plan(write_plan(tmp_path, bad))
+    bad = json.loads(json.dumps(good))
+    bad["functions"].append(bad["functions"][0])
+    with pytest.raises(ValueError, match="duplicate function name"):
+        read_plan(write_plan(tmp_path, bad))
+    with pytest.raises(ValueError, match="ptx: expected an object"):
+        read_plan(write_plan(tmp_path, dict(good, ptx={})))
+
+
+def test_tensor_specs_compare_by_shape_and_dtype():
+    spec = TensorSpec([2, 3], "f16")
+    assert spec == TensorSpec((2, 3), "f16")
+    assert spec != TensorSpec([2, 3], "f32") and spec != (2, 3)
+    assert str(spec) == "f16[2, 3]" and spec.strides == (3, 1)
+
+

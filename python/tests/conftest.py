@@ -1,6 +1,0 @@
-"""Makes the in-tree `mirage` package importable for the tests."""
-
-import pathlib
-import sys
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
