@@ -7,7 +7,9 @@ import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# shared/mugraphs/upstream-2024 beside the checkout, else under /work/shared.
+# The public implementation's saved µGraphs (docs/Mugraphs.md; not in the
+# repository): shared/mugraphs/upstream-2024 beside the checkout, else under
+# /work/shared.
 DEFAULT_MUGRAPHS = next(
     (d for d in (os.path.join(os.path.dirname(ROOT), "shared", "mugraphs",
                               "upstream-2024"),

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Benchmarks Mirage's kernels against PyTorch on a GPU (issue 7).
+"""Benchmarks Mirage's kernels against PyTorch on a GPU.
 
     bench.py BUNDLES_ROOT [--out DIR] [--cases A,B,...] [--no-compile]
              [--compile-mode MODE] [--time-budget S] [--library PATH]
              [--commit C] [--seed N] [--scale S] [--device N]
 
-For every case of BENCHMARKS.md (cases.CASES), in this one process:
+For every case of docs/Benchmarks/Method.md (cases.CASES), in this one
+process:
 
 1. makes the case's inputs, normal(0, 1) * scale in f16 (seeded per case),
    and the float32 evaluation (reference.py) of the benchmark program, the
