@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Ranks the search's cost model against measured kernel times (issue 7).
+"""Ranks the search's cost model against measured kernel times.
 
     calibrate-cost-model.py RESULTS BUNDLES [--build build] [--chip sm_90a]
                             [--output docs/Benchmarks/CostModel.md]

@@ -2,7 +2,8 @@
 # The kernel benchmark to run on a GPU machine (docs/Benchmarks/Kernels.md):
 # builds the runtime library of runtime/ into build-runtime/ with CMake (an
 # up-to-date build is left as it is), then runs bench/gpu/bench.py on the
-# bundles of bench/make-gpu-bundles.py: for every case of BENCHMARKS.md,
+# bundles of bench/make-gpu-bundles.py: for every case of
+# docs/Benchmarks/Method.md,
 # Mirage's fastest correct kernel against PyTorch eager, eager under CUDA
 # graphs, torch.compile and SDPA, checked and timed in one process. Needs
 # CUDA, CMake and a python3 with torch and triton ($PYTHON overrides); the

@@ -2,7 +2,7 @@
 """Checks every saved µGraph of the public implementation against the
 benchmark reference program, and writes the table of docs/Mugraphs.md.
 
-For each file of shared/mugraphs/upstream-2024 it imports the graphs with
+For each file of saved µGraphs (--mugraphs; docs/Mugraphs.md) it imports the graphs with
 mirage-translate, puts the matching examples/benchmarks reference first, and
 runs `mirage-opt --mirage-check-equivalence` once (so the reference is
 evaluated once per file). Every graph is reported as equivalent (with the

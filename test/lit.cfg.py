@@ -20,8 +20,9 @@ config.substitutions.append(("%mirage_obj_root", config.mirage_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%mlir_include_dir", config.mlir_include_dir))
 
-# The public implementation's saved µGraphs live beside the checkout
-# (shared/mugraphs); tests that read them declare `REQUIRES: mugraphs`.
+# The public implementation's saved µGraphs are not in the repository
+# (MIRAGE_MUGRAPHS_DIR, docs/Building.md); tests that read them declare
+# `REQUIRES: mugraphs`.
 if os.path.isdir(config.mugraphs_dir):
     config.available_features.add("mugraphs")
     config.substitutions.append(("%mugraphs", config.mugraphs_dir))

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Benchmarks Mirage's kernels against PyTorch on a GPU (issue 7).
+"""Benchmarks Mirage's kernels against PyTorch on a GPU.
 
     bench.py BUNDLES_ROOT [--out DIR] [--cases A,B,...] [--no-compile]
              [--compile-mode MODE] [--time-budget S] [--library PATH]
              [--commit C] [--seed N] [--scale S] [--device N]
 
-For every case of BENCHMARKS.md (cases.CASES), in this one process:
+For every case of docs/Benchmarks/Method.md (cases.CASES), in this one
+process:
 
 1. makes the case's inputs, normal(0, 1) * scale in f16 (seeded per case),
    and the float32 evaluation (mirage.interpreter) of the benchmark program,
@@ -326,7 +327,7 @@ def parse_arguments(argv):
     parser = argparse.ArgumentParser(
         prog="bench.py", description=__doc__.split("\n")[0])
     parser.add_argument("bundles_root", type=pathlib.Path,
-                        help="bundles of scripts/make-gpu-bundles.py")
+                        help="bundles of bench/make-gpu-bundles.py")
     parser.add_argument("--out", type=pathlib.Path,
                         default=os.environ.get("OUT") or "gpu-bench-out")
     parser.add_argument("--cases", default=",".join(CASES),
@@ -351,7 +352,7 @@ def parse_arguments(argv):
         parser.error(f"BUNDLES_ROOT {root} is not a directory")
     if not check.find_bundles(root):
         parser.error(f"no bundles under {root} (make them with "
-                     f"scripts/make-gpu-bundles.py {root})")
+                     f"bench/make-gpu-bundles.py {root})")
     options.cases = [c for c in options.cases.split(",") if c]
     for name in options.cases:
         if name not in CASES:

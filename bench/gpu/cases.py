@@ -1,4 +1,4 @@
-"""The benchmark cases of ../shared/BENCHMARKS.md and their PyTorch
+"""The benchmark cases of docs/Benchmarks/Method.md and their PyTorch
 baselines, written directly from its formulas.
 
 Each case has the shapes of its f16 inputs, in the order of the benchmark
@@ -94,7 +94,7 @@ def _attention_case(name, heads, rows, program=attention, sdpa_too=True):
                 attention=sdpa_too)
 
 
-#: The cases, in the order of BENCHMARKS.md.
+#: The cases, in the order of docs/Benchmarks/Method.md.
 CASES = {case.name: case for case in [
     _attention_case("gqa_bs1", 2, 256),
     _attention_case("gqa_bs8", 16, 256),

@@ -39,11 +39,11 @@ from cases import CASES
 #: Timing modes and how a baseline's name shows them.
 MODES = {"do_bench": "", "cudagraph": " (CUDA graph)"}
 BASELINES = ("eager", "torch.compile", "SDPA")
-#: What every record of bench/results/latest.json has (issue 7).
+#: What every record of bench/results/latest.json has.
 REQUIRED_FIELDS = ("case", "mirage_us", "best_baseline", "best_baseline_us",
                    "floor_us", "max_rel_err", "device", "date", "commit")
-#: Issue 7's targets: these cases within FLOOR_TARGET times the memory
-#: floor, and a geometric-mean speed-up of at least GEOMEAN_TARGET.
+#: The targets (docs/Benchmarks/Method.md): these cases within FLOOR_TARGET
+#: times the memory floor, and a geometric-mean speed-up of at least GEOMEAN_TARGET.
 FLOOR_CASES = ("rmsnorm_linear_bs1", "rmsnorm_linear_bs8", "gated_mlp")
 FLOOR_TARGET = 1.3
 GEOMEAN_TARGET = 1.5
@@ -195,7 +195,7 @@ def _names(cases):
 
 
 def targets(records):
-    """Issue 7's targets, each {"target", "met", "detail"}; none is met
+    """The targets, each {"target", "met", "detail"}; none is met
     while a case of CASES was not measured."""
     by_case = {r["case"]: r for r in records}
     missing = [c for c in CASES if c not in by_case]

@@ -9,7 +9,7 @@ Copies RESULT_DIR/bench.json to bench/results/latest.json (--json) and
 RESULT_DIR/bench.png, if there is one, to docs/Benchmarks/kernels.png
 (--plot), and writes docs/Benchmarks/Kernels.md (--docs) from the JSON: the
 date, device and commit, the table, the geometric-mean speed-up over the
-best baseline and which targets of issue 7 are met.
+best baseline and which targets (docs/Benchmarks/Method.md) are met.
 """
 
 import argparse

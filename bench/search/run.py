@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The search benchmark: runs mirage-superoptimize on every benchmark program
-of examples/benchmarks (shared/BENCHMARKS.md) and records, per case, the
+of examples/benchmarks (docs/Benchmarks/Method.md) and records, per case, the
 search time, what it explored and what it found.
 
     bench/search/run.py [--build build] [--time-limit 30] [--output FILE]

@@ -3,8 +3,8 @@
 A program (docs/Runtime.md) lists typed values and ops over them. A
 `reference` holds kernel-graph ops only. A `program` may also hold
 `graph_def`s, whose bodies are block graphs (run block by block and
-for-loop iteration by iteration, DESIGN.md §3.2), which may in turn hold
-`thread_graph`s with bodies over scalars. The semantics mirror the C++
+for-loop iteration by iteration, docs/LanguageReference.md), which may in
+turn hold `thread_graph`s with bodies over scalars. The semantics mirror the C++
 interpreter, lib/Semantics/Interpreter.cpp.
 
 `Program.from_json` validates a program completely (value ids, types, the
@@ -64,7 +64,7 @@ BLOCK_OPS = ELEMENTWISE_OPS + (
 LEVEL_OPS = {"kernel": OPS + ("graph_def",), "block": BLOCK_OPS,
              "thread": ELEMENTWISE_OPS}
 ACCUM_KINDS = ("sum", "sum_last", "sum_last_to", "rms_last", "max")
-#: Loop phases of block-graph ops (DESIGN.md §3.2).
+#: Loop phases of block-graph ops (docs/LanguageReference.md, "Loop phases").
 INVARIANT, IN_LOOP, POST_LOOP = "invariant", "in-loop", "post-loop"
 #: How evaluate computes: everything in float64, everything in float32, or
 #: in float32 with each op's result rounded to its value's dtype.
@@ -483,8 +483,8 @@ class _GraphParser:
 
 
 def _assign_loop_phases(body, forloop, prefix):
-    """Sets each op's loop phase (DESIGN.md §3.2), with the checks of
-    block::analyzeLoopPhases: an input_loader with fmap runs in the loop,
+    """Sets each op's loop phase (docs/LanguageReference.md), with the checks
+    of block::analyzeLoopPhases: an input_loader with fmap runs in the loop,
     one without is invariant; forloop_accum is post-loop (and may not take
     a post-loop value); any other op takes the phase of its operands, which
     may not mix in-loop and post-loop values; an output_saver may save an

@@ -9,7 +9,9 @@ import os
 
 from mirage import CHECKOUT
 
-# shared/mugraphs/upstream-2024 beside the checkout, else under /work/shared.
+# The public implementation's saved µGraphs (docs/Mugraphs.md; not in the
+# repository): shared/mugraphs/upstream-2024 beside the checkout, else under
+# /work/shared.
 DEFAULT_MUGRAPHS = next(
     (d for d in (os.path.join(CHECKOUT.parent, "shared", "mugraphs",
                               "upstream-2024"),

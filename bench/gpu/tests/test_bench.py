@@ -72,7 +72,7 @@ def test_case_shapes_are_those_of_the_benchmark_program(name):
 
 
 def test_unique_bytes_and_the_memory_floor():
-    # BENCHMARKS.md: 2.23 MB and 50.37 MB; floors 0.76 and 17.07 µs at a
+    # docs/Benchmarks/Method.md: 2.23 MB and 50.37 MB; floors 0.76 and 17.07 µs at a
     # copy bandwidth of 2.95 TB/s.
     assert CASES["gqa_bs1"].bytes == 2 * (2 * 256 * 64 * 2 + 2 * 2 * 64 * 4096)
     assert round(CASES["rmsnorm_linear_bs1"].bytes / 1e6, 2) == 50.37
@@ -404,7 +404,7 @@ def test_plot_data_has_every_case_with_its_speedup():
 
 
 #===---------------------------------------------------------------------===#
-# scripts/update-kernel-results.py
+# bench/gpu/update-kernel-results.py
 #===---------------------------------------------------------------------===#
 
 

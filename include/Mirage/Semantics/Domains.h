@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The interpreter is one template over a number system ("domain"). A domain
-// provides the value type and every scalar function of DESIGN.md §3:
+// provides the value type and every scalar function of the language
+// (docs/LanguageReference.md):
 //
 //   Value constant(double); Value add/sub/mul(Value, Value); Value neg(Value);
 //   Divisor divisor(Value); Value divide(Value, Divisor);

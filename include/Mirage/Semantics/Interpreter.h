@@ -6,8 +6,9 @@
 //===----------------------------------------------------------------------===//
 //
 // One interpreter for every Mirage program, parameterised over the number
-// system (Domains.h). It implements DESIGN.md §3: kernel ops, graph_def
-// bodies block by block and iteration by iteration (imap, fmap, loop phases,
+// system (Domains.h). It implements the semantics of
+// docs/LanguageReference.md: kernel ops, graph_def bodies block by block and
+// iteration by iteration (imap, fmap, loop phases,
 // accumulators, omap), thread graphs, and cluster collectives, which it runs
 // over all blocks of a cluster in lockstep.
 //

@@ -17,7 +17,8 @@ namespace mlir::mirage::sem {
 
 using block::LoopPhase;
 
-/// The phase of every node of a graph_def body (DESIGN.md §3.2), by the rules
+/// The phase of every node of a graph_def body (docs/LanguageReference.md,
+/// "Loop phases"), by the rules
 /// of block::analyzeLoopPhases; the body is assumed to obey them.
 std::vector<LoopPhase> computeLoopPhases(const Graph &body);
 

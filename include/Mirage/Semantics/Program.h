@@ -65,7 +65,7 @@ inline bool isBinary(OpKind kind) {
   return kind >= OpKind::Add && kind <= OpKind::Pow;
 }
 
-/// `forloop_accum` kinds (DESIGN.md §3.2).
+/// `forloop_accum` kinds (docs/LanguageReference.md, "Accumulators").
 enum class AccumKind : uint8_t { Sum, SumLast, SumLastTo, RmsLast, Max };
 
 /// One op. Attribute fields are used according to `kind`.

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A bundle is what the runtime loads (DESIGN.md §7, docs/Runtime.md): one PTX
+// A bundle is what the runtime loads (docs/Runtime.md): one PTX
 // file per target chip and a plan.json with each function's arguments,
 // intermediate buffers and launch list, plus the kernel-graph program it
 // computes, for testing.

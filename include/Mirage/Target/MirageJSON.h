@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The public Mirage implementation saves the µGraphs its search verified as
-// JSON (shared/mugraphs/README.md, DESIGN.md §9). These translations import
+// JSON (docs/Mugraphs.md). These translations import
 // such a file as one func.func per graph, and export kernel graphs that fit
 // the format back.
 //

@@ -186,7 +186,8 @@ def FormThreadGraphsPass
     one `thread_graph`: the tree's operands become the thread graph's inputs,
     its ops the scalar body, and the root its result. Every scalar op keeps
     its element type, so the values are those of the unfused ops exactly
-    (DESIGN.md §3); the code generator then computes the chain per element
+    (docs/LanguageReference.md); the code generator then computes the chain
+    per element
     in registers instead of staging every intermediate tile in shared
     memory. Single ops are left alone.
 

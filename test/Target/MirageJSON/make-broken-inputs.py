@@ -5,7 +5,7 @@ Usage: make-broken-inputs.py [OUT_DIR]   (default: Inputs/ next to this file)
 
 Every broken file is the small valid µGraph of `base_graph()` (a LoRA-like
 kn_customized_op followed by kn_exp_op and kn_matmul_op, after
-shared/mugraphs/upstream-2024/single_lora.json with tiny shapes) with exactly
+the saved µGraph single_lora.json of docs/Mugraphs.md with tiny shapes) with exactly
 one problem, named by the file. test/utils/check-diagnoses.py requires that
 mirage-translate --import-mirage-json rejects each one with a diagnostic and
 does not crash. Files that were found by fuzzing (docs/Fuzzing.md) are kept

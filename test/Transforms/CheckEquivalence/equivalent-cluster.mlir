@@ -1,7 +1,8 @@
 // RUN: mirage-opt %s --mirage-check-equivalence -verify-diagnostics -o /dev/null
 // RUN: mirage-opt %s --mirage-check-equivalence='seed=987654321 trials=3' -verify-diagnostics -o /dev/null
 
-// Reductions across the blocks of a thread-block cluster (DESIGN.md §3.2):
+// Reductions across the blocks of a thread-block cluster
+// (docs/LanguageReference.md, "Compute ops and cluster collectives"):
 // cluster_reduce sums a tile over the blocks of the cluster, cluster_gather
 // concatenates the tiles in rank order. Every block then holds the full
 // result and writes its own copy, so the output holds it twice:

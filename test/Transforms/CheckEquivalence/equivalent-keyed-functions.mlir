@@ -4,7 +4,7 @@
 // Exact identities of the non-LAX functions (max, silu, sqrt inside
 // rms_norm), true for every real input where both sides are defined. The
 // finite-field verifier evaluates these functions as keyed random functions
-// (DESIGN.md §4): it knows max(x, x) = x, but not silu's expansion nor sqrt's
+// (docs/Verification.md): it knows max(x, x) = x, but not silu's expansion nor sqrt's
 // scaling. Those two candidates are rejected ("not provably equivalent",
 // docs/Verification.md) while the float64 error shows agreement; the
 // expectations below pin that down, so a more complete verifier flips them.

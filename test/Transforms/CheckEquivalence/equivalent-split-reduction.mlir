@@ -4,7 +4,8 @@
 // Reductions and contractions split across blocks and for-loop iterations.
 // Partial results written side by side (omap) are combined by a kernel
 // reduction to size s, whose STRIDED rule out[.., j] = sum_k in[.., j + k*s]
-// adds up the partials of equal position j (DESIGN.md §3.1).
+// adds up the partials of equal position j (docs/LanguageReference.md,
+// "Strided reductions").
 //   o0 = reduction(X, dim 1, size 4)   (strided: o0[:, j] = sum of columns c = j mod 4)
 //   o1 = matmul(X, W)                  X 8x64, W 64x8
 

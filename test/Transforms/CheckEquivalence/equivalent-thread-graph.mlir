@@ -1,7 +1,8 @@
 // RUN: mirage-opt %s --mirage-check-equivalence -verify-diagnostics -o /dev/null
 // RUN: mirage-opt %s --mirage-check-equivalence='seed=987654321 trials=3' -verify-diagnostics -o /dev/null
 
-// A thread_graph is an elementwise map over tiles (DESIGN.md §3.3): fusing a
+// A thread_graph is an elementwise map over tiles (docs/LanguageReference.md, "Thread
+// graphs"): fusing a
 // chain of block elementwise ops into one thread_graph must not change the
 // function. The reference is the unfused chain, in a graph_def of 2 blocks:
 //   y = exp(a * b + r) - silu(a)      (r: 8x1, broadcast along the row)

@@ -22,7 +22,7 @@ class MirageElementwiseFn<string cppStem, string opMnemonic, string formula> {
   string math = formula;
 }
 
-/// The unary functions of DESIGN.md §3.1.
+/// The unary functions (docs/LanguageReference.md, "Kernel graphs").
 defvar MirageUnaryFns = [
   MirageElementwiseFn<"Exp", "exp", "`exp(x)`">,
   MirageElementwiseFn<"Square", "square", "`x * x`">,
@@ -35,7 +35,7 @@ defvar MirageUnaryFns = [
   MirageElementwiseFn<"Neg", "neg", "`-x`">,
 ];
 
-/// The binary functions of DESIGN.md §3.1.
+/// The binary functions (docs/LanguageReference.md, "Kernel graphs").
 defvar MirageBinaryFns = [
   MirageElementwiseFn<"Add", "add", "`lhs + rhs`">,
   MirageElementwiseFn<"Sub", "sub", "`lhs - rhs`">,

@@ -5,8 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Kernel tensors and block tiles obey the same shape rules (DESIGN.md §3.1 and
-// §3.2). Each check reports a precise diagnostic through `emitError` and is
+// Kernel tensors and block tiles obey the same shape rules
+// (docs/LanguageReference.md). Each check reports a precise diagnostic
+// through `emitError` and is
 // used by the op verifiers of both levels.
 //
 //===----------------------------------------------------------------------===//

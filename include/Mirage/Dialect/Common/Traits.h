@@ -16,7 +16,8 @@ namespace detail {
 LogicalResult verifyBroadcastingElementwise(Operation *op);
 } // namespace detail
 
-/// An elementwise op on two shaped values that broadcasts like DESIGN.md §3.1:
+/// An elementwise op on two shaped values that broadcasts
+/// (docs/LanguageReference.md, "Broadcasting"):
 /// equal ranks, each dimension equal or 1 on one side.
 template <typename ConcreteType>
 class BroadcastingElementwise

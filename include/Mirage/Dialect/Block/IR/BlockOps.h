@@ -28,8 +28,9 @@
 namespace mlir::mirage::block {
 
 /// The shape of the tile that `input_loader` cuts from a tensor of shape
-/// `tensorShape` in a grid `grid` with `forloopRange` iterations (DESIGN.md
-/// §3.2). Emits a diagnostic and fails when a map is out of range, maps one
+/// `tensorShape` in a grid `grid` with `forloopRange` iterations
+/// (docs/LanguageReference.md, "Maps"). Emits a diagnostic and fails when a
+/// map is out of range, maps one
 /// dimension twice, or a grid or loop size does not divide its dimension.
 FailureOr<SmallVector<int64_t>>
 computeLoadedTileShape(EmitErrorFn emitError, ArrayRef<int64_t> tensorShape,

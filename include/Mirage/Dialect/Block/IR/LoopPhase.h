@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // A block graph runs once per for-loop iteration, except for the ops that
-// consume accumulated values, which run once after the loop (DESIGN.md §3.2).
+// consume accumulated values, which run once after the loop
+// (docs/LanguageReference.md, "Loop phases").
 // Every op of a graph_def body therefore has a phase, derived from its
 // operands.
 //
