@@ -65,7 +65,7 @@ function among the bundles that implement the case — `searched_*` (found by
 the SIMT path instead of tensor cores), `mugraph_*` (hand-written µGraphs), `upstream_*`
 (the saved µGraphs of the public implementation, up to 40 per file) and `bench_*` (the program
 compiled as it is) — on the device's own PTX (sm_90a on an H100). Baselines:
-the formulas of BENCHMARKS.md in PyTorch ops (f16), run eagerly (*eager*;
+the formulas of [Method.md](Method.md) in PyTorch ops (f16), run eagerly (*eager*;
 its CUDA-graph time is *eager under CUDA graphs*), compiled by
 `torch.compile(mode="max-autotune-no-cudagraphs")`, and for GQA, MHA and MQA
 `scaled_dot_product_attention(..., scale=1.0)`, with K transposed into
@@ -288,8 +288,8 @@ def report(records, image=None):
     first = records[0] if records else {}
     lines = ["# Kernel benchmarks", "",
              "Mirage's kernels against PyTorch on one GPU, every case "
-             "measured side by side in one run (issue 7; the cases and "
-             "method of BENCHMARKS.md).", "",
+             "measured side by side in one run (the cases and method of "
+             "[Method.md](Method.md)).", "",
              f"- **Date:** {first.get('date', '–')}",
              f"- **Device:** {first.get('device', '–')}",
              f"- **Commit:** {first.get('commit', '–')}",
@@ -309,7 +309,7 @@ def report(records, image=None):
               "best baseline / Mirage; of floor: floor / Mirage."]
     if image:
         lines += ["", f"![Speed-ups over the best baseline]({image})"]
-    lines += ["", "## Targets of issue 7", ""]
+    lines += ["", "## Targets", ""]
     lines += [f"- {'met' if t['met'] else 'not met'}: {t['target']} "
               f"({t['detail']})" for t in targets(records)]
     failed = [r for r in records if r["status"] != "ok"]
