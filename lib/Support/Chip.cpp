@@ -10,6 +10,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace mlir::mirage;
 
@@ -20,17 +21,15 @@ static const Chip kChips[] = {
     // block). Its datasheet's 1.55-2.0 TB/s at the copy efficiency measured
     // on the H100 (2.95 of 3.35 TB/s); 108 SMs x 64 f32 lanes at 1.41 GHz;
     // mma.sync at about 90% of 312 f16 TFLOP/s.
-    {"sm_80", "A100", "+ptx80", 108, 164 * 1024, 163 * 1024, 1024, 2048, 32,
-     65536, 1024, 0, 0, /*hasTMA=*/false, /*hasWgmma=*/false, 1.76e6, 9.75e6,
-     1.4e8, 4.35},
-    // H100 SXM: 132 SMs of 228 KiB (227 KiB per block); clusters of up to 8
-    // blocks, 16 with the non-portable opt-in. Measured: 2.95 TB/s copy
+    {"sm_80", "+ptx80", 108, 164 * 1024, 163 * 1024, 1024, 2048, 32, 0,
+     /*hasTMA=*/false, /*hasWgmma=*/false, 1.76e6, 9.75e6, 1.4e8, 4.35},
+    // H100 SXM: 132 SMs of 228 KiB (227 KiB per block); portable clusters
+    // of up to 8 blocks. Measured: 2.95 TB/s copy
     // bandwidth, 4.35 µs for a tiny kernel; 132 SMs x 128 f32 lanes at
     // 1.98 GHz; mma.sync at about 60% of the 990 f16 TFLOP/s that wgmma
     // reaches.
-    {"sm_90a", "H100", "+ptx80", 132, 228 * 1024, 227 * 1024, 1024, 2048, 32,
-     65536, 1024, 8, 16, /*hasTMA=*/true, /*hasWgmma=*/true, 2.95e6, 3.34e7,
-     3.0e8, 4.35},
+    {"sm_90a", "+ptx80", 132, 228 * 1024, 227 * 1024, 1024, 2048, 32, 8,
+     /*hasTMA=*/true, /*hasWgmma=*/true, 2.95e6, 3.34e7, 3.0e8, 4.35},
 };
 
 int64_t Chip::residentBlocks(int64_t sharedBytes, int64_t threads) const {
@@ -56,4 +55,20 @@ std::string mlir::mirage::getChipNames() {
     names += chip.name.str();
   }
   return names;
+}
+
+llvm::SmallVector<const Chip *>
+mlir::mirage::getDefaultChips(bool usesClusters) {
+  llvm::SmallVector<const Chip *> chips;
+  for (const Chip &chip : kChips)
+    if (chip.hasClusters() || !usesClusters)
+      chips.push_back(&chip);
+  return chips;
+}
+
+int64_t mlir::mirage::getSharedBytesPerBlock(llvm::ArrayRef<const Chip *> chips) {
+  int64_t limit = std::numeric_limits<int64_t>::max();
+  for (const Chip *chip : chips)
+    limit = std::min(limit, chip->sharedBytesPerBlock);
+  return limit;
 }

@@ -19,8 +19,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FormatVariadic.h"
 
-#include <limits>
-
 namespace mlir::mirage {
 #define GEN_PASS_DEF_SUPEROPTIMIZEPASS
 #include "Mirage/Transforms/Passes.h.inc"
@@ -64,13 +62,8 @@ bool isCompilable(const sem::Program &program, FunctionType type,
   bool usesClusters = llvm::any_of(program.graphs, [](const sem::Graph &g) {
     return g.getClusterSize() != 1;
   });
-  SmallVector<const Chip *> chips;
-  int64_t sharedLimit = std::numeric_limits<int64_t>::max();
-  for (const Chip &chip : getChips())
-    if (chip.hasClusters() || !usesClusters) {
-      chips.push_back(&chip);
-      sharedLimit = std::min(sharedLimit, chip.sharedBytesPerBlock);
-    }
+  SmallVector<const Chip *> chips = getDefaultChips(usesClusters);
+  int64_t sharedLimit = getSharedBytesPerBlock(chips);
   for (const Chip *chip : chips) {
     OwningOpRef<ModuleOp> lowered(module->clone());
     PassManager pm(context);

@@ -15,6 +15,7 @@
 #define MIRAGE_SUPPORT_CHIP_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -27,8 +28,6 @@ namespace mlir::mirage {
 struct Chip {
   /// The name the tools take (`sm_80`, `sm_90a`): the PTX target.
   llvm::StringRef name;
-  /// The GPU the chip's measured figures come from.
-  llvm::StringRef device;
   /// The PTX ISA feature LLVM needs for the chip (`+ptx80`).
   llvm::StringRef ptxFeatures;
   /// Streaming multiprocessors of that GPU.
@@ -39,16 +38,11 @@ struct Chip {
   int64_t sharedBytesPerBlock;
   /// The shared memory the system reserves per resident block.
   int64_t reservedSharedBytesPerBlock;
-  /// The most threads, blocks and 32-bit registers one SM holds at once.
+  /// The most threads and blocks one SM holds at once.
   int64_t maxThreadsPerSM;
   int64_t maxBlocksPerSM;
-  int64_t registersPerSM;
-  /// The most threads per block.
-  int64_t maxThreadsPerBlock;
-  /// The most blocks of a thread-block cluster, portable and with the
-  /// non-portable opt-in (0: no clusters).
+  /// The most blocks of a portable thread-block cluster (0: no clusters).
   int64_t maxClusterBlocks;
-  int64_t maxNonPortableClusterBlocks;
   /// Whether the chip has the TMA unit (`cp.async.bulk.tensor`) and
   /// warpgroup tensor cores (`wgmma.mma_async`).
   bool hasTMA;
@@ -78,6 +72,15 @@ const Chip *lookupChip(llvm::StringRef name);
 
 /// The names of every chip, as "sm_80 or sm_90a", for diagnostics.
 std::string getChipNames();
+
+/// The chips a bundle targets unless told otherwise: every chip, or those
+/// with clusters for a program that uses them.
+llvm::SmallVector<const Chip *> getDefaultChips(bool usesClusters);
+
+/// The most shared memory a block may use on every one of `chips`: the limit
+/// a bundle lowers each chip's kernels within, so that one launch plan fits
+/// them all.
+int64_t getSharedBytesPerBlock(llvm::ArrayRef<const Chip *> chips);
 
 } // namespace mlir::mirage
 

@@ -191,23 +191,22 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
     module.walk([&](kernel::GraphDefOp graph) {
       usesClusters |= graph.getCluster().has_value();
     });
-    for (const Chip &chip : getChips())
-      if (chip.hasClusters() || !usesClusters)
-        chips.push_back(chip.name.str());
+    for (const Chip *chip : getDefaultChips(usesClusters))
+      chips.push_back(chip->name.str());
   }
 
   // One launch plan serves every chip: each chip's kernels are lowered
   // within the smallest shared-memory limit of the bundle's chips, so that
   // every launch fits on every chip; the plans must agree but in what
   // ChipSpecifics holds.
-  int64_t sharedLimit = std::numeric_limits<int64_t>::max();
+  SmallVector<const Chip *> targets;
   for (const std::string &chip : chips) {
-    const Chip *target = lookupChip(chip);
-    if (!target)
+    targets.push_back(lookupChip(chip));
+    if (!targets.back())
       return emitError(loc) << "unknown chip '" << chip << "', expected "
                             << getChipNames();
-    sharedLimit = std::min(sharedLimit, target->sharedBytesPerBlock);
   }
+  int64_t sharedLimit = getSharedBytesPerBlock(targets);
   json::Object ptxFiles;
   std::vector<std::pair<std::string, std::string>> ptx;
   // The first chip's plan of every function, before program and reference.
