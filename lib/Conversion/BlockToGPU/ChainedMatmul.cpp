@@ -14,36 +14,11 @@
 using namespace mlir;
 using namespace mlir::mirage;
 
-bool mlir::mirage::canChainMatmuls(Type lhsType, Type rhsType,
-                                   Type intermediateType, Type productRhsType,
-                                   ArrayRef<int64_t> intermediateShape,
-                                   int64_t depth, int64_t columns,
-                                   int64_t numThreads) {
-  if (!lhsType.isF16() || !rhsType.isF16() || !intermediateType.isF16() ||
-      !productRhsType.isF16() || intermediateShape.size() < 2 ||
-      numThreads % kWarpSize != 0 || depth % kTileK != 0 ||
-      columns % kTileN != 0)
-    return false;
-  int64_t rows = intermediateShape[intermediateShape.size() - 2];
-  int64_t keySteps = intermediateShape.back() / kTileK;
-  if (rows % kTileM != 0 || intermediateShape.back() % kTileK != 0)
-    return false;
-  int64_t strips = getNumElements(intermediateShape.drop_back()) / kTileM;
-  int64_t warps = numThreads / kWarpSize;
-  if (strips % warps == 0)
-    return true;
-  return warps % strips == 0 && keySteps % (warps / strips) == 0;
-}
-
 ChainedMatmulSum::ChainedMatmulSum(ArrayRef<int64_t> intermediateShape,
                                    int64_t depth, int64_t columns,
                                    int64_t numThreads, bool rowSums)
-    : intermediateShape(intermediateShape), depth(depth), columns(columns),
-      rowSums(rowSums), warps(numThreads / kWarpSize),
-      strips(getNumElements(intermediateShape.drop_back()) / kTileM) {
-  slices = strips < warps ? warps / strips : 1;
-  stripsPerWarp = strips * slices / warps;
-}
+    : ChainShape(intermediateShape, columns, numThreads, rowSums),
+      intermediateShape(intermediateShape), depth(depth) {}
 
 namespace mlir::mirage {
 

@@ -21,21 +21,10 @@
 #define MIRAGE_LIB_CONVERSION_BLOCKTOGPU_CHAINEDMATMUL_H
 
 #include "KernelEmitter.h"
+#include "Mirage/Analysis/MatmulShapes.h"
 
 namespace mlir::mirage {
 
-/// True when `E x C` and `E = f(A x B)` run as a ChainedMatmulSum in blocks
-/// of `numThreads` threads (whole warps): A, B, E and C of f16 elements
-/// (`lhsType`, `rhsType`, `intermediateType`, `productRhsType`), E of shape
-/// `intermediateShape` (batch dimensions, then rows and columns) with whole
-/// 16-row strips and whole 16-column steps, `depth` (the contracting
-/// dimension of `A x B`) whole 16-element steps, `columns` (of `E x C`)
-/// whole 8-column tiles, and strips that divide evenly over the warps, or
-/// warps over the strips with the columns of E split into as many slices of
-/// whole 16-column steps.
-bool canChainMatmuls(Type lhsType, Type rhsType, Type intermediateType,
-                     Type productRhsType, ArrayRef<int64_t> intermediateShape,
-                     int64_t depth, int64_t columns, int64_t numThreads);
 
 /// The sum over the for-loop of `E x C`, `E = f(A x B)` kept in registers,
 /// and optionally the sum over the loop of E's rows (`forloop_accum
@@ -55,7 +44,7 @@ bool canChainMatmuls(Type lhsType, Type rhsType, Type intermediateType,
 ///   // after the loop:
 ///   chain.finishProduct(emitter, loop.getResults(), s);
 ///   chain.finishRowSums(emitter, loop.getResults(), r);
-class ChainedMatmulSum {
+class ChainedMatmulSum : public ChainShape {
 public:
   /// For E of `intermediateShape` from `depth`-element dot products, a
   /// product `E x C` of `columns` columns, in blocks of `numThreads`
@@ -63,10 +52,6 @@ public:
   ChainedMatmulSum(ArrayRef<int64_t> intermediateShape, int64_t depth,
                    int64_t columns, int64_t numThreads, bool rowSums);
 
-  /// The f32 registers each thread carries through the loop.
-  int64_t getNumRegisters() const {
-    return stripsPerWarp * (getProductRegisters() + (rowSums ? 2 : 0));
-  }
   /// Emits one iteration: the registers after adding `E x productRhs` and
   /// the row sums of E, where E is `intermediate` of each f32 sum of
   /// `lhs x rhs` (the f32 value of E's element, already rounded to f16).
@@ -88,13 +73,9 @@ public:
 
 private:
   friend class ChainEmitter;
-  /// The registers of one strip's product: 4 per 16x8 tile.
-  int64_t getProductRegisters() const { return 4 * (columns / 8); }
 
   SmallVector<int64_t, 4> intermediateShape;
-  int64_t depth, columns;
-  bool rowSums;
-  int64_t warps, strips, slices, stripsPerWarp;
+  int64_t depth;
 };
 
 } // namespace mlir::mirage

@@ -57,18 +57,6 @@ void GraphDefLowering::emitElementwiseRuns(
   });
 }
 
-int64_t GraphDefLowering::getRunWidth(ArrayRef<int64_t> shape,
-                                      ArrayRef<Type> types,
-                                      int64_t groupSize) {
-  int64_t widestBytes = 1;
-  for (Type type : types)
-    widestBytes = std::max<int64_t>(widestBytes,
-                                    type.getIntOrFloatBitWidth() / 8);
-  // groupSize 0 is a multiple of every width.
-  return getGroupWidth(
-      getGroupWidth(kMaxVectorBytes / widestBytes, shape.back()), groupSize);
-}
-
 Value GraphDefLowering::emitUnary(Operation *op, Value operand) {
   double scalar = 0.0;
   if (auto mulScalar = dyn_cast<block::MulScalarOp>(op))

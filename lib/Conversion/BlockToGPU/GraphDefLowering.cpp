@@ -31,27 +31,23 @@ Value GraphDefLowering::addScaled(Value offset, Value term, int64_t factor) {
 
 LogicalResult GraphDefLowering::run() {
   Block &body = graph.getBodyBlock();
-  FailureOr<block::LoopPhaseMap> analysis =
-      block::analyzeLoopPhases(body, graph.getForloop());
-  if (failed(analysis))
-    return failure();
-  phases = std::move(*analysis);
-  auto phaseOf = [&](Operation &op) { return phases.lookup(&op); };
+  auto phaseOf = [&](Operation &op) { return schedule.phases.lookup(&op); };
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
+  int64_t stages = schedule.stages;
 
   // The copies go first: the preloaded loop-invariant tiles, then the
   // stages of the first iterations; the ops wait for the former only.
-  bool preloading = preloadInvariantTiles();
-  planStaging();
-  for (int64_t stage = 0; stage + 1 < numStages; ++stage) {
+  preloadInvariantTiles();
+  allocateStages();
+  for (int64_t stage = 0; stage + 1 < stages; ++stage) {
     copyStagedTiles(emitter.index(stage));
     if (!stageBarriers)
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
-  if (preloading) {
+  if (!preloaded.empty()) {
     // The preloads are the oldest cp.async group.
-    int64_t prologueGroups = stageBarriers || numStages == 0 ? 0 : numStages - 1;
+    int64_t prologueGroups = stageBarriers || stages == 0 ? 0 : stages - 1;
     NVVM::CpAsyncWaitGroupOp::create(b, loc, prologueGroups);
     emitter.barrier();
   }
@@ -60,16 +56,15 @@ LogicalResult GraphDefLowering::run() {
   for (Operation &op : body.without_terminator()) {
     if (isa<block::ForloopAccumOp>(op) || phaseOf(op) != LoopPhase::Invariant)
       continue;
-    if (failed(lower(&op)))
+    if (failed(lower(&op)) || failed(checkReleases(&op)))
       return failure();
-    releaseDeadTiles(&op);
   }
 
   // The for-loop: per-iteration ops and accumulation steps.
   auto accums = llvm::to_vector(body.getOps<block::ForloopAccumOp>());
-  planRegisterSums();
+  createRegisterSums();
   for (block::ForloopAccumOp accum : accums)
-    if (!isInRegisters(accum))
+    if (!schedule.isInRegisters(accum))
       initAccumulator(accum);
   bool hasLoopBody = !accums.empty() ||
                      llvm::any_of(body.without_terminator(), [&](Operation &op) {
@@ -87,23 +82,23 @@ LogicalResult GraphDefLowering::run() {
     iteration = loop.getInductionVar();
     registers.assign(loop.getRegionIterArgs().begin(),
                      loop.getRegionIterArgs().end());
-    if (numStages != 0)
+    if (stages != 0)
       advancePipeline(iteration);
     for (Operation &op : body.without_terminator()) {
       if (auto accum = dyn_cast<block::ForloopAccumOp>(op)) {
-        if (!isInRegisters(accum))
+        if (!schedule.isInRegisters(accum))
           accumulate(accum);
       } else if (phaseOf(op) != LoopPhase::InLoop) {
         continue;
       } else if (failed(lower(&op))) {
         return failure();
       }
-      releaseDeadTiles(&op);
+      if (failed(checkReleases(&op)))
+        return failure();
     }
     scf::YieldOp::create(b, loc, registers);
     registers.assign(loop.getResults().begin(), loop.getResults().end());
     b.setInsertionPointAfter(loop);
-    releaseDeadTiles(loop, /*loopEnd=*/true);
   }
   iteration = Value();
 
@@ -113,58 +108,31 @@ LogicalResult GraphDefLowering::run() {
   for (Operation &op : body.without_terminator()) {
     if (isa<block::ForloopAccumOp>(op) || phaseOf(op) != LoopPhase::PostLoop)
       continue;
-    if (failed(lower(&op)))
+    if (failed(lower(&op)) || failed(checkReleases(&op)))
       return failure();
-    releaseDeadTiles(&op);
   }
   gpu::ReturnOp::create(b, loc);
+  if (!emitter.followedSharedPlan())
+    return graph.emitOpError(
+        "internal error: the kernel's shared buffers differ from its "
+        "schedule's");
   return success();
 }
 
-LoopPhase GraphDefLowering::getRunPhase(Operation *op) {
-  return isa<block::ForloopAccumOp>(op) ? LoopPhase::InLoop
-                                        : phases.lookup(op);
-}
-
-void GraphDefLowering::releaseDeadTiles(Operation *op, bool loopEnd) {
-  // Other blocks of a cluster read this block's tiles (DSMEM) until the
-  // cluster synchronises: no reuse there.
-  if (graph.getCluster())
-    return;
-  auto runsBefore = [&](Operation *a, Operation *b) {
-    LoopPhase phaseA = getRunPhase(a), phaseB = getRunPhase(b);
-    return phaseA != phaseB ? phaseA < phaseB : a->isBeforeInBlock(b);
-  };
-  SmallVector<Value> candidates =
-      loopEnd ? llvm::to_vector(ownedTiles)
-              : llvm::to_vector(op->getOperands());
-  // A register chain's second matmul reads the operands of its first.
-  if (auto chain = registerChains.find(op);
-      !loopEnd && chain != registerChains.end())
-    llvm::append_range(candidates, chain->second.first->getOperands());
-  for (Value value : candidates) {
-    if (!ownedTiles.contains(value))
-      continue;
-    Operation *last = nullptr;
-    for (Operation *user : value.getUsers())
-      if (Operation *reader = getReader(user);
-          !last || runsBefore(last, reader))
-        last = reader;
-    if (!last)
-      continue;
-    // A loop-invariant tile read in the loop lives until the loop ends.
-    bool readInLoop =
-        phases.lookup(value.getDefiningOp()) != LoopPhase::InLoop &&
-        getRunPhase(last) == LoopPhase::InLoop;
-    if (loopEnd ? !readInLoop : (last != op || readInLoop))
-      continue;
-    emitter.releaseShared(tiles[value]);
-    ownedTiles.remove(value);
-  }
+LogicalResult GraphDefLowering::checkReleases(Operation *op) {
+  if (!schedule.synchronizedReleases.contains(op))
+    return success();
+  OpBuilder &b = emitter.getBuilder();
+  Block *block = b.getInsertionBlock();
+  auto point = b.getInsertionPoint();
+  if (point != block->begin() && isa<gpu::BarrierOp>(*std::prev(point)))
+    return success();
+  return op->emitOpError("internal error: its lowering does not end with the "
+                         "barrier its schedule reuses shared memory after");
 }
 
 LogicalResult GraphDefLowering::lower(Operation *op) {
-  if (absorbed.contains(op))
+  if (schedule.absorbed.contains(op))
     return success();
   return lowerings.lower(*this, op);
 }

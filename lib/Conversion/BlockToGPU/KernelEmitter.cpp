@@ -21,49 +21,6 @@
 using namespace mlir;
 using namespace mlir::mirage;
 
-/// Alignment of every shared-memory buffer: enough for the widest vector
-/// access.
-
-Type Tile::getStorageType() const {
-  return cast<MemRefType>(buffer.getType()).getElementType();
-}
-
-bool Tile::isShared() const {
-  return gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(
-      cast<MemRefType>(buffer.getType()));
-}
-
-SmallVector<int64_t, 4> mlir::mirage::getContiguousStrides(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t, 4> strides(shape.size(), 1);
-  for (int64_t k = static_cast<int64_t>(shape.size()) - 2; k >= 0; --k)
-    strides[k] = strides[k + 1] * shape[k + 1];
-  return strides;
-}
-
-void mlir::mirage::blockLastDimension(Tile &tile, int64_t extent,
-                                      unsigned firstInner) {
-  SmallVector<int64_t, 4> block(ArrayRef(tile.shape).drop_front(firstInner));
-  block.back() = extent;
-  SmallVector<int64_t, 4> inner = getContiguousStrides(block);
-  std::copy(inner.begin(), inner.end(), tile.strides.begin() + firstInner);
-  tile.blockExtent = extent;
-  tile.blockStride = std::accumulate(block.begin(), block.end(), int64_t(1),
-                                     std::multiplies<>());
-  tile.blockedDim = tile.shape.size() - 1;
-}
-
-int64_t mlir::mirage::getVectorWidth(const Tile &tile) {
-  if (tile.strides.empty() || tile.strides.back() != 1)
-    return 1;
-  int64_t bytes = tile.getStorageType().getIntOrFloatBitWidth() / 8;
-  int64_t width = std::gcd(kMaxVectorBytes / bytes, tile.offsetAlignment);
-  for (int64_t stride : ArrayRef(tile.strides).drop_back())
-    width = std::gcd(width, stride);
-  if (tile.blockExtent != 0)
-    width = std::gcd(width, std::gcd(tile.blockExtent, tile.blockStride));
-  return width;
-}
-
 KernelEmitter::KernelEmitter(gpu::GPUFuncOp kernel, ArrayRef<int32_t> blockDims)
     : builder(kernel.getContext()), entryBuilder(kernel.getContext()),
       loc(kernel.getLoc()) {
@@ -228,10 +185,7 @@ Value KernelEmitter::warpSum(Value value, int64_t lanes) {
   return value;
 }
 
-void KernelEmitter::barrier() {
-  gpu::BarrierOp::create(builder, loc);
-  shared.synchronize();
-}
+void KernelEmitter::barrier() { gpu::BarrierOp::create(builder, loc); }
 
 SmallVector<Value, 4> KernelEmitter::delinearize(Value linear,
                                                  ArrayRef<int64_t> shape) {
@@ -514,85 +468,29 @@ Tile KernelEmitter::allocateShared(ArrayRef<int64_t> shape, Type type,
                                    int64_t alignment, int64_t swizzle) {
   if (swizzle != 0)
     alignment = std::max(alignment, kSwizzleAlignment);
-  int64_t count = 1;
-  for (int64_t d : shape)
-    count *= d;
+  int64_t count = getNumElements(shape);
   int64_t bytes = count * type.getIntOrFloatBitWidth() / 8;
-  int64_t offset = shared.allocate(bytes, alignment);
+  int64_t offset = 0;
+  if (nextBuffer < sharedPlan.size() &&
+      sharedPlan[nextBuffer].bytes == bytes &&
+      sharedPlan[nextBuffer].alignment == alignment)
+    offset = sharedPlan[nextBuffer++].offset;
+  else
+    deviatedFromPlan = true;
   auto memrefType = MemRefType::get(
       {count}, type, MemRefLayoutAttrInterface(),
       cast<MemRefType>(sharedBase.getType()).getMemorySpace());
   Value byteOffset = arith::ConstantIndexOp::create(entryBuilder, loc, offset);
   Value view = memref::ViewOp::create(entryBuilder, loc, memrefType, sharedBase,
                                       byteOffset, ValueRange());
-  sharedRanges[view] = {offset, bytes};
-  Tile tile{SmallVector<int64_t, 4>(shape), view, Value(),
-            getContiguousStrides(shape)};
+  Tile tile;
+  tile.shape.assign(shape.begin(), shape.end());
+  tile.strides = getContiguousStrides(shape);
+  tile.storageType = type;
+  tile.shared = true;
   tile.swizzle = swizzle;
+  tile.buffer = view;
   return tile;
-}
-
-void KernelEmitter::releaseShared(const Tile &tile) {
-  auto [offset, bytes] = sharedRanges.lookup(tile.buffer);
-  assert(bytes != 0 && "not a buffer of allocateShared");
-  Block *block = builder.getInsertionBlock();
-  auto point = builder.getInsertionPoint();
-  bool synchronized =
-      point != block->begin() && isa<gpu::BarrierOp>(*std::prev(point));
-  shared.release(offset, bytes, synchronized);
-}
-
-//===----------------------------------------------------------------------===//
-// SharedMemoryAllocator
-//===----------------------------------------------------------------------===//
-
-int64_t SharedMemoryAllocator::allocate(int64_t bytes, int64_t alignment) {
-  for (auto it = reusable.begin(); it != reusable.end(); ++it) {
-    auto [start, length] = *it;
-    int64_t end = start + length;
-    int64_t offset = llvm::alignTo(start, alignment);
-    // The last range may grow past the end of the memory.
-    if (offset + bytes > end && end != size)
-      continue;
-    reusable.erase(it);
-    if (offset != start)
-      reusable[start] = offset - start;
-    if (offset + bytes < end)
-      reusable[offset + bytes] = end - offset - bytes;
-    size = std::max(size, offset + bytes);
-    return offset;
-  }
-  int64_t offset = llvm::alignTo(size, alignment);
-  size = offset + bytes;
-  return offset;
-}
-
-void SharedMemoryAllocator::release(int64_t offset, int64_t bytes,
-                                    bool synchronized) {
-  pending.push_back({offset, bytes});
-  if (synchronized)
-    synchronize();
-}
-
-void SharedMemoryAllocator::synchronize() {
-  for (auto [offset, bytes] : pending) {
-    int64_t start = offset, end = offset + bytes;
-    // Merge with the neighbouring ranges.
-    auto next = reusable.lower_bound(start);
-    if (next != reusable.end() && next->first == end) {
-      end += next->second;
-      next = reusable.erase(next);
-    }
-    if (next != reusable.begin()) {
-      auto previous = std::prev(next);
-      if (previous->first + previous->second == start) {
-        start = previous->first;
-        reusable.erase(previous);
-      }
-    }
-    reusable[start] = end - start;
-  }
-  pending.clear();
 }
 
 bool mlir::mirage::isElementwise(StringRef mnemonic) {

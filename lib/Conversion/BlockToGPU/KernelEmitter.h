@@ -15,105 +15,32 @@
 #ifndef MIRAGE_LIB_CONVERSION_BLOCKTOGPU_KERNELEMITTER_H
 #define MIRAGE_LIB_CONVERSION_BLOCKTOGPU_KERNELEMITTER_H
 
+#include "Mirage/Analysis/KernelSchedule.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
-#include <map>
 
 namespace mlir::mirage {
 
-/// The widest vector access of a generated kernel, in bytes. Buffers are at
-/// least this aligned: kernel arguments by the runtime's contract, shared
-/// memory by allocateShared.
-inline constexpr int64_t kMaxVectorBytes = 16;
-
-/// Threads per warp.
-inline constexpr int64_t kWarpSize = 32;
-
 /// Independent partials of each sum of a sequentialSum.
 inline constexpr int64_t kSumUnroll = 4;
-/// The bytes whose 128-byte lines a swizzle permutes as a whole, and the
-/// alignment of a swizzled buffer.
-inline constexpr int64_t kSwizzleAlignment = 1024;
-/// The widest swizzle span, in bytes (a line of kSwizzleAlignment / 8).
-inline constexpr int64_t kMaxSwizzle = 128;
 /// The most rounds of forEachElement one iteration of its loop takes
 /// (unrolled, so that their loads are in flight together).
 inline constexpr int64_t kElementUnroll = 4;
 
-/// A tile as the kernel sees it: element `c` lives at
-/// `buffer[offset + sum_k c[k] * strides[k]]`. `buffer` is a flat memref in
-/// global memory (a kernel argument) or in workgroup memory.
-struct Tile {
-  SmallVector<int64_t, 4> shape;
+/// A tile as the kernel sees it: its layout (TileLayout), the flat memref
+/// in global memory (a kernel argument) or in workgroup memory that holds
+/// it, and the offset of element 0 there (an index; null means 0).
+struct Tile : TileLayout {
   Value buffer;
-  /// Offset of element 0 in `buffer` (an index); null means 0.
   Value offset;
-  SmallVector<int64_t, 4> strides;
-  /// A number of elements that `offset` is known to be a multiple of.
-  int64_t offsetAlignment = kMaxVectorBytes;
-  /// 0, or the swizzle of a shared tile (32, 64 or 128): the 16-byte chunk
-  /// `c` of 128-byte line `l` of the buffer holds chunk `c ^ (l % (swizzle /
-  /// 16))` (the layout in which TMA's CU_TENSOR_MAP_SWIZZLE_<swizzle>B writes
-  /// boxes whose rows are `swizzle` bytes), so that the same chunk of
-  /// consecutive rows lies in different memory banks. The buffer starts at a
-  /// multiple of kSwizzleAlignment bytes and holds whole multiples of it.
-  int64_t swizzle = 0;
-  /// 0, or the extent of the blocks in which dimension `blockedDim` is
-  /// stored: coordinate `c` of it lies at `(c / blockExtent) * blockStride +
-  /// (c % blockExtent) * strides[blockedDim]` (blockLastDimension).
-  int64_t blockExtent = 0;
-  int64_t blockStride = 0;
-  unsigned blockedDim = 0;
 
   /// The element type stored in `buffer`.
-  Type getStorageType() const;
+  Type getStorageType() const { return storageType; }
   /// True when the tile lives in shared memory.
-  bool isShared() const;
-};
-
-/// The row-major strides of `shape`.
-SmallVector<int64_t, 4> getContiguousStrides(ArrayRef<int64_t> shape);
-
-/// Lays out the dimensions of contiguous tile `tile` from `firstInner` on in
-/// blocks of `extent` consecutive coordinates of the last dimension (which
-/// `extent` divides), each block row-major, the blocks one after another in
-/// the space of those dimensions: how TMA writes a tile in boxes of
-/// `extent` columns (so that each box's rows are one swizzle span). The
-/// dimensions before `firstInner` keep their strides.
-void blockLastDimension(Tile &tile, int64_t extent, unsigned firstInner);
-
-/// The most consecutive elements along the last dimension of `tile` that one
-/// aligned vector access of at most kMaxVectorBytes can read or write, from
-/// any position whose last coordinate is a multiple of it: a power of two
-/// dividing the tile's offset alignment and its strides other than the last,
-/// which must be 1. 1 when the tile allows no vector access.
-int64_t getVectorWidth(const Tile &tile);
-
-/// The byte ranges of a kernel's dynamic shared memory. A range is
-/// allocated first fit among the released ones (extending the last if it
-/// ends the memory), else at the end; a released range is reusable once the
-/// block's threads have passed a barrier after its last access.
-class SharedMemoryAllocator {
-public:
-  /// The offset of `bytes` new bytes, a multiple of `alignment`.
-  int64_t allocate(int64_t bytes, int64_t alignment);
-  /// Releases [offset, offset + bytes): reusable now if `synchronized` (a
-  /// barrier follows its last access), else after the next synchronize().
-  void release(int64_t offset, int64_t bytes, bool synchronized);
-  /// The block's threads have passed a barrier.
-  void synchronize();
-  /// The bytes the ranges span: the end of the highest one ever allocated.
-  int64_t getSize() const { return size; }
-
-private:
-  /// Reusable ranges, offset to bytes, none adjacent.
-  std::map<int64_t, int64_t> reusable;
-  /// Released ranges awaiting a barrier.
-  SmallVector<std::pair<int64_t, int64_t>> pending;
-  int64_t size = 0;
+  bool isShared() const { return shared; }
 };
 
 /// Emits the body of one kernel: thread and block indices, element loops,
@@ -231,19 +158,21 @@ public:
   /// in the shared window).
   Value getSharedAddress(const Tile &tile);
 
+  /// Takes the shared buffers of the kernel from `buffers` (the kernel
+  /// schedule's), one per allocateShared, in order.
+  void setSharedPlan(ArrayRef<SharedBuffer> buffers) { sharedPlan = buffers; }
   /// A new contiguous tile of `shape` in shared memory storing `type`,
   /// `alignment` bytes aligned (from the start of the dynamic shared memory),
-  /// with swizzle `swizzle` (0: none; see Tile).
+  /// with swizzle `swizzle` (0: none; see TileLayout): the next buffer of
+  /// the shared plan.
   Tile allocateShared(ArrayRef<int64_t> shape, Type type,
                       int64_t alignment = kMaxVectorBytes,
                       int64_t swizzle = 0);
-  /// Gives the shared memory of tile `tile` (from allocateShared) back for
-  /// later allocations, once every thread is past a barrier after its last
-  /// access: at once if the last op emitted is a barrier, else at the next
-  /// one (barrier()).
-  void releaseShared(const Tile &tile);
-  /// Bytes of dynamic shared memory the kernel needs.
-  int64_t getSharedMemoryBytes() const { return shared.getSize(); }
+  /// True when every allocateShared matched the next buffer of the shared
+  /// plan and every buffer was taken.
+  bool followedSharedPlan() const {
+    return !deviatedFromPlan && nextBuffer == sharedPlan.size();
+  }
 
   /// `value` (f32) rounded to `type` and back, as storing it would.
   Value roundTo(Value value, Type type);
@@ -262,9 +191,9 @@ private:
   Value threadId;
   SmallVector<Value, 3> blockIds;
   Value sharedBase;
-  SharedMemoryAllocator shared;
-  /// The byte range of each shared buffer (offset, bytes).
-  DenseMap<Value, std::pair<int64_t, int64_t>> sharedRanges;
+  ArrayRef<SharedBuffer> sharedPlan;
+  size_t nextBuffer = 0;
+  bool deviatedFromPlan = false;
 };
 
 /// Index arithmetic for the classes that emit the coordinates and addresses

@@ -23,33 +23,12 @@ using namespace mlir::mirage::lowering;
 // Loads and stores of kernel tensors
 //===----------------------------------------------------------------------===//
 
-/// The for-loop iteration as a term of a loader's offset (grid axes are 0-2).
-static constexpr unsigned kIterationTerm = 3;
-
-SmallVector<std::pair<unsigned, int64_t>, 4>
-GraphDefLowering::getLoaderOffsetTerms(block::InputLoaderOp op) {
-  ArrayRef<int64_t> whole = getShape(op.getSource());
-  ArrayRef<int64_t> shape = getShape(op.getResult());
-  SmallVector<int64_t, 4> strides = getContiguousStrides(whole);
-  SmallVector<std::pair<unsigned, int64_t>, 4> terms;
-  // This block's chunk along each mapped grid axis, then this iteration's.
-  for (unsigned axis = 0; axis < 3; ++axis) {
-    int32_t dim = op.getImap().getDim(axis);
-    if (dim >= 0 && graph.getGrid()[axis] != 1)
-      terms.emplace_back(axis, whole[dim] / graph.getGrid()[axis] * strides[dim]);
-  }
-  if (op.isLoopVarying())
-    terms.emplace_back(kIterationTerm,
-                       shape[op.getFmap()] * strides[op.getFmap()]);
-  return terms;
-}
-
 Tile GraphDefLowering::getLoaderTile(block::InputLoaderOp op, Value iteration) {
   auto source = cast<BlockArgument>(op.getSource());
   Tile tile = globalTensor(source.getArgNumber(), getShape(op.getSource()));
   ArrayRef<int64_t> shape = getShape(op.getResult());
   tile.shape.assign(shape.begin(), shape.end());
-  for (auto [term, factor] : getLoaderOffsetTerms(op))
+  for (auto [term, factor] : getLoaderOffsetTerms(graph, op))
     emitter.addToOffset(
         tile, term == kIterationTerm ? iteration : emitter.blockId(term), factor);
   return tile;
@@ -64,141 +43,43 @@ Tile GraphDefLowering::getStage(block::InputLoaderOp op, Value iteration) {
   if (stage.blockExtent != 0)
     --stage.blockedDim;
   Value index = arith::RemUIOp::create(emitter.getBuilder(), emitter.getLoc(),
-                                       iteration, emitter.index(numStages));
+                                       iteration, emitter.index(schedule.stages));
   emitter.addToOffset(stage, index, stages.strides.front());
   return stage;
 }
 
-int64_t GraphDefLowering::getSwizzle(Value value) {
-  auto isMatmul = [](Operation *op) { return isa<block::MatmulOp>(op); };
-  Operation *def = value.getDefiningOp();
-  if (auto accum = dyn_cast_or_null<block::ForloopAccumOp>(def))
-    def = accum.getInput().getDefiningOp();
-  if (!(def && isMatmul(def)) && llvm::none_of(value.getUsers(), isMatmul))
-    return 0;
-  auto type = cast<ShapedType>(value.getType());
-  ArrayRef<int64_t> shape = type.getShape();
-  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-  if (shape.size() < 2 ||
-      elementBytes * type.getNumElements() % kSwizzleAlignment != 0)
-    return 0;
-  int64_t rowBytes = shape.back() * elementBytes;
-  for (int64_t swizzle : {128, 64, 32})
-    if (rowBytes % swizzle == 0)
-      return swizzle;
-  return 0;
-}
-
-bool GraphDefLowering::isReadRepeatedly(block::InputLoaderOp op) {
-  Value tile = op.getResult();
-  if (!tile.hasOneUse())
-    return !tile.use_empty();
-  Operation *user = *tile.user_begin();
-  return isa<block::MatmulOp, block::RmsNormOp>(user) ||
-         (graph.getForloop() > 1 && phases.lookup(user) == LoopPhase::InLoop);
-}
-
-bool GraphDefLowering::preloadInvariantTiles() {
-  if (!options.preloadInvariants)
-    return false;
-  for (auto op : graph.getBodyBlock().getOps<block::InputLoaderOp>()) {
-    if (phases.lookup(op) != LoopPhase::Invariant || !isReadRepeatedly(op))
-      continue;
-    Tile global = getLoaderTile(op, Value());
-    Type type = getElementType(op.getResult());
-    int64_t width = kMaxVectorBytes / (type.getIntOrFloatBitWidth() / 8);
-    if (getVectorWidth(global) != width || global.shape.back() % width != 0)
-      continue;
-    Tile shared = emitter.allocateShared(global.shape, type, kMaxVectorBytes,
-                                         getSwizzle(op.getResult()));
+void GraphDefLowering::preloadInvariantTiles() {
+  for (Operation *op : schedule.preloaded) {
+    auto loader = cast<block::InputLoaderOp>(op);
+    Tile global = getLoaderTile(loader, Value());
+    Tile shared = emitter.allocateShared(global.shape, global.storageType,
+                                         kMaxVectorBytes,
+                                         getSharedSwizzle(loader.getResult()));
     emitter.copyAsync(global, shared);
     preloaded[op] = shared;
   }
-  if (preloaded.empty())
-    return false;
-  NVVM::CpAsyncCommitGroupOp::create(emitter.getBuilder(), emitter.getLoc());
-  return true;
+  if (!preloaded.empty())
+    NVVM::CpAsyncCommitGroupOp::create(emitter.getBuilder(), emitter.getLoc());
 }
 
-void GraphDefLowering::planStaging() {
-  // Tiles of whole 16-byte chunks, 16-byte aligned in global memory.
-  SmallVector<block::InputLoaderOp> loaders;
-  int64_t bytes = 0;
-  for (auto op : graph.getBodyBlock().getOps<block::InputLoaderOp>()) {
-    if (!op.isLoopVarying())
-      continue;
-    auto source = cast<BlockArgument>(op.getSource());
-    Tile layout = globalTensor(source.getArgNumber(), getShape(op.getSource()));
-    for (auto [term, factor] : getLoaderOffsetTerms(op))
-      layout.offsetAlignment = std::gcd(layout.offsetAlignment, factor);
-    int64_t elementBytes = layout.getStorageType().getIntOrFloatBitWidth() / 8;
-    int64_t width = kMaxVectorBytes / elementBytes;
-    ArrayRef<int64_t> shape = getShape(op.getResult());
-    if (getVectorWidth(layout) != width || shape.back() % width != 0)
-      continue;
-    loaders.push_back(op);
-    bytes += elementBytes * std::accumulate(shape.begin(), shape.end(),
-                                            int64_t(1), std::multiplies<>());
-  }
-  int64_t stages = std::min<int64_t>(options.maxStages, graph.getForloop());
-  while (stages >= 2 && stages * bytes > options.stagingBytes)
-    --stages;
-  if (loaders.empty() || stages < 2)
-    return;
-  numStages = stages;
-  bool tensorCopies =
-      options.tensorCopies &&
-      llvm::all_of(loaders, [&](auto op) { return canCopyWithTMA(op); });
-  for (block::InputLoaderOp op : loaders) {
-    SmallVector<int64_t, 4> shape = {numStages};
-    llvm::append_range(shape, getShape(op.getResult()));
-    Type type = getElementType(op.getResult());
-    int64_t swizzle = getSwizzle(op.getResult());
-    // TMA swizzles boxes whose rows are the swizzle's bytes: rows of
-    // several 128-byte spans are copied in boxes of 128-byte rows, one block
-    // of the stage each, if the blocks keep the swizzle's alignment; other
-    // tiles are not swizzled.
-    int64_t elementBytes = type.getIntOrFloatBitWidth() / 8;
-    int64_t blockExtent = 0;
-    if (tensorCopies && swizzle != 0 &&
-        swizzle != shape.back() * elementBytes) {
-      int64_t rows = std::accumulate(shape.begin() + 1, shape.end() - 1,
-                                     int64_t(1), std::multiplies<>());
-      if (swizzle == kMaxSwizzle && rows * swizzle % kSwizzleAlignment == 0)
-        blockExtent = swizzle / elementBytes;
-      else
-        swizzle = 0;
-    }
+void GraphDefLowering::allocateStages() {
+  for (auto &[op, plan] : schedule.staged) {
+    auto loader = cast<block::InputLoaderOp>(op);
+    SmallVector<int64_t, 4> shape = {schedule.stages};
+    llvm::append_range(shape, getShape(loader.getResult()));
     Tile stages = emitter.allocateShared(
-        shape, type, tensorCopies ? kTensorCopyAlignment : kMaxVectorBytes,
-        swizzle);
-    if (blockExtent != 0)
-      blockLastDimension(stages, blockExtent, /*firstInner=*/1);
+        shape, getElementType(loader.getResult()),
+        schedule.tensorCopies ? kTensorCopyAlignment : kMaxVectorBytes,
+        plan.swizzle);
+    if (plan.blockExtent != 0)
+      blockLastDimension(stages, plan.blockExtent, /*firstInner=*/1);
     staged[op] = stages;
   }
-  if (tensorCopies)
-    planTensorCopies();
+  if (schedule.tensorCopies)
+    initTensorCopies();
 }
 
-/// The most dimensions and elements per dimension of a TMA box.
-constexpr int64_t kMaxBoxRank = 5, kMaxBoxExtent = 256;
-
-bool GraphDefLowering::canCopyWithTMA(block::InputLoaderOp op) {
-  ArrayRef<int64_t> whole = getShape(op.getSource());
-  ArrayRef<int64_t> shape = getShape(op.getResult());
-  int64_t elementBytes =
-      getElementType(op.getResult()).getIntOrFloatBitWidth() / 8;
-  int64_t tileBytes = elementBytes * std::accumulate(shape.begin(), shape.end(),
-                                                     int64_t(1),
-                                                     std::multiplies<>());
-  return int64_t(shape.size()) <= kMaxBoxRank &&
-         llvm::all_of(shape, [](int64_t e) { return e <= kMaxBoxExtent; }) &&
-         (whole.back() * elementBytes) % kMaxVectorBytes == 0 &&
-         (shape.back() * elementBytes) % kMaxVectorBytes == 0 &&
-         tileBytes % kTensorCopyAlignment == 0;
-}
-
-void GraphDefLowering::planTensorCopies() {
+void GraphDefLowering::initTensorCopies() {
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
   SmallVector<Attribute> params;
@@ -231,7 +112,7 @@ void GraphDefLowering::planTensorCopies() {
   kernel->setAttr(kTensorMapsAttrName, b.getArrayAttr(params));
   // One mbarrier per stage, initialised by one thread for one arrival (the
   // thread that starts the stage's copies and announces their bytes).
-  stageBarriers = emitter.allocateShared({numStages}, b.getI64Type());
+  stageBarriers = emitter.allocateShared({schedule.stages}, b.getI64Type());
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                       emitter.getThreadId(), emitter.index(0));
   auto init = scf::IfOp::create(b, loc, first);
@@ -239,7 +120,7 @@ void GraphDefLowering::planTensorCopies() {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(init.thenBlock()->getTerminator());
     Value one = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
-    for (int64_t stage = 0; stage < numStages; ++stage)
+    for (int64_t stage = 0; stage < schedule.stages; ++stage)
       NVVM::MBarrierInitOp::create(
           b, loc,
           emitter.getElementPointer(*stageBarriers, {emitter.index(stage)}),
@@ -275,7 +156,7 @@ GraphDefLowering::getBoxCoordinates(block::InputLoaderOp op, Value iteration) {
 
 Value GraphDefLowering::getStageBarrier(Value iteration) {
   Value stage = arith::RemUIOp::create(emitter.getBuilder(), emitter.getLoc(),
-                                       iteration, emitter.index(numStages));
+                                       iteration, emitter.index(schedule.stages));
   return emitter.getElementPointer(*stageBarriers, {stage});
 }
 
@@ -333,26 +214,26 @@ void GraphDefLowering::advancePipeline(Value iteration) {
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
   if (stageBarriers) {
-    // The stage's k-th filling (k = iteration / numStages) completes the
+    // The stage's k-th filling (k = iteration / stages) completes the
     // mbarrier's phase k; the wait loops until that phase's parity flips.
     Value parity = arith::AndIOp::create(
         b, loc,
-        arith::DivUIOp::create(b, loc, iteration, emitter.index(numStages)),
+        arith::DivUIOp::create(b, loc, iteration, emitter.index(schedule.stages)),
         emitter.index(1));
     NVVM::MBarrierTryWaitParityOp::create(
         b, loc, getStageBarrier(iteration),
         arith::IndexCastOp::create(b, loc, b.getI32Type(), parity),
         arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(kWaitTicks)));
   } else {
-    // Groups of iterations up to `iteration + numStages - 2` are committed:
-    // all but the newest numStages - 2 are complete once this returns.
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, numStages - 2);
+    // Groups of iterations up to `iteration + schedule.stages - 2` are committed:
+    // all but the newest schedule.stages - 2 are complete once this returns.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, schedule.stages - 2);
   }
   // The barrier makes every thread's copies visible, and ends every read of
   // the stage refilled below (that of the previous iteration).
   emitter.barrier();
   Value ahead = arith::AddIOp::create(b, loc, iteration,
-                                      emitter.index(numStages - 1));
+                                      emitter.index(schedule.stages - 1));
   Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ahead,
                                         emitter.index(graph.getForloop()));
   auto copies = scf::IfOp::create(b, loc, inRange);
@@ -367,10 +248,8 @@ void GraphDefLowering::advancePipeline(Value iteration) {
 }
 
 void GraphDefLowering::lowerInputLoader(block::InputLoaderOp op) {
-  if (auto found = preloaded.find(op); found != preloaded.end()) {
+  if (auto found = preloaded.find(op); found != preloaded.end())
     tiles[op.getResult()] = found->second;
-    ownedTiles.insert(op.getResult());
-  }
   else if (staged.contains(op))
     tiles[op.getResult()] = getStage(op, iteration);
   else

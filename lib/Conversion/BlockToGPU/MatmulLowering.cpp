@@ -21,31 +21,28 @@ using namespace mlir::mirage;
 using namespace mlir::mirage::lowering;
 
 void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
-  if (auto chain = registerChains.find(op); chain != registerChains.end()) {
-    accumulateRegisterChain(op, chain->second);
+  if (registerChains.contains(op)) {
+    accumulateRegisterChain(op);
     return;
   }
-  // Groups of consecutive result columns read consecutive rhs columns: one
-  // vector load of the rhs per term.
   Tile a = tiles[op.getLhs()], b = tiles[op.getRhs()];
   ArrayRef<int64_t> shape = getShape(op.getResult());
   auto found = op->hasOneUse() ? registerSums.find(*op->user_begin())
                                : registerSums.end();
   if (found != registerSums.end()) {
-    RegisterSum &sum = found->second;
-    size_t count = sum.sum->getNumRegisters();
-    SmallVector<Value> next = sum.sum->accumulate(
-        emitter, a, b, ArrayRef(registers).slice(sum.firstRegister, count));
-    llvm::copy(next, registers.begin() + sum.firstRegister);
+    const RegisterSum &plan = schedule.registerSums.lookup(found->first);
+    ValueRange sums =
+        ArrayRef(registers).slice(plan.firstRegister, plan.numRegisters);
+    SmallVector<Value> next = found->second->accumulate(emitter, a, b, sums);
+    llvm::copy(next, registers.begin() + plan.firstRegister);
     // Without stages no barrier starts the next iteration, whose ops may
     // overwrite the shared tiles read here.
-    if (numStages == 0)
+    if (schedule.stages == 0)
       emitter.barrier();
     return;
   }
-  if (options.warpgroupMatmuls &&
-      canUseWarpgroupMatmul(a.getStorageType(), b.getStorageType(),
-                            a.shape.back(), shape, emitter.getNumThreads())) {
+  MatmulEngine engine = schedule.engines.lookup(op);
+  if (engine == MatmulEngine::Wgmma) {
     emitWarpgroupMatmul(emitter, a, b, allocateResult(op.getResult()));
     return;
   }
@@ -53,7 +50,7 @@ void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
   // the tile it replaces would hold it, before the epilogue's op.
   OpBuilder &builder = emitter.getBuilder();
   Location loc = emitter.getLoc();
-  Operation *epilogue = getEpilogue(op);
+  Operation *epilogue = schedule.epilogues.lookup(op);
   Tile out =
       allocateResult(epilogue ? epilogue->getResult(0) : Value(op.getResult()));
   Type roundedType = getElementType(op.getResult());
@@ -62,15 +59,14 @@ void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
       return sum;
     return emitUnary(epilogue, emitter.roundTo(sum, roundedType));
   };
-  if (epilogue)
-    absorbed.insert(epilogue);
-  if (options.tensorCores &&
-      canUseTensorCores(a.getStorageType(), b.getStorageType(),
-                        a.shape.back(), shape, emitter.getNumThreads())) {
+  if (engine == MatmulEngine::MmaSync) {
     emitTensorCoreMatmul(emitter, a, b, out, finish);
     return;
   }
-  int64_t width = getSumWidth(b, shape);
+  // Groups of consecutive result columns read consecutive rhs columns: one
+  // vector load of the rhs per term.
+  int64_t width = getSumWidth(b, shape, emitter.getNumThreads(),
+                              schedule.choices.vectorSums);
   emitSums(
       shape, a.shape.back(), width,
       [&](ValueRange c, Value k) {
@@ -88,11 +84,12 @@ void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
       });
 }
 
-void GraphDefLowering::accumulateRegisterChain(block::MatmulOp second,
-                                               RegisterChain &chain) {
+void GraphDefLowering::accumulateRegisterChain(block::MatmulOp second) {
+  const RegisterChain &chain = *schedule.getChain(second);
+  block::MatmulOp first = chain.first;
   // E as its tile would hold it: A x B rounded to its element type, then
   // the op between the matmuls, rounded to E's element type.
-  Type firstType = getElementType(chain.first.getResult());
+  Type firstType = getElementType(first.getResult());
   Type intermediateType = getElementType(second.getLhs());
   auto intermediate = [&](Value sum) {
     Value value = emitter.roundTo(sum, firstType);
@@ -100,131 +97,40 @@ void GraphDefLowering::accumulateRegisterChain(block::MatmulOp second,
       return value;
     return emitter.roundTo(emitUnary(chain.between, value), intermediateType);
   };
-  size_t count = chain.sum->getNumRegisters();
-  SmallVector<Value> next = chain.sum->accumulate(
-      emitter, tiles[chain.first.getLhs()], tiles[chain.first.getRhs()],
+  SmallVector<Value> next = registerChains.find(second)->second->accumulate(
+      emitter, tiles[first.getLhs()], tiles[first.getRhs()],
       tiles[second.getRhs()], intermediate,
-      ArrayRef(registers).slice(chain.firstRegister, count));
+      ArrayRef(registers).slice(chain.firstRegister, chain.numRegisters));
   llvm::copy(next, registers.begin() + chain.firstRegister);
   // Without stages no barrier starts the next iteration, whose ops may
   // overwrite the shared tiles read here.
-  if (numStages == 0)
+  if (schedule.stages == 0)
     emitter.barrier();
 }
 
-Operation *GraphDefLowering::getReader(Operation *op) {
-  for (auto &[second, chain] : registerChains)
-    if (chain.first == op)
-      return second;
-  return op;
-}
-
-Operation *GraphDefLowering::getEpilogue(block::MatmulOp op) {
-  if (!op->hasOneUse())
-    return nullptr;
-  Operation *user = *op->user_begin();
-  if (user->getNumOperands() != 1 ||
-      !isElementwise(user->getName().stripDialect()) ||
-      getRunPhase(user) != getRunPhase(op))
-    return nullptr;
-  return user;
-}
-
-//===----------------------------------------------------------------------===//
-// Accumulators
-//===----------------------------------------------------------------------===//
-
-/// The most f32 registers per thread the register sums of a kernel take.
-constexpr int64_t kMaxSumRegisters = 64;
-
-void GraphDefLowering::planRegisterSums() {
-  if (!options.tensorCores)
-    return;
-  int64_t count = 0;
-  for (auto accum : graph.getBodyBlock().getOps<block::ForloopAccumOp>())
-    planRegisterChain(accum, count);
-  for (auto accum : graph.getBodyBlock().getOps<block::ForloopAccumOp>()) {
-    auto matmul = accum.getInput().getDefiningOp<block::MatmulOp>();
-    if (isInRegisters(accum) || accum.getKind() != block::AccumKind::Sum ||
-        !matmul ||
-        !matmul->hasOneUse() || phases.lookup(matmul) != LoopPhase::InLoop)
-      continue;
-    // In-loop values are stored at their element type.
+void GraphDefLowering::createRegisterSums() {
+  int64_t threads = emitter.getNumThreads();
+  for (auto &[op, chain] : schedule.registerChains) {
+    auto second = cast<block::MatmulOp>(op);
+    block::MatmulOp first = chain.first;
+    registerChains[op] = std::make_unique<ChainedMatmulSum>(
+        getShape(second.getLhs()), getShape(first.getLhs()).back(),
+        getShape(second.getResult()).back(), threads, !chain.rowSums.empty());
+  }
+  for (auto &[op, sum] : schedule.registerSums) {
+    auto matmul =
+        cast<block::ForloopAccumOp>(op).getInput().getDefiningOp<block::MatmulOp>();
     ArrayRef<int64_t> shape = getShape(matmul.getResult());
     int64_t depth = getShape(matmul.getLhs()).back();
-    Type lhsType = getElementType(matmul.getLhs());
-    Type rhsType = getElementType(matmul.getRhs());
-    int64_t threads = emitter.getNumThreads();
-    std::unique_ptr<MatmulAccumulator> sum;
-    if (options.warpgroupMatmuls &&
-        canUseWarpgroupMatmul(lhsType, rhsType, depth, shape, threads))
-      sum = std::make_unique<WarpgroupAccumulator>(depth, shape, threads);
-    else if (canUseTensorCores(lhsType, rhsType, depth, shape, threads))
-      sum = std::make_unique<TensorCoreAccumulator>(depth, shape, threads);
-    if (!sum || count + sum->getNumRegisters() > kMaxSumRegisters)
-      continue;
-    int64_t added = sum->getNumRegisters();
-    registerSums.insert({accum, RegisterSum{std::move(sum), size_t(count)}});
-    count += added;
+    if (sum.engine == MatmulEngine::Wgmma)
+      registerSums[op] =
+          std::make_unique<WarpgroupAccumulator>(depth, shape, threads);
+    else
+      registerSums[op] =
+          std::make_unique<TensorCoreAccumulator>(depth, shape, threads);
   }
-  if (count != 0)
-    registers.assign(count, emitter.f32(0.0));
-}
-
-void GraphDefLowering::planRegisterChain(block::ForloopAccumOp accum,
-                                         int64_t &count) {
-  auto second = accum.getInput().getDefiningOp<block::MatmulOp>();
-  if (accum.getKind() != block::AccumKind::Sum || !second ||
-      !second->hasOneUse() || phases.lookup(second) != LoopPhase::InLoop)
-    return;
-  Value intermediate = second.getLhs();
-  if (intermediate == second.getRhs())
-    return;
-  // E is the first matmul's result, or its epilogue's.
-  Operation *between = nullptr;
-  auto first = intermediate.getDefiningOp<block::MatmulOp>();
-  if (!first) {
-    between = intermediate.getDefiningOp();
-    if (between && between->getNumOperands() == 1)
-      first = between->getOperand(0).getDefiningOp<block::MatmulOp>();
-    if (!first || getEpilogue(first) != between)
-      return;
-  }
-  if (phases.lookup(first) != LoopPhase::InLoop)
-    return;
-  SmallVector<block::ForloopAccumOp> rowSums;
-  for (Operation *user : intermediate.getUsers()) {
-    if (user == second)
-      continue;
-    auto rowSum = dyn_cast<block::ForloopAccumOp>(user);
-    if (!rowSum || rowSum.getKind() != block::AccumKind::SumLast)
-      return;
-    rowSums.push_back(rowSum);
-  }
-  ArrayRef<int64_t> shape = getShape(intermediate);
-  int64_t depth = getShape(first.getLhs()).back();
-  int64_t columns = getShape(second.getResult()).back();
-  int64_t threads = emitter.getNumThreads();
-  if (!canChainMatmuls(getElementType(first.getLhs()),
-                       getElementType(first.getRhs()),
-                       getElementType(intermediate),
-                       getElementType(second.getRhs()), shape, depth, columns,
-                       threads))
-    return;
-  auto sum = std::make_unique<ChainedMatmulSum>(shape, depth, columns, threads,
-                                                !rowSums.empty());
-  int64_t added = sum->getNumRegisters();
-  if (count + added > kMaxSumRegisters)
-    return;
-  absorbed.insert(first);
-  if (between)
-    absorbed.insert(between);
-  chainedAccums[accum] = second;
-  for (block::ForloopAccumOp rowSum : rowSums)
-    chainedAccums[rowSum] = second;
-  registerChains.insert(
-      {second, RegisterChain{std::move(sum), size_t(count), first, between}});
-  count += added;
+  if (schedule.loopRegisters != 0)
+    registers.assign(schedule.loopRegisters, emitter.f32(0.0));
 }
 
 void lowering::populateMatmulLowerings(BlockLowerings &lowerings) {

@@ -14,48 +14,10 @@
 
 #include "GraphDefLowering.h"
 #include <limits>
-#include <numeric>
 
 using namespace mlir;
 using namespace mlir::mirage;
 using namespace mlir::mirage::lowering;
-
-int64_t GraphDefLowering::getTermRun(const Tile &in, int64_t terms) {
-  if (in.strides.back() != 1)
-    return 1;
-  int64_t run =
-      kMaxVectorBytes / (in.getStorageType().getIntOrFloatBitWidth() / 8);
-  return getGroupWidth(getGroupWidth(run, terms), in.shape.back());
-}
-
-/// The shortest slice of a sum a thread adds up on its own.
-static constexpr int64_t kMinSliceLength = 32;
-
-/// How many slices of a sum's terms a block splits over its threads:
-/// enough (slice, group) pairs to give every thread two, each slice at least
-/// kMinSliceLength long and a multiple of `termRun` terms.
-static int64_t getSumSlices(int64_t groups, int64_t terms, int64_t threads,
-                            int64_t termRun) {
-  int64_t slices = 1;
-  while (groups * slices < 2 * threads &&
-         terms % (2 * slices * termRun) == 0 &&
-         terms / (2 * slices) >= kMinSliceLength)
-    slices *= 2;
-  return slices;
-}
-
-int64_t GraphDefLowering::getSumWidth(const Tile &operand,
-                                      ArrayRef<int64_t> shape) {
-  if (!options.vectorSums)
-    return 1;
-  int64_t width = getGroupWidth(getVectorWidth(operand), shape.back());
-  int64_t elements = std::accumulate(shape.begin(), shape.end(), int64_t(1),
-                                     std::multiplies<>());
-  // More groups than threads would give a thread several groups' partials
-  // at once (after unrolling): ptxas then spills the larger attention
-  // kernels.
-  return elements / width <= emitter.getNumThreads() ? width : 1;
-}
 
 void GraphDefLowering::emitSums(
     ArrayRef<int64_t> shape, int64_t terms, int64_t width,
@@ -186,7 +148,8 @@ void GraphDefLowering::lowerReduction(block::ReductionOp op) {
   Tile in = tiles[op.getInput()];
   int64_t dim = op.getDim(), size = op.getSize();
   Tile out = allocateResult(op.getResult());
-  int64_t width = getSumWidth(in, out.shape);
+  int64_t width = getSumWidth(in, out.shape, emitter.getNumThreads(),
+                              schedule.choices.vectorSums);
   int64_t terms = in.shape[dim] / size;
   // A reduction of the whole last dimension sums consecutive terms.
   bool lastDim = dim == int64_t(in.shape.size()) - 1;
@@ -240,8 +203,9 @@ void GraphDefLowering::lowerRmsNorm(block::RmsNormOp op) {
       },
       termRun);
   Tile out = allocateResult(op.getResult());
-  SmallVector<int64_t, 4> strides = getContiguousStrides(in.shape);
-  Tile contiguous{in.shape, Value(), Value(), strides};
+  Tile contiguous;
+  contiguous.shape = in.shape;
+  contiguous.strides = getContiguousStrides(in.shape);
   // Runs lie in one group: the width divides the group size.
   int64_t width =
       getRunWidth(out.shape, {in.getStorageType(), out.getStorageType()}, size);
@@ -317,23 +281,23 @@ void GraphDefLowering::accumulate(block::ForloopAccumOp op) {
 }
 
 void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
-  if (auto found = chainedAccums.find(op); found != chainedAccums.end()) {
-    Operation *second = found->second;
-    RegisterChain &chain = registerChains.find(second)->second;
-    ValueRange chainRegisters = ArrayRef(registers).slice(
-        chain.firstRegister, chain.sum->getNumRegisters());
+  if (const RegisterChain *chain = schedule.getChain(op)) {
+    Operation *second = schedule.getReader(chain->first);
+    ValueRange chainRegisters =
+        ArrayRef(registers).slice(chain->firstRegister, chain->numRegisters);
+    const ChainedMatmulSum &sum = *registerChains.find(second)->second;
     Tile &out = allocateResult(op.getResult());
     if (op.getInput() == second->getResult(0))
-      chain.sum->finishProduct(emitter, chainRegisters, out);
+      sum.finishProduct(emitter, chainRegisters, out);
     else
-      chain.sum->finishRowSums(emitter, chainRegisters, out);
+      sum.finishRowSums(emitter, chainRegisters, out);
     return;
   }
   if (auto found = registerSums.find(op); found != registerSums.end()) {
-    RegisterSum &sum = found->second;
-    sum.sum->finish(
+    const RegisterSum &plan = schedule.registerSums.lookup(op);
+    found->second->finish(
         emitter,
-        ArrayRef(registers).slice(sum.firstRegister, sum.sum->getNumRegisters()),
+        ArrayRef(registers).slice(plan.firstRegister, plan.numRegisters),
         allocateResult(op.getResult()));
     return;
   }

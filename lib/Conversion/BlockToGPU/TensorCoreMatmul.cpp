@@ -11,13 +11,6 @@
 using namespace mlir;
 using namespace mlir::mirage;
 
-bool mlir::mirage::canUseTensorCores(Type lhsType, Type rhsType, int64_t depth,
-                                     ArrayRef<int64_t> shape,
-                                     int64_t numThreads) {
-  return lhsType.isF16() && rhsType.isF16() && depth % kTileK == 0 &&
-         shape.back() % kTileN == 0 && numThreads % kWarpSize == 0;
-}
-
 void mlir::mirage::emitTensorCoreMatmul(
     KernelEmitter &emitter, const Tile &lhs, const Tile &rhs, const Tile &out,
     function_ref<Value(Value sum)> epilogue) {
@@ -40,12 +33,8 @@ void mlir::mirage::emitTensorCoreMatmul(
 TensorCoreAccumulator::TensorCoreAccumulator(int64_t depth,
                                              ArrayRef<int64_t> shape,
                                              int64_t numThreads)
-    : depth(depth), shape(shape) {
-  int64_t warps = numThreads / kWarpSize;
-  int64_t tiles = getNumElements(getTileGrid(shape));
-  itemsPerWarp =
-      llvm::divideCeil(tiles * getSlices(tiles, warps, depth), warps);
-}
+    : depth(depth), shape(shape),
+      itemsPerWarp(getTensorCoreSumRegisters(depth, shape, numThreads) / 4) {}
 
 SmallVector<Value> TensorCoreAccumulator::accumulate(KernelEmitter &emitter,
                                                      const Tile &lhs,

@@ -19,16 +19,6 @@
 
 namespace mlir::mirage {
 
-/// True when a block matmul of `lhsType` by `rhsType` elements, contracting
-/// `depth` elements, of result shape `shape` runs on tensor cores in blocks
-/// of `numThreads` threads (whole warps): f16 operands, a contracting
-/// dimension of whole 16-element steps and whole 8-column tiles, any number
-/// of result rows (rows past the end of a 16-row tile read zeros: a GEMV of
-/// one or two rows wastes most of the tensor cores' work but still beats the
-/// SIMT path, whose sums take many more instructions).
-bool canUseTensorCores(Type lhsType, Type rhsType, int64_t depth,
-                       ArrayRef<int64_t> shape, int64_t numThreads);
-
 /// Emits `out = lhs x rhs` (batched over the leading dimensions) with
 /// `mma.sync`: warp `w` takes the 16x8 result tiles `w`, `w + warps`, ...
 /// (column tiles fastest), sums the contracting dimension in f32 in

@@ -22,27 +22,6 @@ using namespace mlir::mirage;
 /// warp's loop takes (unrolled, so that their loads are in flight together).
 static constexpr int64_t kMaxStepsPerIteration = 4;
 
-SmallVector<int64_t, 4> mlir::mirage::getTileGrid(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t, 4> grid(shape.drop_back(2));
-  grid.push_back(llvm::divideCeil(shape[shape.size() - 2], kTileM));
-  grid.push_back(shape.back() / kTileN);
-  return grid;
-}
-
-int64_t mlir::mirage::getNumElements(ArrayRef<int64_t> shape) {
-  int64_t count = 1;
-  for (int64_t extent : shape)
-    count *= extent;
-  return count;
-}
-
-int64_t mlir::mirage::getSlices(int64_t tiles, int64_t warps, int64_t depth) {
-  int64_t slices = 1;
-  while (tiles * slices * 2 <= warps && (depth / kTileK) % (slices * 2) == 0)
-    slices *= 2;
-  return slices;
-}
-
 WarpItems::WarpItems(KernelEmitter &emitter, ArrayRef<int64_t> shape,
                      int64_t depth, int64_t slices)
     : IndexArithmetic(emitter), shape(shape), tileGrid(getTileGrid(shape)),

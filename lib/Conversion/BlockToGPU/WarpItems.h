@@ -21,23 +21,9 @@
 #define MIRAGE_LIB_CONVERSION_BLOCKTOGPU_WARPITEMS_H
 
 #include "KernelEmitter.h"
+#include "Mirage/Analysis/MatmulShapes.h"
 
 namespace mlir::mirage {
-
-/// The shape of one `mma.sync`.
-inline constexpr int64_t kTileM = 16, kTileN = 8, kTileK = 16;
-
-/// The grid of 16x8 result tiles: batch dimensions, row tiles, column tiles.
-SmallVector<int64_t, 4> getTileGrid(ArrayRef<int64_t> shape);
-
-/// The number of elements of `shape`.
-int64_t getNumElements(ArrayRef<int64_t> shape);
-
-/// How many slices of the contracting dimension the warps split between
-/// them: 1 when every warp has a tile, else the most (a power of two) that
-/// keeps every warp to at most one (tile, slice) item and divides the
-/// 16-element steps.
-int64_t getSlices(int64_t tiles, int64_t warps, int64_t depth);
 
 /// The work of the warps on a result of `shape`: item `i` is the 16x8 tile
 /// `i % tiles` (column tiles fastest) over slice `i / tiles` of the

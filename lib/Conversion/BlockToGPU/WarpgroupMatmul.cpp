@@ -31,18 +31,8 @@ using namespace mlir::mirage;
 
 namespace {
 
-/// Threads of a warpgroup.
-constexpr int64_t kWarpgroupSize = 4 * kWarpSize;
-/// Rows of A (and of the result) of one instruction.
-constexpr int64_t kTileRows = 64;
-/// Steps of the contracting dimension and of B's rows.
-constexpr int64_t kDepthStep = 16, kColumnStep = 8;
-/// The most B rows (result columns) of one instruction.
-constexpr int64_t kMaxColumns = 128;
-/// The most f32 sums a thread holds in a one-shot matmul.
-constexpr int64_t kMaxRegisters = 128;
-/// A core matrix: 8 rows of 8 f16.
-constexpr int64_t kCoreRows = 8, kCoreColumns = 8, kCoreBytes = 128;
+/// The bytes of one 8x8 f16 core matrix.
+constexpr int64_t kCoreBytes = 128;
 
 /// `tile` with its last two dimensions exchanged.
 Tile transposeLastTwo(Tile tile) {
@@ -104,9 +94,8 @@ Tile WarpgroupItems::copyKMajor(const Tile &source, int64_t paddedRows) {
   size_t rank = source.shape.size();
   int64_t rows = source.shape[rank - 2];
   int64_t chunks = plan.depth / kCoreColumns;
-  SmallVector<int64_t, 6> packedShape(plan.batchShape.begin(), plan.batchShape.end());
-  packedShape.append({paddedRows / kCoreRows, chunks, kCoreRows, kCoreColumns});
-  Tile packed = emitter.allocateShared(packedShape, builder.getF16Type());
+  Tile packed = emitter.allocateShared(plan.getPackedShape(paddedRows),
+                                       builder.getF16Type());
   // Neighbouring threads read neighbouring elements of the source: along
   // the contracting dimension when it is contiguous, else along the rows.
   bool depthContiguous = source.strides.back() == 1;
@@ -173,7 +162,7 @@ Value WarpgroupItems::getDescriptor(Value address) {
 }
 
 std::tuple<Value, Value, Value> WarpgroupItems::decode(Value item) {
-  int64_t rowTiles = plan.paddedRowsA / kTileRows;
+  int64_t rowTiles = plan.paddedRowsA / kWarpgroupTileRows;
   Value chunk = rem(item, plan.chunks);
   Value tile = div(item, plan.chunks);
   return {div(tile, rowTiles), rem(tile, rowTiles), chunk};
@@ -189,7 +178,7 @@ SmallVector<Value> WarpgroupItems::multiply(Value item, ValueRange sums) {
   // are depth * 16 bytes apart.
   int64_t rowGroupBytes = plan.depth * 2 * kCoreRows;
   Value offsetA = mul(add(mul(batch, plan.paddedRowsA / kCoreRows),
-                          mul(rowTile, kTileRows / kCoreRows)),
+                          mul(rowTile, kWarpgroupTileRows / kCoreRows)),
                       rowGroupBytes);
   Value offsetB = mul(add(mul(batch, plan.paddedRowsB / kCoreRows),
                           mul(chunk, plan.columns / kCoreRows)),
@@ -212,7 +201,7 @@ SmallVector<Value> WarpgroupItems::multiply(Value item, ValueRange sums) {
   // One step per 16 elements of the contracting dimension: two core
   // matrices (256 bytes) further along both operands.
   auto loop = scf::ForOp::create(
-      builder, loc, index(0), index(plan.depth / kDepthStep), index(1),
+      builder, loc, index(0), index(plan.depth / kWarpgroupDepthStep), index(1),
       ValueRange{accumulator},
       [&](OpBuilder &nested, Location, Value step, ValueRange carried) {
         OpBuilder::InsertionGuard inner(builder);
@@ -225,8 +214,8 @@ SmallVector<Value> WarpgroupItems::multiply(Value item, ValueRange sums) {
             arith::AddIOp::create(builder, loc, startB, stepBytes));
         auto mma = NVVM::WgmmaMmaAsyncOp::create(
             builder, loc, sumsType, carried[0], a, b,
-            NVVM::MMAShapeAttr::get(builder.getContext(), kTileRows,
-                                    plan.columns, kDepthStep),
+            NVVM::MMAShapeAttr::get(builder.getContext(), kWarpgroupTileRows,
+                                    plan.columns, kWarpgroupDepthStep),
             NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f16,
             NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
@@ -250,15 +239,15 @@ void WarpgroupItems::store(Value item, ValueRange sums, const Tile &out) {
   SmallVector<Value, 4> batchCoords;
   if (!plan.batchShape.empty())
     batchCoords = emitter.delinearize(batch, plan.batchShape);
-  Value firstRow = add(add(mul(rowTile, kTileRows), mul(warpInGroup, 16)),
+  Value firstRow = add(add(mul(rowTile, kWarpgroupTileRows), mul(warpInGroup, 16)),
                        group);
   Value firstColumn = add(mul(chunk, plan.columns), pairColumn);
   // Whole pairs of columns exist or not together when rowsB is even.
   bool pairs = plan.rowsB % 2 == 0;
-  for (int64_t j = 0; j < plan.columns / kColumnStep; ++j) {
+  for (int64_t j = 0; j < plan.columns / kWarpgroupColumnStep; ++j) {
     for (int64_t half = 0; half < 2; ++half) {
       Value row = add(firstRow, half * 8);
-      Value column = add(firstColumn, j * kColumnStep);
+      Value column = add(firstColumn, j * kWarpgroupColumnStep);
       ValueRange pair = sums.slice(4 * j + 2 * half, 2);
       for (int64_t l = 0; l < (pairs ? 1 : 2); ++l) {
         Value col = add(column, l);
@@ -289,39 +278,6 @@ void WarpgroupItems::store(Value item, ValueRange sums, const Tile &out) {
 }
 
 } // namespace
-
-WarpgroupPlan::WarpgroupPlan(int64_t depth, ArrayRef<int64_t> shape,
-                             int64_t numThreads)
-    : batchShape(shape.drop_back(2)), batch(1), depth(depth) {
-  for (int64_t extent : batchShape)
-    batch *= extent;
-  int64_t rows = shape[shape.size() - 2], cols = shape.back();
-  auto work = [](int64_t a, int64_t b) {
-    return llvm::alignTo(a, kTileRows) * llvm::alignTo(b, kColumnStep);
-  };
-  swapped = work(cols, rows) < work(rows, cols);
-  rowsA = swapped ? cols : rows;
-  rowsB = swapped ? rows : cols;
-  paddedRowsA = llvm::alignTo(rowsA, kTileRows);
-  paddedRowsB = llvm::alignTo(rowsB, kColumnStep);
-  chunks = llvm::divideCeil(paddedRowsB, kMaxColumns);
-  while ((paddedRowsB / kColumnStep) % chunks != 0)
-    ++chunks;
-  columns = paddedRowsB / chunks;
-  items = batch * (paddedRowsA / kTileRows) * chunks;
-  warpgroups = std::max<int64_t>(1, numThreads / kWarpgroupSize);
-  itemsPerWarpgroup = llvm::divideCeil(items, warpgroups);
-}
-
-bool mlir::mirage::canUseWarpgroupMatmul(Type lhsType, Type rhsType,
-                                         int64_t depth,
-                                         ArrayRef<int64_t> shape,
-                                         int64_t numThreads) {
-  return lhsType.isF16() && rhsType.isF16() && depth % kDepthStep == 0 &&
-         numThreads % kWarpgroupSize == 0 &&
-         WarpgroupPlan(depth, shape, numThreads).getNumRegisters() <=
-             kMaxRegisters;
-}
 
 void mlir::mirage::emitWarpgroupMatmul(KernelEmitter &emitter, const Tile &lhs,
                                        const Tile &rhs, const Tile &out) {

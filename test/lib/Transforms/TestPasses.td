@@ -84,4 +84,38 @@ def TestSubexpressionsPass
 }
 
 
+def TestKernelSchedulePass
+    : Pass<"mirage-test-kernel-schedule", "::mlir::ModuleOp"> {
+  let summary = "Print the kernel schedule of every graph_def";
+  let description = [{
+    Prints, for every `graph_def` of every function, the decisions of its
+    kernel schedule (docs/CodeGeneration.md, "The kernel schedule") for the
+    chip and options given, as `convert-mirage-block-to-gpu` would take them:
+    the rung of choices it fits with, the stages and staged tiles, the
+    preloaded tiles, each matmul's engine and epilogue, the register sums
+    and chains, every shared buffer, the shared bytes, the register estimate
+    and the resident blocks per SM. A graph_def that cannot be scheduled
+    gets the lowering's error.
+
+    Example:
+
+    ```
+    mirage-opt --mirage-test-kernel-schedule='chip=sm_90a wgmma=true' prog.mlir
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_80\"", "Target chip">,
+    Option<"stages", "stages", "int64_t", "4",
+           "The most for-loop iterations the stages hold">,
+    Option<"tensorCores", "tensor-cores", "bool", "true",
+           "Run f16 matmuls on tensor cores where they fit">,
+    Option<"wgmma", "wgmma", "bool", "false",
+           "Run f16 matmuls on wgmma where the chip has it">,
+    Option<"tma", "tma", "bool", "true",
+           "Copy staged tiles with TMA where the chip has it">,
+    Option<"maxSharedMemory", "max-shared-memory", "int64_t", "0",
+           "The most shared memory per block (0: the chip's)">,
+  ];
+}
+
 #endif // MIRAGE_TEST_TRANSFORMS_TESTPASSES_TD

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../../lib/Conversion/BlockToGPU/KernelEmitter.h"
+#include "Mirage/Analysis/SharedMemoryAllocator.h"
 
 #include "gtest/gtest.h"
 

@@ -1,11 +1,11 @@
-//===- ChainedMatmulTest.cpp - Which matmul chains stay in registers ------===//
+//===- MatmulShapesTest.cpp - Which matmul chains stay in registers ------===//
 //
 // Part of the Mirage-MLIR project, under the Apache License v2.0.
 // SPDX-License-Identifier: Apache-2.0
 //
 //===----------------------------------------------------------------------===//
 
-#include "../../lib/Conversion/BlockToGPU/ChainedMatmul.h"
+#include "Mirage/Analysis/MatmulShapes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
@@ -59,15 +59,15 @@ TEST_F(ChainedMatmulTest, RefusesWhatItCannotSplit) {
 
 TEST_F(ChainedMatmulTest, CountsTheRegistersOfEveryStrip) {
   // 8 tiles of 4 sums for a 64-column product, 2 row sums per strip.
-  EXPECT_EQ(ChainedMatmulSum({1, 64, 32}, 64, 64, 128, true).getNumRegisters(),
+  EXPECT_EQ(ChainShape({1, 64, 32}, 64, 128, true).getNumRegisters(),
             34);
-  EXPECT_EQ(ChainedMatmulSum({1, 64, 32}, 64, 64, 128, false).getNumRegisters(),
+  EXPECT_EQ(ChainShape({1, 64, 32}, 64, 128, false).getNumRegisters(),
             32);
   // Two strips per warp.
-  EXPECT_EQ(ChainedMatmulSum({2, 64, 32}, 64, 64, 128, true).getNumRegisters(),
+  EXPECT_EQ(ChainShape({2, 64, 32}, 64, 128, true).getNumRegisters(),
             68);
   // Split keys: one strip per warp still.
-  EXPECT_EQ(ChainedMatmulSum({1, 16, 64}, 64, 64, 128, true).getNumRegisters(),
+  EXPECT_EQ(ChainShape({1, 16, 64}, 64, 128, true).getNumRegisters(),
             34);
 }
 

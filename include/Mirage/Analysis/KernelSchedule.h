@@ -1,0 +1,220 @@
+//===- KernelSchedule.h - The decisions behind one kernel -------*- C++ -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// The kernel schedule of a graph_def: every decision the code generator
+// makes about its kernel, made before any IR is emitted, as a pure function
+// of (block graph, chip, options). Which tiles are preloaded or staged (and
+// how many for-loop iterations the stages hold, copied by cp.async or TMA),
+// which matmul runs on which engine, which for-loop sums stay in registers
+// (alone or as chains of two matmuls), which unary ops run as matmul
+// epilogues, every shared-memory buffer with its offset (allocated first fit
+// as tiles die), the kernel's shared bytes, a register estimate and the
+// blocks per SM. The lowering (convert-mirage-block-to-gpu) emits from it
+// once; the search's feasibility check and the cost model read the same
+// schedule. docs/CodeGeneration.md describes the rules.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_ANALYSIS_KERNELSCHEDULE_H
+#define MIRAGE_ANALYSIS_KERNELSCHEDULE_H
+
+#include "Mirage/Analysis/TileLayout.h"
+#include "Mirage/Dialect/Block/IR/BlockOps.h"
+#include "Mirage/Dialect/Block/IR/LoopPhase.h"
+#include "Mirage/Dialect/Kernel/IR/KernelOps.h"
+#include "Mirage/Support/Chip.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::mirage {
+
+/// The most shared memory the stages of a pipelined kernel take: at first,
+/// then when the kernel does not fit in shared memory with that.
+inline constexpr int64_t kMaxStagingBytes = 128 * 1024,
+                         kFallbackStagingBytes = 64 * 1024;
+/// The alignment of the shared memory a TMA copy writes, in bytes: every
+/// stage of a tile copied by TMA starts at a multiple of it.
+inline constexpr int64_t kTensorCopyAlignment = 128;
+/// The most f32 registers per thread the register sums of a kernel take.
+inline constexpr int64_t kMaxSumRegisters = 64;
+/// The threads per SM a kernel's register budget is sized for
+/// (`.minnctapersm`).
+inline constexpr int64_t kThreadsPerSM = 256;
+
+/// What a user's options allow the schedule.
+struct ScheduleOptions {
+  /// The most for-loop iterations whose staged tiles are in shared memory at
+  /// once (below 2: no staging).
+  int64_t maxStages = 4;
+  /// Whether f16 matmuls may run on tensor cores.
+  bool tensorCores = true;
+  /// Whether f16 matmuls may run on warpgroup tensor cores (`wgmma`) where
+  /// the chip has them.
+  bool warpgroupMatmuls = false;
+  /// Whether staged tiles may be copied by the TMA unit where the chip has
+  /// one.
+  bool tensorCopies = true;
+  /// The most shared memory per block (0: the chip's limit).
+  int64_t maxSharedBytes = 0;
+};
+
+/// Choices that trade shared memory for speed: one rung of the ladder the
+/// schedule descends until the kernel fits.
+struct ScheduleChoices {
+  /// The most for-loop iterations whose staged tiles are in shared memory at
+  /// once (below 2: no staging).
+  int64_t maxStages;
+  /// The most shared memory the stages take.
+  int64_t stagingBytes;
+  /// Whether sums take vector groups (more slices, so larger partial sums).
+  bool vectorSums;
+  /// Whether f16 matmuls run on tensor cores (`mma.sync`) where they fit.
+  bool tensorCores;
+  /// Whether f16 matmuls run on warpgroup tensor cores (`wgmma`) where they
+  /// fit, before `mma.sync`.
+  bool warpgroupMatmuls;
+  /// Whether staged tiles are copied by the TMA unit (`cp.async.bulk.tensor`
+  /// on TMA descriptors), completing on one mbarrier per stage, instead of
+  /// `cp.async`.
+  bool tensorCopies;
+  /// Whether loop-invariant input tiles are copied into shared memory once,
+  /// before any op reads them (else they are read in place).
+  bool preloadInvariants;
+};
+
+/// The engine a matmul runs on.
+enum class MatmulEngine { Simt, MmaSync, Wgmma };
+
+/// The printed name of `engine`: `simt`, `mma.sync`, `wgmma`.
+StringRef stringifyMatmulEngine(MatmulEngine engine);
+
+/// A loop-varying input_loader whose tiles are copied into shared memory
+/// ahead of their iteration.
+struct StagedTile {
+  /// The swizzle of its stages (0: none).
+  int64_t swizzle = 0;
+  /// 0, or the columns of the blocks its stages are stored in (one TMA box
+  /// of 128-byte rows each; blockLastDimension).
+  int64_t blockExtent = 0;
+};
+
+/// A for-loop sum of a matmul kept in registers through the loop.
+struct RegisterSum {
+  /// The matmul's engine: `mma.sync` or `wgmma`.
+  MatmulEngine engine;
+  /// Its first register among the loop's and how many it takes.
+  int64_t firstRegister, numRegisters;
+};
+
+/// Two chained matmuls `E x C`, `E = f(A x B)`, summed over the for-loop with
+/// E kept in registers (and E's row sums, if read).
+struct RegisterChain {
+  block::MatmulOp first;
+  /// The unary op between the matmuls (null if none).
+  Operation *between;
+  /// The forloop_accums of E's row sums (sum_last).
+  SmallVector<block::ForloopAccumOp> rowSums;
+  int64_t firstRegister, numRegisters;
+};
+
+/// One buffer of a kernel's dynamic shared memory, in the order the lowering
+/// asks for them.
+struct SharedBuffer {
+  int64_t offset, bytes, alignment;
+};
+
+/// The decisions behind the kernel of one graph_def.
+struct KernelSchedule {
+  /// The rung of choices the kernel fits with.
+  ScheduleChoices choices;
+  /// The phase of every op of the body.
+  block::LoopPhaseMap phases;
+  /// Threads per block.
+  int64_t threads = 0;
+  /// The for-loop iterations whose staged tiles are in shared memory at once
+  /// (0: none staged), and whether TMA copies them.
+  int64_t stages = 0;
+  bool tensorCopies = false;
+  /// The staged input_loaders, in block order.
+  llvm::MapVector<Operation *, StagedTile> staged;
+  /// The loop-invariant input_loaders whose tiles are preloaded into shared
+  /// memory, in block order.
+  llvm::SetVector<Operation *> preloaded;
+  /// The engine of every matmul that is neither a register sum's nor part of
+  /// a register chain.
+  DenseMap<Operation *, MatmulEngine> engines;
+  /// The register sums, by forloop_accum (the only user of its matmul).
+  llvm::MapVector<Operation *, RegisterSum> registerSums;
+  /// The register chains, by their second matmul.
+  llvm::MapVector<Operation *, RegisterChain> registerChains;
+  /// The unary op each matmul applies to its sums as it stores them.
+  DenseMap<Operation *, Operation *> epilogues;
+  /// The ops another op's lowering computes: matmul epilogues, the first
+  /// matmul of a register chain and the op between its matmuls.
+  DenseSet<Operation *> absorbed;
+  /// The f32 registers the for-loop carries.
+  int64_t loopRegisters = 0;
+  /// Every shared buffer, in allocation order.
+  SmallVector<SharedBuffer> buffers;
+  /// The ops after whose lowering the schedule reuses released shared
+  /// memory at once: the lowering must end each with a barrier.
+  DenseSet<Operation *> synchronizedReleases;
+  /// Bytes of dynamic shared memory per block.
+  int64_t sharedBytes = 0;
+  /// An estimate of the registers per thread: the loop's registers plus a
+  /// fixed allowance for addresses and temporaries.
+  int64_t registerEstimate = 0;
+  /// Blocks of this kernel an SM runs at once (Chip::residentBlocks).
+  int64_t residentBlocks = 0;
+
+  /// Whether the state of `accum` stays in registers through the loop.
+  bool isInRegisters(block::ForloopAccumOp accum) const;
+  /// The register chain whose second matmul or forloop_accum is `op`, if any.
+  const RegisterChain *getChain(Operation *op) const;
+  /// The op whose lowering reads the operands of `op`: the second matmul of
+  /// the register chain whose first matmul `op` is, else `op`.
+  Operation *getReader(Operation *op) const;
+  /// The loop phase in which `op` runs: its own, but the in-loop step of a
+  /// forloop_accum. Ops run phase by phase, each phase in block order.
+  block::LoopPhase getRunPhase(Operation *op) const;
+
+  /// Prints the schedule (the test pass's output, docs/CodeGeneration.md).
+  void print(raw_ostream &os, kernel::GraphDefOp graph) const;
+};
+
+/// The schedule of `graph` for `chip` within `options`: the first rung of
+/// choices whose kernel fits in shared memory, then, of its stage counts,
+/// the one that lets the most blocks run at once (counting no more than
+/// each SM has to run; ties: more stages). Fails with an error on `graph`
+/// when no rung fits or the graph cannot be scheduled.
+FailureOr<KernelSchedule> scheduleKernel(kernel::GraphDefOp graph,
+                                         const Chip &chip,
+                                         const ScheduleOptions &options);
+
+/// The schedule of `graph` with `choices`, however much shared memory it
+/// takes; failure (with an error) when the loop phases are invalid.
+FailureOr<KernelSchedule> planKernel(kernel::GraphDefOp graph,
+                                     const Chip &chip,
+                                     const ScheduleChoices &choices);
+
+/// The swizzle of the shared tile of `value` (TileLayout::swizzle): for an
+/// operand or result of a matmul, whose tensor-core fragments read or write
+/// the same columns of 8 rows at once, the most of 128, 64 and 32 dividing
+/// the bytes of its rows, if it is whole kSwizzleAlignment blocks; else 0.
+int64_t getSharedSwizzle(Value value);
+
+/// The terms of the offset of the tile `loader` loads in graph `graph`, in
+/// elements: (grid axis, or kIterationTerm for the for-loop iteration;
+/// elements per step).
+SmallVector<std::pair<unsigned, int64_t>, 4>
+getLoaderOffsetTerms(kernel::GraphDefOp graph, block::InputLoaderOp loader);
+/// The for-loop iteration as a term of a loader's offset (grid axes are 0-2).
+inline constexpr unsigned kIterationTerm = 3;
+
+} // namespace mlir::mirage
+
+#endif // MIRAGE_ANALYSIS_KERNELSCHEDULE_H

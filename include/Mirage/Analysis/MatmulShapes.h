@@ -1,0 +1,150 @@
+//===- MatmulShapes.h - How a block's threads share a matmul ----*- C++ -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// The geometry of the tensor-core matmuls of a generated kernel, as pure
+// functions of shapes and thread counts: when a matmul runs on `mma.sync`
+// or `wgmma`, how the warps split it, the f32 registers a thread keeps, and
+// the geometry of two matmuls chained in registers. The kernel schedule
+// decides with them and the code generator emits by them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_ANALYSIS_MATMULSHAPES_H
+#define MIRAGE_ANALYSIS_MATMULSHAPES_H
+
+#include "Mirage/Analysis/TileLayout.h"
+
+namespace mlir::mirage {
+
+//===----------------------------------------------------------------------===//
+// mma.sync
+//===----------------------------------------------------------------------===//
+
+/// The shape of one `mma.sync`.
+inline constexpr int64_t kTileM = 16, kTileN = 8, kTileK = 16;
+
+/// The grid of 16x8 result tiles: batch dimensions, row tiles, column tiles.
+SmallVector<int64_t, 4> getTileGrid(ArrayRef<int64_t> shape);
+
+/// How many slices of the contracting dimension the warps split between
+/// them: 1 when every warp has a tile, else the most (a power of two) that
+/// keeps every warp to at most one (tile, slice) item and divides the
+/// 16-element steps.
+int64_t getSlices(int64_t tiles, int64_t warps, int64_t depth);
+
+/// The slices of the `mma.sync` matmul of result `shape` contracting `depth`
+/// elements in blocks of `numThreads` threads (getSlices).
+int64_t getTensorCoreSlices(ArrayRef<int64_t> shape, int64_t depth,
+                            int64_t numThreads);
+
+/// True when a block matmul of `lhsType` by `rhsType` elements, contracting
+/// `depth` elements, of result shape `shape` runs on tensor cores in blocks
+/// of `numThreads` threads (whole warps): f16 operands, a contracting
+/// dimension of whole 16-element steps and whole 8-column tiles, any number
+/// of result rows (rows past the end of a 16-row tile read zeros: a GEMV of
+/// one or two rows wastes most of the tensor cores' work but still beats the
+/// SIMT path, whose sums take many more instructions).
+bool canUseTensorCores(Type lhsType, Type rhsType, int64_t depth,
+                       ArrayRef<int64_t> shape, int64_t numThreads);
+
+/// The f32 registers a thread keeps for a for-loop sum of `mma.sync`
+/// matmuls of result `shape` contracting `depth` elements per iteration: 4
+/// per item of its warp.
+int64_t getTensorCoreSumRegisters(int64_t depth, ArrayRef<int64_t> shape,
+                                  int64_t numThreads);
+
+//===----------------------------------------------------------------------===//
+// wgmma
+//===----------------------------------------------------------------------===//
+
+/// Threads per warpgroup.
+inline constexpr int64_t kWarpgroupSize = 4 * kWarpSize;
+/// The rows of one wgmma tile (the instruction's M).
+inline constexpr int64_t kWarpgroupTileRows = 64;
+/// The contracting elements of one wgmma (K) and the step of its N.
+inline constexpr int64_t kWarpgroupDepthStep = 16, kWarpgroupColumnStep = 8;
+/// The largest N of one wgmma.
+inline constexpr int64_t kWarpgroupMaxColumns = 128;
+/// The most f32 sums per thread a warpgroup matmul keeps.
+inline constexpr int64_t kWarpgroupMaxRegisters = 128;
+/// The 8x8 core matrices of the K-major operand layout.
+inline constexpr int64_t kCoreRows = 8, kCoreColumns = 8;
+
+/// The shape of the wgmma work of a block matmul of result `shape`,
+/// contracting `depth` elements, in blocks of `numThreads` threads: which
+/// operand gives the 64-row tiles, the padded extents, the columns of one
+/// instruction, and the items (one 64-row tile by one column chunk) of each
+/// warpgroup.
+struct WarpgroupPlan {
+  WarpgroupPlan(int64_t depth, ArrayRef<int64_t> shape, int64_t numThreads);
+
+  /// The f32 sums each thread holds for all of its warpgroup's items.
+  int64_t getNumRegisters() const { return itemsPerWarpgroup * columns / 2; }
+  /// The shape of the K-major copy of an operand of `paddedRows` rows:
+  /// `[batch..., paddedRows / 8, depth / 8, 8, 8]` f16.
+  SmallVector<int64_t, 6> getPackedShape(int64_t paddedRows) const;
+
+  SmallVector<int64_t, 2> batchShape;
+  int64_t batch;
+  int64_t depth;
+  /// Whether the result is computed transposed, `out^T = rhs^T x lhs^T`:
+  /// the instruction's 64 rows then run over the result's columns, which
+  /// wastes less of them when the result has few rows.
+  bool swapped;
+  /// Rows of the instruction's A and B operands (K-major, `[rows, depth]`):
+  /// the result's rows and columns, or the other way round when swapped;
+  /// and the same padded to 64 and to 8.
+  int64_t rowsA, rowsB, paddedRowsA, paddedRowsB;
+  /// The N of one instruction and the chunks of B's rows that make up one
+  /// 64-row tile.
+  int64_t columns, chunks;
+  int64_t items, warpgroups, itemsPerWarpgroup;
+};
+
+/// True when a block matmul of `lhsType` by `rhsType` elements, contracting
+/// `depth` elements, of result shape `shape` runs on `wgmma` in blocks of
+/// `numThreads` threads: f16 operands, whole 16-element steps of the
+/// contracting dimension, whole warpgroups, and at most 128 f32 sums per
+/// thread.
+bool canUseWarpgroupMatmul(Type lhsType, Type rhsType, int64_t depth,
+                           ArrayRef<int64_t> shape, int64_t numThreads);
+
+//===----------------------------------------------------------------------===//
+// Register chains
+//===----------------------------------------------------------------------===//
+
+/// True when `E x C`, for `E = f(A x B)` of `intermediateShape` from
+/// `depth`-element dot products and C of `columns` columns, can keep E in
+/// registers (ChainShape): f16 operands and intermediate, whole 16-row
+/// strips and 16-element steps, and strips that the warps share evenly.
+bool canChainMatmuls(Type lhsType, Type rhsType, Type intermediateType,
+                     Type productRhsType, ArrayRef<int64_t> intermediateShape,
+                     int64_t depth, int64_t columns, int64_t numThreads);
+
+/// How the warps of a block share a register chain: E's 16-row strips,
+/// split into slices of its columns when there are fewer strips than warps.
+struct ChainShape {
+  /// For E of `intermediateShape`, a product of `columns` columns, blocks of
+  /// `numThreads` threads, and E's row sums if `rowSums`.
+  ChainShape(ArrayRef<int64_t> intermediateShape, int64_t columns,
+             int64_t numThreads, bool rowSums);
+
+  /// The registers of one strip's product: 4 per 16x8 tile.
+  int64_t getProductRegisters() const { return 4 * (columns / kTileN); }
+  /// The f32 registers each thread carries through the loop.
+  int64_t getNumRegisters() const {
+    return stripsPerWarp * (getProductRegisters() + (rowSums ? 2 : 0));
+  }
+
+  int64_t columns;
+  bool rowSums;
+  int64_t warps, strips, slices, stripsPerWarp;
+};
+
+} // namespace mlir::mirage
+
+#endif // MIRAGE_ANALYSIS_MATMULSHAPES_H

@@ -1,0 +1,713 @@
+//===- SchedulePlanner.cpp - The schedule of one rung ---------------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// The schedule of one rung walks the body in the order the lowering emits
+// it (docs/LanguageReference.md, "Loop phases"): the preloads and stages,
+// the loop-invariant ops, the accumulators, the loop body, the
+// accumulators' results and the ops after the loop. It follows the layout
+// of every tile, takes each op's shared buffers in the order its lowering
+// asks for them, and releases a tile after its last reader: at once if that
+// reader's lowering ends with a barrier, else at the next barrier.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SchedulePlanner.h"
+
+#include "Mirage/Analysis/MatmulShapes.h"
+#include "Mirage/Analysis/SharedMemoryAllocator.h"
+#include "Mirage/Analysis/SumShapes.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::mirage;
+using block::LoopPhase;
+
+/// True for the unary elementwise block ops (one tile in, one of the same
+/// type out, elementwise).
+static bool isUnaryElementwise(Operation *op) {
+  return op->getNumOperands() == 1 &&
+         op->hasTrait<OpTrait::SameOperandsAndResultType>() &&
+         !isa<block::RmsNormOp, block::ClusterReduceOp>(op);
+}
+
+//===----------------------------------------------------------------------===//
+// Planner: one rung
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Builds the schedule of one graph_def with one rung of choices.
+class Planner {
+public:
+  Planner(kernel::GraphDefOp graph, const ScheduleChoices &choices,
+          KernelSchedule &schedule)
+      : graph(graph), choices(choices), s(schedule) {
+    s.choices = choices;
+    ArrayRef<int32_t> block = graph.getBlock();
+    s.threads = int64_t(block[0]) * block[1] * block[2];
+  }
+
+  void run();
+
+private:
+  // Decisions.
+  bool isReadRepeatedly(block::InputLoaderOp op);
+  /// The layout of the tile `op` loads in place from global memory.
+  TileLayout getGlobalLayout(block::InputLoaderOp op, bool wholeShape);
+  void planPreloads();
+  bool canCopyWithTMA(block::InputLoaderOp op);
+  void planStaging();
+  void planRegisterSums();
+  void planRegisterChain(block::ForloopAccumOp accum, int64_t &count);
+  Operation *getEpilogue(block::MatmulOp op);
+  MatmulEngine chooseEngine(block::MatmulOp op);
+
+  // Shared memory, in the lowering's order.
+  int64_t allocate(ArrayRef<int64_t> shape, Type type,
+                   int64_t alignment = kMaxVectorBytes, int64_t swizzle = 0);
+  /// A new shared tile for `result`, released after its last use.
+  void allocateResult(Value result);
+  void barrier() {
+    allocator.synchronize();
+    lastIsBarrier = true;
+  }
+  /// Code that is not a barrier.
+  void emitCode() { lastIsBarrier = false; }
+  /// A sum over the block's threads (the lowering's emitSums).
+  void planSums(ArrayRef<int64_t> shape, int64_t terms, int64_t width,
+                int64_t termRun);
+  /// The stores of mma.sync sums split into `slices` (storeResults).
+  void planStoreResults(int64_t slices, ArrayRef<int64_t> shape);
+  /// The K-major copies of a wgmma's operands.
+  void planWarpgroupOperands(const WarpgroupPlan &plan);
+  void releaseDeadTiles(Operation *op, bool loopEnd = false);
+
+  // Ops.
+  void visit(Operation *op);
+  void visitLoader(block::InputLoaderOp op);
+  void visitMatmul(block::MatmulOp op);
+  void initAccumulator(block::ForloopAccumOp op);
+  void accumulate(block::ForloopAccumOp op);
+  void finishAccumulator(block::ForloopAccumOp op);
+
+  kernel::GraphDefOp graph;
+  ScheduleChoices choices;
+  KernelSchedule &s;
+  SharedMemoryAllocator allocator;
+  /// Whether the last op the lowering emitted is a barrier.
+  bool lastIsBarrier = false;
+  DenseMap<Value, TileLayout> layouts;
+  /// Shared tiles of their own, not yet released: (offset, bytes).
+  llvm::MapVector<Value, std::pair<int64_t, int64_t>> owned;
+  /// Preloaded tiles: (offset, bytes, layout).
+  DenseMap<Operation *, std::pair<std::pair<int64_t, int64_t>, TileLayout>>
+      preloadedTiles;
+};
+
+} // namespace
+
+bool Planner::isReadRepeatedly(block::InputLoaderOp op) {
+  Value tile = op.getResult();
+  if (!tile.hasOneUse())
+    return !tile.use_empty();
+  Operation *user = *tile.user_begin();
+  return isa<block::MatmulOp, block::RmsNormOp>(user) ||
+         (graph.getForloop() > 1 && s.phases.lookup(user) == LoopPhase::InLoop);
+}
+
+TileLayout Planner::getGlobalLayout(block::InputLoaderOp op, bool wholeShape) {
+  TileLayout layout;
+  ArrayRef<int64_t> whole = getShape(op.getSource());
+  layout.shape.assign(whole.begin(), whole.end());
+  layout.strides = getContiguousStrides(whole);
+  layout.storageType = getElementType(op.getSource());
+  for (auto [term, factor] : getLoaderOffsetTerms(graph, op))
+    layout.offsetAlignment = std::gcd(layout.offsetAlignment, factor);
+  if (!wholeShape) {
+    ArrayRef<int64_t> shape = getShape(op.getResult());
+    layout.shape.assign(shape.begin(), shape.end());
+  }
+  return layout;
+}
+
+void Planner::planPreloads() {
+  if (!choices.preloadInvariants)
+    return;
+  for (auto op : graph.getBodyBlock().getOps<block::InputLoaderOp>()) {
+    if (s.phases.lookup(op) != LoopPhase::Invariant || !isReadRepeatedly(op))
+      continue;
+    TileLayout global = getGlobalLayout(op, /*wholeShape=*/false);
+    int64_t width = kMaxVectorBytes / global.getElementBytes();
+    if (getVectorWidth(global) != width || global.shape.back() % width != 0)
+      continue;
+    int64_t swizzle = getSharedSwizzle(op.getResult());
+    int64_t offset = allocate(global.shape, global.storageType,
+                              kMaxVectorBytes, swizzle);
+    TileLayout layout;
+    layout.shape = global.shape;
+    layout.strides = getContiguousStrides(global.shape);
+    layout.storageType = global.storageType;
+    layout.shared = true;
+    layout.swizzle = swizzle;
+    preloadedTiles[op] = {{offset, s.buffers.back().bytes}, layout};
+    s.preloaded.insert(op);
+  }
+}
+
+/// The most dimensions and elements per dimension of a TMA box.
+constexpr int64_t kMaxBoxRank = 5, kMaxBoxExtent = 256;
+
+bool Planner::canCopyWithTMA(block::InputLoaderOp op) {
+  ArrayRef<int64_t> whole = getShape(op.getSource());
+  ArrayRef<int64_t> shape = getShape(op.getResult());
+  int64_t elementBytes = getElementType(op.getResult()).getIntOrFloatBitWidth() / 8;
+  int64_t tileBytes = elementBytes * getNumElements(shape);
+  return int64_t(shape.size()) <= kMaxBoxRank &&
+         llvm::all_of(shape, [](int64_t e) { return e <= kMaxBoxExtent; }) &&
+         (whole.back() * elementBytes) % kMaxVectorBytes == 0 &&
+         (shape.back() * elementBytes) % kMaxVectorBytes == 0 &&
+         tileBytes % kTensorCopyAlignment == 0;
+}
+
+void Planner::planStaging() {
+  // Tiles of whole 16-byte chunks, 16-byte aligned in global memory.
+  SmallVector<block::InputLoaderOp> loaders;
+  int64_t bytes = 0;
+  for (auto op : graph.getBodyBlock().getOps<block::InputLoaderOp>()) {
+    if (!op.isLoopVarying())
+      continue;
+    TileLayout layout = getGlobalLayout(op, /*wholeShape=*/true);
+    int64_t width = kMaxVectorBytes / layout.getElementBytes();
+    ArrayRef<int64_t> shape = getShape(op.getResult());
+    if (getVectorWidth(layout) != width || shape.back() % width != 0)
+      continue;
+    loaders.push_back(op);
+    bytes += layout.getElementBytes() * getNumElements(shape);
+  }
+  int64_t stages = std::min<int64_t>(choices.maxStages, graph.getForloop());
+  while (stages >= 2 && stages * bytes > choices.stagingBytes)
+    --stages;
+  if (loaders.empty() || stages < 2)
+    return;
+  s.stages = stages;
+  s.tensorCopies =
+      choices.tensorCopies &&
+      llvm::all_of(loaders, [&](auto op) { return canCopyWithTMA(op); });
+  for (block::InputLoaderOp op : loaders) {
+    ArrayRef<int64_t> tile = getShape(op.getResult());
+    Type type = getElementType(op.getResult());
+    StagedTile staged;
+    staged.swizzle = getSharedSwizzle(op.getResult());
+    // TMA swizzles boxes whose rows are the swizzle's bytes: rows of
+    // several 128-byte spans are copied in boxes of 128-byte rows, one block
+    // of the stage each, if the blocks keep the swizzle's alignment; other
+    // tiles are not swizzled.
+    int64_t elementBytes = type.getIntOrFloatBitWidth() / 8;
+    if (s.tensorCopies && staged.swizzle != 0 &&
+        staged.swizzle != tile.back() * elementBytes) {
+      int64_t rows = getNumElements(tile.drop_back());
+      if (staged.swizzle == kMaxSwizzle &&
+          rows * staged.swizzle % kSwizzleAlignment == 0)
+        staged.blockExtent = staged.swizzle / elementBytes;
+      else
+        staged.swizzle = 0;
+    }
+    SmallVector<int64_t, 4> shape = {stages};
+    llvm::append_range(shape, tile);
+    allocate(shape, type,
+             s.tensorCopies ? kTensorCopyAlignment : kMaxVectorBytes,
+             staged.swizzle);
+    s.staged[op] = staged;
+  }
+  if (s.tensorCopies) {
+    // One mbarrier per stage, initialised before every thread goes on.
+    allocate({stages}, IntegerType::get(graph.getContext(), 64));
+    emitCode();
+    barrier();
+  }
+}
+
+Operation *Planner::getEpilogue(block::MatmulOp op) {
+  if (!op->hasOneUse())
+    return nullptr;
+  Operation *user = *op->user_begin();
+  if (!isUnaryElementwise(user) || s.getRunPhase(user) != s.getRunPhase(op))
+    return nullptr;
+  return user;
+}
+
+void Planner::planRegisterSums() {
+  if (!choices.tensorCores)
+    return;
+  int64_t count = 0;
+  for (auto accum : graph.getBodyBlock().getOps<block::ForloopAccumOp>())
+    planRegisterChain(accum, count);
+  for (auto accum : graph.getBodyBlock().getOps<block::ForloopAccumOp>()) {
+    auto matmul = accum.getInput().getDefiningOp<block::MatmulOp>();
+    if (s.isInRegisters(accum) || accum.getKind() != block::AccumKind::Sum ||
+        !matmul || !matmul->hasOneUse() ||
+        s.phases.lookup(matmul) != LoopPhase::InLoop)
+      continue;
+    // In-loop values are stored at their element type.
+    ArrayRef<int64_t> shape = getShape(matmul.getResult());
+    int64_t depth = getShape(matmul.getLhs()).back();
+    Type lhsType = getElementType(matmul.getLhs());
+    Type rhsType = getElementType(matmul.getRhs());
+    RegisterSum sum;
+    if (choices.warpgroupMatmuls &&
+        canUseWarpgroupMatmul(lhsType, rhsType, depth, shape, s.threads)) {
+      sum.engine = MatmulEngine::Wgmma;
+      sum.numRegisters =
+          WarpgroupPlan(depth, shape, s.threads).getNumRegisters();
+    } else if (canUseTensorCores(lhsType, rhsType, depth, shape, s.threads)) {
+      sum.engine = MatmulEngine::MmaSync;
+      sum.numRegisters = getTensorCoreSumRegisters(depth, shape, s.threads);
+    } else {
+      continue;
+    }
+    if (count + sum.numRegisters > kMaxSumRegisters)
+      continue;
+    sum.firstRegister = count;
+    s.registerSums.insert({accum, sum});
+    count += sum.numRegisters;
+  }
+  s.loopRegisters = count;
+}
+
+void Planner::planRegisterChain(block::ForloopAccumOp accum, int64_t &count) {
+  auto second = accum.getInput().getDefiningOp<block::MatmulOp>();
+  if (accum.getKind() != block::AccumKind::Sum || !second ||
+      !second->hasOneUse() || s.phases.lookup(second) != LoopPhase::InLoop)
+    return;
+  Value intermediate = second.getLhs();
+  if (intermediate == second.getRhs())
+    return;
+  // E is the first matmul's result, or its epilogue's.
+  Operation *between = nullptr;
+  auto first = intermediate.getDefiningOp<block::MatmulOp>();
+  if (!first) {
+    between = intermediate.getDefiningOp();
+    if (between && between->getNumOperands() == 1)
+      first = between->getOperand(0).getDefiningOp<block::MatmulOp>();
+    if (!first || getEpilogue(first) != between)
+      return;
+  }
+  if (s.phases.lookup(first) != LoopPhase::InLoop)
+    return;
+  SmallVector<block::ForloopAccumOp> rowSums;
+  for (Operation *user : intermediate.getUsers()) {
+    if (user == second)
+      continue;
+    auto rowSum = dyn_cast<block::ForloopAccumOp>(user);
+    if (!rowSum || rowSum.getKind() != block::AccumKind::SumLast)
+      return;
+    rowSums.push_back(rowSum);
+  }
+  ArrayRef<int64_t> shape = getShape(intermediate);
+  int64_t depth = getShape(first.getLhs()).back();
+  int64_t columns = getShape(second.getResult()).back();
+  if (!canChainMatmuls(getElementType(first.getLhs()),
+                       getElementType(first.getRhs()),
+                       getElementType(intermediate),
+                       getElementType(second.getRhs()), shape, depth, columns,
+                       s.threads))
+    return;
+  int64_t added =
+      ChainShape(shape, columns, s.threads, !rowSums.empty()).getNumRegisters();
+  if (count + added > kMaxSumRegisters)
+    return;
+  s.absorbed.insert(first);
+  if (between)
+    s.absorbed.insert(between);
+  s.registerChains.insert(
+      {second, RegisterChain{first, between, rowSums, count, added}});
+  count += added;
+}
+
+MatmulEngine Planner::chooseEngine(block::MatmulOp op) {
+  const TileLayout &a = layouts[op.getLhs()], &b = layouts[op.getRhs()];
+  ArrayRef<int64_t> shape = getShape(op.getResult());
+  if (choices.warpgroupMatmuls &&
+      canUseWarpgroupMatmul(a.storageType, b.storageType, a.shape.back(), shape,
+                            s.threads))
+    return MatmulEngine::Wgmma;
+  if (choices.tensorCores &&
+      canUseTensorCores(a.storageType, b.storageType, a.shape.back(), shape,
+                        s.threads))
+    return MatmulEngine::MmaSync;
+  return MatmulEngine::Simt;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+int64_t Planner::allocate(ArrayRef<int64_t> shape, Type type,
+                          int64_t alignment, int64_t swizzle) {
+  if (swizzle != 0)
+    alignment = std::max(alignment, kSwizzleAlignment);
+  int64_t bytes = getNumElements(shape) * type.getIntOrFloatBitWidth() / 8;
+  int64_t offset = allocator.allocate(bytes, alignment);
+  s.buffers.push_back({offset, bytes, alignment});
+  return offset;
+}
+
+void Planner::allocateResult(Value result) {
+  TileLayout layout;
+  ArrayRef<int64_t> shape = getShape(result);
+  layout.shape.assign(shape.begin(), shape.end());
+  layout.strides = getContiguousStrides(shape);
+  layout.storageType = getElementType(result);
+  layout.shared = true;
+  layout.swizzle = getSharedSwizzle(result);
+  int64_t offset = allocate(shape, layout.storageType, kMaxVectorBytes,
+                            layout.swizzle);
+  owned[result] = {offset, s.buffers.back().bytes};
+  layouts[result] = std::move(layout);
+}
+
+void Planner::planSums(ArrayRef<int64_t> shape, int64_t terms, int64_t width,
+                       int64_t termRun) {
+  int64_t groups = getNumElements(shape) / width;
+  int64_t slices = getSumSlices(groups, terms, s.threads, termRun);
+  emitCode();
+  if (slices != 1) {
+    SmallVector<int64_t, 4> partialShape = {slices};
+    llvm::append_range(partialShape, shape);
+    allocate(partialShape, Float32Type::get(graph.getContext()));
+    barrier();
+  }
+  barrier();
+}
+
+void Planner::planStoreResults(int64_t slices, ArrayRef<int64_t> shape) {
+  emitCode();
+  if (slices != 1) {
+    SmallVector<int64_t, 4> partialShape = {slices};
+    llvm::append_range(partialShape, shape);
+    allocate(partialShape, Float32Type::get(graph.getContext()));
+    barrier();
+  }
+  barrier();
+}
+
+void Planner::planWarpgroupOperands(const WarpgroupPlan &plan) {
+  Type f16 = Float16Type::get(graph.getContext());
+  allocate(plan.getPackedShape(plan.paddedRowsA), f16);
+  allocate(plan.getPackedShape(plan.paddedRowsB), f16);
+  emitCode();
+  barrier();
+}
+
+void Planner::releaseDeadTiles(Operation *op, bool loopEnd) {
+  // Other blocks of a cluster read this block's tiles (DSMEM) until the
+  // cluster synchronises: no reuse there.
+  if (graph.getCluster())
+    return;
+  auto runsBefore = [&](Operation *a, Operation *b) {
+    LoopPhase phaseA = s.getRunPhase(a), phaseB = s.getRunPhase(b);
+    return phaseA != phaseB ? phaseA < phaseB : a->isBeforeInBlock(b);
+  };
+  SmallVector<Value> candidates;
+  if (loopEnd)
+    candidates = llvm::to_vector(llvm::make_first_range(owned));
+  else
+    candidates = llvm::to_vector(op->getOperands());
+  // A register chain's second matmul reads the operands of its first.
+  if (auto chain = s.registerChains.find(op);
+      !loopEnd && chain != s.registerChains.end())
+    llvm::append_range(candidates, chain->second.first->getOperands());
+  for (Value value : candidates) {
+    auto found = owned.find(value);
+    if (found == owned.end())
+      continue;
+    Operation *last = nullptr;
+    for (Operation *user : value.getUsers())
+      if (Operation *reader = s.getReader(user);
+          !last || runsBefore(last, reader))
+        last = reader;
+    if (!last)
+      continue;
+    // A loop-invariant tile read in the loop lives until the loop ends.
+    bool readInLoop =
+        s.phases.lookup(value.getDefiningOp()) != LoopPhase::InLoop &&
+        s.getRunPhase(last) == LoopPhase::InLoop;
+    if (loopEnd ? !readInLoop : (last != op || readInLoop))
+      continue;
+    auto [offset, bytes] = found->second;
+    allocator.release(offset, bytes, lastIsBarrier);
+    if (lastIsBarrier)
+      s.synchronizedReleases.insert(op);
+    owned.erase(found);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+void Planner::visitLoader(block::InputLoaderOp op) {
+  if (auto found = preloadedTiles.find(op); found != preloadedTiles.end()) {
+    owned[op.getResult()] = found->second.first;
+    layouts[op.getResult()] = found->second.second;
+    return;
+  }
+  auto staged = s.staged.find(op);
+  if (staged == s.staged.end()) {
+    layouts[op.getResult()] = getGlobalLayout(op, /*wholeShape=*/false);
+    if (!getLoaderOffsetTerms(graph, op).empty())
+      emitCode();
+    return;
+  }
+  // One stage of `[stages, tile...]`, at a multiple of the tile's elements.
+  ArrayRef<int64_t> tile = getShape(op.getResult());
+  TileLayout stages;
+  stages.shape = {s.stages};
+  llvm::append_range(stages.shape, tile);
+  stages.strides = getContiguousStrides(stages.shape);
+  if (staged->second.blockExtent != 0)
+    blockLastDimension(stages, staged->second.blockExtent, /*firstInner=*/1);
+  TileLayout layout = stages;
+  layout.shape.erase(layout.shape.begin());
+  layout.strides.erase(layout.strides.begin());
+  if (layout.blockExtent != 0)
+    --layout.blockedDim;
+  layout.storageType = getElementType(op.getResult());
+  layout.shared = true;
+  layout.swizzle = staged->second.swizzle;
+  layout.offsetAlignment = std::gcd(layout.offsetAlignment, stages.strides[0]);
+  layouts[op.getResult()] = std::move(layout);
+  emitCode();
+}
+
+void Planner::visitMatmul(block::MatmulOp op) {
+  ArrayRef<int64_t> shape = getShape(op.getResult());
+  if (s.registerChains.contains(op)) {
+    emitCode();
+    if (s.stages == 0)
+      barrier();
+    return;
+  }
+  if (op->hasOneUse()) {
+    if (auto sum = s.registerSums.find(*op->user_begin());
+        sum != s.registerSums.end()) {
+      if (sum->second.engine == MatmulEngine::Wgmma)
+        planWarpgroupOperands(WarpgroupPlan(getShape(op.getLhs()).back(),
+                                            shape, s.threads));
+      emitCode();
+      if (s.stages == 0)
+        barrier();
+      return;
+    }
+  }
+  MatmulEngine engine = chooseEngine(op);
+  s.engines[op] = engine;
+  int64_t depth = layouts[op.getLhs()].shape.back();
+  if (engine == MatmulEngine::Wgmma) {
+    allocateResult(op.getResult());
+    planWarpgroupOperands(WarpgroupPlan(depth, shape, s.threads));
+    emitCode();
+    barrier();
+    return;
+  }
+  // Sums rounded to the matmul's type, then its epilogue, as they are stored.
+  Operation *epilogue = getEpilogue(op);
+  if (epilogue) {
+    s.epilogues[op] = epilogue;
+    s.absorbed.insert(epilogue);
+  }
+  allocateResult(epilogue ? epilogue->getResult(0) : Value(op.getResult()));
+  if (engine == MatmulEngine::MmaSync) {
+    planStoreResults(getTensorCoreSlices(shape, depth, s.threads), shape);
+    return;
+  }
+  int64_t width =
+      getSumWidth(layouts[op.getRhs()], shape, s.threads, choices.vectorSums);
+  planSums(shape, depth, width, /*termRun=*/1);
+}
+
+void Planner::initAccumulator(block::ForloopAccumOp op) {
+  ArrayRef<int64_t> shape = getShape(op.getResult());
+  Type f32 = Float32Type::get(graph.getContext());
+  allocate(shape, f32);
+  TileLayout layout;
+  layout.shape.assign(shape.begin(), shape.end());
+  layout.strides = getContiguousStrides(shape);
+  layout.storageType = f32;
+  layout.shared = true;
+  layouts[op.getResult()] = std::move(layout);
+  emitCode();
+  barrier();
+}
+
+void Planner::accumulate(block::ForloopAccumOp op) {
+  block::AccumKind kind = op.getKind();
+  if (kind == block::AccumKind::Sum || kind == block::AccumKind::Max) {
+    emitCode();
+    barrier();
+    return;
+  }
+  const TileLayout &in = layouts[op.getInput()];
+  int64_t size = kind == block::AccumKind::SumLastTo ? *op.getSize() : 1;
+  int64_t terms = in.shape.back() / size;
+  int64_t termRun = size == 1 ? getTermRun(in, terms) : 1;
+  planSums(getShape(op.getResult()), terms, /*width=*/1, termRun);
+}
+
+void Planner::finishAccumulator(block::ForloopAccumOp op) {
+  ArrayRef<int64_t> shape = getShape(op.getResult());
+  if (const RegisterChain *chain = s.getChain(op)) {
+    allocateResult(op.getResult());
+    Operation *second = s.getReader(chain->first);
+    ChainShape geometry(getShape(second->getOperand(0)),
+                        getShape(second->getResult(0)).back(), s.threads,
+                        !chain->rowSums.empty());
+    if (op.getInput() == second->getResult(0)) {
+      planStoreResults(geometry.slices, shape);
+      return;
+    }
+    emitCode();
+    if (geometry.slices != 1) {
+      SmallVector<int64_t, 4> partialShape = {geometry.slices};
+      llvm::append_range(partialShape, shape);
+      allocate(partialShape, Float32Type::get(graph.getContext()));
+      barrier();
+    }
+    barrier();
+    return;
+  }
+  if (auto sum = s.registerSums.find(op); sum != s.registerSums.end()) {
+    allocateResult(op.getResult());
+    if (sum->second.engine == MatmulEngine::Wgmma) {
+      emitCode();
+      barrier();
+      return;
+    }
+    auto matmul = op.getInput().getDefiningOp<block::MatmulOp>();
+    planStoreResults(getTensorCoreSlices(shape, getShape(matmul.getLhs()).back(),
+                                         s.threads),
+                     shape);
+    return;
+  }
+  // In place, rounded to the result's type.
+  emitCode();
+  barrier();
+}
+
+void Planner::visit(Operation *op) {
+  if (s.absorbed.contains(op))
+    return;
+  TypeSwitch<Operation *>(op)
+      .Case([&](block::InputLoaderOp loader) { visitLoader(loader); })
+      .Case([&](block::MatmulOp matmul) { visitMatmul(matmul); })
+      .Case([&](block::ReductionOp reduction) {
+        const TileLayout &in = layouts[reduction.getInput()];
+        int64_t dim = reduction.getDim(), size = reduction.getSize();
+        allocateResult(reduction.getResult());
+        ArrayRef<int64_t> shape = getShape(reduction.getResult());
+        int64_t width = getSumWidth(in, shape, s.threads, choices.vectorSums);
+        int64_t terms = in.shape[dim] / size;
+        bool lastDim = dim == int64_t(in.shape.size()) - 1;
+        int64_t termRun = lastDim && size == 1 ? getTermRun(in, terms) : 1;
+        if (lastDim)
+          width = getGroupWidth(width, size);
+        planSums(shape, terms, width, termRun);
+      })
+      .Case([&](block::RmsNormOp norm) {
+        const TileLayout &in = layouts[norm.getInput()];
+        int64_t groups = getNumElements(in.shape) / norm.getSize();
+        allocate({groups}, Float32Type::get(graph.getContext()));
+        planSums({groups}, norm.getSize(), /*width=*/1,
+                 getTermRun(in, norm.getSize()));
+        allocateResult(norm.getResult());
+        barrier();
+      })
+      .Case<block::ClusterReduceOp, block::ClusterReduceScatterOp,
+            block::ClusterGatherOp>([&](Operation *collective) {
+        Value input = collective->getOperand(0);
+        if (!layouts[input].shared)
+          allocate(getShape(input), getElementType(input));
+        allocateResult(collective->getResult(0));
+        emitCode();
+      })
+      .Case([&](block::OutputSaverOp) {
+        emitCode();
+        barrier();
+      })
+      .Default([&](Operation *other) {
+        // Elementwise ops, concat, thread graphs: a result tile each.
+        for (Value result : other->getResults())
+          allocateResult(result);
+        emitCode();
+        barrier();
+      });
+}
+
+void Planner::run() {
+  Block &body = graph.getBodyBlock();
+  // The copies go first: the preloaded loop-invariant tiles, then the
+  // stages of the first iterations; the ops wait for the former only.
+  planPreloads();
+  planStaging();
+  if (!s.preloaded.empty()) {
+    emitCode();
+    barrier();
+  }
+  auto phaseOf = [&](Operation &op) { return s.phases.lookup(&op); };
+  for (Operation &op : body.without_terminator()) {
+    if (isa<block::ForloopAccumOp>(op) || phaseOf(op) != LoopPhase::Invariant)
+      continue;
+    visit(&op);
+    releaseDeadTiles(&op);
+  }
+  auto accums = llvm::to_vector(body.getOps<block::ForloopAccumOp>());
+  planRegisterSums();
+  for (block::ForloopAccumOp accum : accums)
+    if (!s.isInRegisters(accum))
+      initAccumulator(accum);
+  bool hasLoopBody = !accums.empty() ||
+                     llvm::any_of(body.without_terminator(), [&](Operation &op) {
+                       return phaseOf(op) == LoopPhase::InLoop;
+                     });
+  if (hasLoopBody) {
+    emitCode();
+    if (s.stages != 0) {
+      barrier();
+      emitCode();
+    }
+    for (Operation &op : body.without_terminator()) {
+      if (auto accum = dyn_cast<block::ForloopAccumOp>(op)) {
+        if (!s.isInRegisters(accum))
+          accumulate(accum);
+      } else if (phaseOf(op) != LoopPhase::InLoop) {
+        continue;
+      } else {
+        visit(&op);
+      }
+      releaseDeadTiles(&op);
+    }
+    emitCode();
+    releaseDeadTiles(nullptr, /*loopEnd=*/true);
+  }
+  for (block::ForloopAccumOp accum : accums)
+    finishAccumulator(accum);
+  for (Operation &op : body.without_terminator()) {
+    if (isa<block::ForloopAccumOp>(op) || phaseOf(op) != LoopPhase::PostLoop)
+      continue;
+    visit(&op);
+    releaseDeadTiles(&op);
+  }
+  s.sharedBytes = allocator.getSize();
+}
+
+void mlir::mirage::planSchedule(kernel::GraphDefOp graph,
+                                const ScheduleChoices &choices,
+                                KernelSchedule &schedule) {
+  Planner(graph, choices, schedule).run();
+}
