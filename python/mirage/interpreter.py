@@ -112,7 +112,7 @@ def _attribute(op, name, kind, where):
 
 
 def _triple(op, name, where, minimum, default=None):
-    """A list of 3 integers >= minimum (grid, block, cluster, maps)."""
+    """A list of 3 integers >= minimum (grid, cluster, maps)."""
     value = op.get(name, default)
     if not isinstance(value, list) or len(value) != 3 or not all(
             type(v) is int and v >= minimum for v in value):
