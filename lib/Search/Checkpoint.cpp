@@ -22,7 +22,7 @@ namespace json = llvm::json;
 namespace {
 
 constexpr llvm::StringLiteral kFormat = "mirage-search-checkpoint";
-constexpr int64_t kVersion = 1;
+constexpr int64_t kVersion = 2;
 
 /// A hash of `value` as printed (objects print their keys sorted).
 std::string hashJSON(const json::Value &value) {

@@ -40,12 +40,7 @@ std::string describe(const ValueType &type) {
   std::string s;
   for (int64_t d : type.shape)
     s += std::to_string(d) + "x";
-  switch (type.elementType) {
-  case ElementType::F16: return s + "f16";
-  case ElementType::BF16: return s + "bf16";
-  case ElementType::F32: return s + "f32";
-  }
-  return s;
+  return s + getElementTypeName(type.elementType).str();
 }
 
 LogicalResult checkSignatures(const Program &reference,

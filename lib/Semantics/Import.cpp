@@ -11,51 +11,13 @@
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 #include "Mirage/Dialect/Thread/IR/ThreadOps.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::mirage;
 using namespace mlir::mirage::sem;
 
-namespace {
-
-/// The op kind of a Mirage op, from its mnemonic (the three dialects share
-/// mnemonics for the same function).
-std::optional<OpKind> getOpKind(Operation *op) {
-  return llvm::StringSwitch<std::optional<OpKind>>(
-             op->getName().stripDialect())
-      .Case("exp", OpKind::Exp)
-      .Case("square", OpKind::Square)
-      .Case("sqrt", OpKind::Sqrt)
-      .Case("rsqrt", OpKind::Rsqrt)
-      .Case("silu", OpKind::Silu)
-      .Case("gelu", OpKind::Gelu)
-      .Case("relu", OpKind::Relu)
-      .Case("neg", OpKind::Neg)
-      .Case("mul_scalar", OpKind::MulScalar)
-      .Case("add", OpKind::Add)
-      .Case("sub", OpKind::Sub)
-      .Case("mul", OpKind::Mul)
-      .Case("div", OpKind::Div)
-      .Case("pow", OpKind::Pow)
-      .Case("matmul", OpKind::Matmul)
-      .Case("reduction", OpKind::Reduction)
-      .Case("rms_norm", OpKind::RmsNorm)
-      .Case("concat", OpKind::Concat)
-      .Case("chunk", OpKind::Chunk)
-      .Case("graph_def", OpKind::GraphDef)
-      .Case("input_loader", OpKind::InputLoader)
-      .Case("output_saver", OpKind::OutputSaver)
-      .Case("forloop_accum", OpKind::ForloopAccum)
-      .Case("thread_graph", OpKind::ThreadGraph)
-      .Case("cluster_reduce", OpKind::ClusterReduce)
-      .Case("cluster_gather", OpKind::ClusterGather)
-      .Case("cluster_reduce_scatter", OpKind::ClusterReduceScatter)
-      .Default(std::nullopt);
-}
-
-ValueType getValueType(Type type) {
+ValueType mlir::mirage::sem::getValueType(Type type) {
   ValueType result;
   Type element = type;
   if (auto shaped = dyn_cast<ShapedType>(type)) {
@@ -68,19 +30,10 @@ ValueType getValueType(Type type) {
   return result;
 }
 
+namespace {
+
 std::array<int32_t, 3> getMap(block::GridMapAttr map) {
   return {map.getX(), map.getY(), map.getZ()};
-}
-
-AccumKind getAccumKind(block::AccumKind kind) {
-  switch (kind) {
-  case block::AccumKind::Sum: return AccumKind::Sum;
-  case block::AccumKind::SumLast: return AccumKind::SumLast;
-  case block::AccumKind::SumLastTo: return AccumKind::SumLastTo;
-  case block::AccumKind::RmsLast: return AccumKind::RmsLast;
-  case block::AccumKind::Max: return AccumKind::Max;
-  }
-  llvm_unreachable("unknown accumulator kind");
 }
 
 class ProgramBuilder {
@@ -124,7 +77,8 @@ FailureOr<int32_t> ProgramBuilder::addGraph(Block &block) {
 
 LogicalResult ProgramBuilder::addNode(Operation *op, Graph &graph,
                                       llvm::DenseMap<Value, int32_t> &ids) {
-  std::optional<OpKind> kind = getOpKind(op);
+  // The three dialects share mnemonics for the same function.
+  std::optional<OpKind> kind = getOpKind(op->getName().stripDialect());
   StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
   if (!kind || !dialect.starts_with("mirage_"))
     return op->emitOpError() << "has no Mirage semantics";
@@ -168,7 +122,8 @@ LogicalResult ProgramBuilder::addNode(Operation *op, Graph &graph,
             return success();
           })
           .Case([&](block::ForloopAccumOp accum) {
-            node.accum = getAccumKind(accum.getKind());
+            node.accum =
+                *getAccumKind(block::stringifyAccumKind(accum.getKind()));
             node.size = accum.getSize().value_or(1);
             return success();
           })

@@ -7,47 +7,103 @@
 
 #include "Mirage/Semantics/Program.h"
 
+#include "Mirage/Dialect/Block/IR/BlockOps.h"
+#include "Mirage/Dialect/Kernel/IR/KernelOps.h"
+#include "Mirage/Dialect/Thread/IR/ThreadOps.h"
 #include "Mirage/Semantics/LoopPhases.h"
 #include "Mirage/Semantics/Tensor.h"
 #include "llvm/Support/ErrorHandling.h"
 
+using namespace mlir;
+using namespace mlir::mirage;
 using namespace mlir::mirage::sem;
 
 int64_t ValueType::getNumElements() const {
   return sem::getNumElements(shape);
 }
 
+llvm::StringRef mlir::mirage::sem::getElementTypeName(ElementType type) {
+  switch (type) {
+  case ElementType::F16: return "f16";
+  case ElementType::BF16: return "bf16";
+  case ElementType::F32: return "f32";
+  }
+  llvm_unreachable("unknown element type");
+}
+
+namespace {
+
+/// The mnemonic of `OpTy`, without its dialect's prefix.
+template <typename OpTy>
+llvm::StringRef getMnemonic() {
+  return OpTy::getOperationName().split('.').second;
+}
+
+constexpr OpKind kLastOpKind = OpKind::ClusterReduceScatter;
+
+} // namespace
+
 llvm::StringRef mlir::mirage::sem::getOpName(OpKind kind) {
+  // The three dialects share the mnemonics of the elementwise functions.
   switch (kind) {
-  case OpKind::Exp: return "exp";
-  case OpKind::Square: return "square";
-  case OpKind::Sqrt: return "sqrt";
-  case OpKind::Rsqrt: return "rsqrt";
-  case OpKind::Silu: return "silu";
-  case OpKind::Gelu: return "gelu";
-  case OpKind::Relu: return "relu";
-  case OpKind::Neg: return "neg";
-  case OpKind::MulScalar: return "mul_scalar";
-  case OpKind::Add: return "add";
-  case OpKind::Sub: return "sub";
-  case OpKind::Mul: return "mul";
-  case OpKind::Div: return "div";
-  case OpKind::Pow: return "pow";
-  case OpKind::Matmul: return "matmul";
-  case OpKind::Reduction: return "reduction";
-  case OpKind::RmsNorm: return "rms_norm";
-  case OpKind::Concat: return "concat";
-  case OpKind::Chunk: return "chunk";
-  case OpKind::GraphDef: return "graph_def";
-  case OpKind::InputLoader: return "input_loader";
-  case OpKind::OutputSaver: return "output_saver";
-  case OpKind::ForloopAccum: return "forloop_accum";
-  case OpKind::ThreadGraph: return "thread_graph";
-  case OpKind::ClusterReduce: return "cluster_reduce";
-  case OpKind::ClusterGather: return "cluster_gather";
-  case OpKind::ClusterReduceScatter: return "cluster_reduce_scatter";
+  case OpKind::Exp: return getMnemonic<thread::ExpOp>();
+  case OpKind::Square: return getMnemonic<thread::SquareOp>();
+  case OpKind::Sqrt: return getMnemonic<thread::SqrtOp>();
+  case OpKind::Rsqrt: return getMnemonic<thread::RsqrtOp>();
+  case OpKind::Silu: return getMnemonic<thread::SiluOp>();
+  case OpKind::Gelu: return getMnemonic<thread::GeluOp>();
+  case OpKind::Relu: return getMnemonic<thread::ReluOp>();
+  case OpKind::Neg: return getMnemonic<thread::NegOp>();
+  case OpKind::MulScalar: return getMnemonic<thread::MulScalarOp>();
+  case OpKind::Add: return getMnemonic<thread::AddOp>();
+  case OpKind::Sub: return getMnemonic<thread::SubOp>();
+  case OpKind::Mul: return getMnemonic<thread::MulOp>();
+  case OpKind::Div: return getMnemonic<thread::DivOp>();
+  case OpKind::Pow: return getMnemonic<thread::PowOp>();
+  case OpKind::Matmul: return getMnemonic<kernel::MatmulOp>();
+  case OpKind::Reduction: return getMnemonic<kernel::ReductionOp>();
+  case OpKind::RmsNorm: return getMnemonic<kernel::RmsNormOp>();
+  case OpKind::Concat: return getMnemonic<kernel::ConcatOp>();
+  case OpKind::Chunk: return getMnemonic<kernel::ChunkOp>();
+  case OpKind::GraphDef: return getMnemonic<kernel::GraphDefOp>();
+  case OpKind::InputLoader: return getMnemonic<block::InputLoaderOp>();
+  case OpKind::OutputSaver: return getMnemonic<block::OutputSaverOp>();
+  case OpKind::ForloopAccum: return getMnemonic<block::ForloopAccumOp>();
+  case OpKind::ThreadGraph: return getMnemonic<block::ThreadGraphOp>();
+  case OpKind::ClusterReduce: return getMnemonic<block::ClusterReduceOp>();
+  case OpKind::ClusterGather: return getMnemonic<block::ClusterGatherOp>();
+  case OpKind::ClusterReduceScatter:
+    return getMnemonic<block::ClusterReduceScatterOp>();
   }
   llvm_unreachable("unknown op kind");
+}
+
+std::optional<OpKind> mlir::mirage::sem::getOpKind(llvm::StringRef name) {
+  for (uint8_t k = 0; k <= static_cast<uint8_t>(kLastOpKind); ++k)
+    if (name == getOpName(static_cast<OpKind>(k)))
+      return static_cast<OpKind>(k);
+  return std::nullopt;
+}
+
+llvm::StringRef mlir::mirage::sem::getAccumName(AccumKind kind) {
+  auto name = [](block::AccumKind kind) {
+    return block::stringifyAccumKind(kind);
+  };
+  switch (kind) {
+  case AccumKind::Sum: return name(block::AccumKind::Sum);
+  case AccumKind::SumLast: return name(block::AccumKind::SumLast);
+  case AccumKind::SumLastTo: return name(block::AccumKind::SumLastTo);
+  case AccumKind::RmsLast: return name(block::AccumKind::RmsLast);
+  case AccumKind::Max: return name(block::AccumKind::Max);
+  }
+  llvm_unreachable("unknown accumulator kind");
+}
+
+std::optional<AccumKind> mlir::mirage::sem::getAccumKind(llvm::StringRef name) {
+  for (uint8_t k = 0; k <= static_cast<uint8_t>(AccumKind::Max); ++k)
+    if (name == getAccumName(static_cast<AccumKind>(k)))
+      return static_cast<AccumKind>(k);
+  return std::nullopt;
 }
 
 llvm::SmallVector<ValueType> Program::getInputTypes() const {

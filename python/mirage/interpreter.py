@@ -35,8 +35,7 @@ import math
 
 from mirage.plan import TensorSpec, read_tensor_spec
 
-UNARY_OPS = ("exp", "square", "sqrt", "rsqrt", "silu", "gelu", "relu", "neg",
-             "all_reduce")
+UNARY_OPS = ("exp", "square", "sqrt", "rsqrt", "silu", "gelu", "relu", "neg")
 BINARY_OPS = ("add", "sub", "mul", "div", "pow")
 #: Required attributes of the kernel and block compute ops that have any,
 #: with their types.
@@ -52,9 +51,8 @@ ATTRIBUTES = {
 #: The ops of a `reference`: the predefined kernel ops.
 OPS = UNARY_OPS + BINARY_OPS + ("matmul", "mul_scalar", "reduction",
                                 "rms_norm", "concat", "chunk")
-#: Elementwise ops on tiles and scalars (all_reduce is kernel-level only).
-ELEMENTWISE_OPS = tuple(name for name in UNARY_OPS if name != "all_reduce") \
-    + BINARY_OPS + ("mul_scalar",)
+#: Elementwise ops on tensors, tiles and scalars.
+ELEMENTWISE_OPS = UNARY_OPS + BINARY_OPS + ("mul_scalar",)
 #: The ops of a block graph (a graph_def body).
 BLOCK_OPS = ELEMENTWISE_OPS + (
     "matmul", "reduction", "rms_norm", "concat", "input_loader",
@@ -114,7 +112,7 @@ def _attribute(op, name, kind, where):
 
 
 def _triple(op, name, where, minimum, default=None):
-    """A list of 3 integers >= minimum (grid, block, cluster, maps)."""
+    """A list of 3 integers >= minimum (grid, cluster, maps)."""
     value = op.get(name, default)
     if not isinstance(value, list) or len(value) != 3 or not all(
             type(v) is int and v >= minimum for v in value):
@@ -207,7 +205,6 @@ def _op_attributes(raw, name, where):
                   for key, kind in ATTRIBUTES.get(name, {}).items()}
     if name == "graph_def":
         attributes["grid"] = _triple(raw, "grid", where, 1)
-        attributes["block"] = _triple(raw, "block", where, 1, [1, 1, 1])
         attributes["cluster"] = _triple(raw, "cluster", where, 1, [1, 1, 1])
         attributes["forloop"] = _attribute(raw, "forloop", int, where)
         if attributes["forloop"] < 1:
@@ -590,8 +587,6 @@ def _apply(op, args, backend, lead=0):
     `lead` leading axes (the blocks of a block graph) before their own."""
     name, attributes = op.name, op.attributes
     x = args[0]
-    if name in ("all_reduce",):  # The identity on one GPU.
-        return [x]
     if name == "exp":
         return [backend.exp(x)]
     if name == "square":

@@ -34,8 +34,7 @@ def graph(values, inputs, outputs, ops):
 
 def graph_def(operands, results, body, grid, forloop=1, cluster=(1, 1, 1)):
     return op("graph_def", operands, results, grid=list(grid),
-              block=[128, 1, 1], forloop=forloop, cluster=list(cluster),
-              body=body)
+              forloop=forloop, cluster=list(cluster), body=body)
 
 
 def one_kernel(inputs, output, body, grid, forloop=1, cluster=(1, 1, 1)):

@@ -13,6 +13,10 @@
 
 namespace mlir::mirage::sem {
 
+/// The shape and element type of a tensor, tile or scalar type (f16, bf16,
+/// else f32).
+ValueType getValueType(Type type);
+
 /// Builds the compact form of a verified kernel-graph function: tensor
 /// arguments, Mirage ops, one `func.return`. Emits an error at the first op
 /// the semantics does not cover (another dialect, `all_reduce`, several

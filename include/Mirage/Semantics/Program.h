@@ -21,12 +21,16 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace mlir::mirage::sem {
 
 /// Storage element type of a tensor or tile.
 enum class ElementType : uint8_t { F16, BF16, F32 };
+
+/// "f16", "bf16" or "f32".
+llvm::StringRef getElementTypeName(ElementType type);
 
 /// Shape and element type of one value. Scalars (thread-graph values) have an
 /// empty shape.
@@ -55,8 +59,10 @@ enum class OpKind : uint8_t {
   ClusterGather, ClusterReduceScatter,
 };
 
-/// The op's mnemonic (`exp`, `input_loader`, ...).
+/// The op's mnemonic (`exp`, `input_loader`, ...): that of its MLIR ops.
 llvm::StringRef getOpName(OpKind kind);
+/// The kind whose mnemonic is `name`, if any.
+std::optional<OpKind> getOpKind(llvm::StringRef name);
 
 /// True for the elementwise functions of one operand.
 inline bool isUnary(OpKind kind) { return kind <= OpKind::MulScalar; }
@@ -67,6 +73,11 @@ inline bool isBinary(OpKind kind) {
 
 /// `forloop_accum` kinds (docs/LanguageReference.md, "Accumulators").
 enum class AccumKind : uint8_t { Sum, SumLast, SumLastTo, RmsLast, Max };
+
+/// The accumulator's name (`sum`, `rms_last`, ...), as mirage_block prints it.
+llvm::StringRef getAccumName(AccumKind kind);
+/// The accumulator named `name`, if any.
+std::optional<AccumKind> getAccumKind(llvm::StringRef name);
 
 /// One op. Attribute fields are used according to `kind`.
 struct Node {

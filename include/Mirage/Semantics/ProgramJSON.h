@@ -5,9 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A JSON form of sem::Program, field for field, used by the search's
-// checkpoint files (docs/Search.md). Reading checks that every index refers
-// to an existing value or graph, so a damaged file is reported, not trusted.
+// The one JSON form of a program (docs/Runtime.md, "Programs"): typed
+// values, inputs, outputs and ops, graph_def and thread_graph bodies nested
+// under `body`. A bundle's `reference` and `program` and the candidates of a
+// search checkpoint are written here. Reading checks the whole structure
+// (every index, every definition before its use, op names, attributes,
+// shapes, bodies), so a damaged file is reported, not trusted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,12 +22,15 @@
 
 namespace mlir::mirage::sem {
 
-/// `program` as a JSON object: {"graphs": [{"values", "nodes", "inputs",
-/// "outputs", "grid", "cluster", "forloop"}]}.
+/// `type` as {"shape": [...], "dtype": "f16" | "bf16" | "f32"}.
+llvm::json::Object toJSON(const ValueType &type);
+
+/// `program` as {"values", "inputs", "outputs", "ops"}, its kernel graph,
+/// with the bodies nested in their ops.
 llvm::json::Value toJSON(const Program &program);
 
-/// Reads a program written by toJSON; false, with the reason at `path`, for
-/// anything else.
+/// Reads a program of that form; false, with the reason at `path` (the JSON
+/// path of the first fault), for anything else.
 bool fromJSON(const llvm::json::Value &json, Program &program,
               llvm::json::Path path);
 

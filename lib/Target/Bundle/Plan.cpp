@@ -8,8 +8,9 @@
 #include "Plan.h"
 
 #include "Mirage/Conversion/TensorMaps.h"
-#include "Mirage/Dialect/Block/IR/BlockOps.h"
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
+#include "Mirage/Semantics/Import.h"
+#include "Mirage/Semantics/ProgramJSON.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -18,33 +19,14 @@ using namespace mlir;
 using namespace mlir::mirage;
 namespace json = llvm::json;
 
-/// "f16", "bf16" or "f32".
-static StringRef getDTypeName(Type type) {
-  if (type.isF16())
-    return "f16";
-  if (type.isBF16())
-    return "bf16";
-  return "f32";
-}
-
-static json::Array toJSON(ArrayRef<int64_t> values) {
-  json::Array array;
-  for (int64_t v : values)
-    array.push_back(v);
-  return array;
-}
-
 /// Shape, dtype and (contiguous) strides of a tensor or buffer type.
-static json::Object describe(Type type, bool withStrides) {
+static json::Object describe(Type type) {
   auto shaped = cast<ShapedType>(type);
-  json::Object object{{"shape", toJSON(shaped.getShape())},
-                      {"dtype", getDTypeName(shaped.getElementType())}};
-  if (withStrides) {
-    SmallVector<int64_t> strides(shaped.getRank(), 1);
-    for (int64_t k = shaped.getRank() - 2; k >= 0; --k)
-      strides[k] = strides[k + 1] * shaped.getDimSize(k + 1);
-    object["strides"] = toJSON(strides);
-  }
+  json::Object object = sem::toJSON(sem::getValueType(type));
+  SmallVector<int64_t> strides(shaped.getRank(), 1);
+  for (int64_t k = shaped.getRank() - 2; k >= 0; --k)
+    strides[k] = strides[k + 1] * shaped.getDimSize(k + 1);
+  object["strides"] = json::Array(strides);
   return object;
 }
 
@@ -71,11 +53,11 @@ FailureOr<json::Object> mirage::getFunctionPlan(func::FuncOp host) {
     if (auto result = host.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
                                                          "mirage.result")) {
       bindings[arg] = json::Object{{"kind", "output"}, {"index", result.getInt()}};
-      results.emplace_back(result.getInt(), describe(arg.getType(), true));
+      results.emplace_back(result.getInt(), describe(arg.getType()));
       continue;
     }
     bindings[arg] = json::Object{{"kind", "input"}, {"index", int64_t(inputs.size())}};
-    inputs.push_back(describe(arg.getType(), true));
+    inputs.push_back(describe(arg.getType()));
   }
   llvm::sort(results, [](auto &a, auto &b) { return a.first < b.first; });
   for (auto &entry : results)
@@ -151,8 +133,8 @@ FailureOr<json::Object> mirage::getFunctionPlan(func::FuncOp host) {
                            .getElementType();
         json::Object map{
             {"tensor",
-             describe(RankedTensorType::get(param->shape, element), true)},
-            {"box", toJSON(param->box)}};
+             describe(RankedTensorType::get(param->shape, element))},
+            {"box", json::Array(param->box)}};
         if (param->swizzle != 0)
           map["swizzle"] = param->swizzle;
         arg["tensor_map"] = std::move(map);
@@ -168,117 +150,14 @@ FailureOr<json::Object> mirage::getFunctionPlan(func::FuncOp host) {
                       {"launches", std::move(launches)}};
 }
 
-namespace {
-
-/// Writes a graph (a function body, a graph_def body or a thread_graph body)
-/// as JSON: values numbered in order of definition, with their types. Nested
-/// bodies, which are isolated from above, are numbered on their own.
-class GraphWriter {
-public:
-  /// Describes `block`; `allowBlockGraphs` admits graph_defs.
-  FailureOr<json::Object> write(Block &block, bool allowBlockGraphs);
-
-private:
-  FailureOr<json::Object> writeOp(Operation &op, bool allowBlockGraphs);
-
-  DenseMap<Value, int64_t> ids;
-};
-
-json::Array toJSON(ArrayRef<int32_t> values) {
-  json::Array array;
-  for (int32_t v : values)
-    array.push_back(v);
-  return array;
-}
-
-/// Shape (empty for a scalar) and dtype of a value.
-json::Object describeValue(Type type) {
-  if (isa<ShapedType>(type))
-    return describe(type, false);
-  return json::Object{{"shape", json::Array()}, {"dtype", getDTypeName(type)}};
-}
-
-} // namespace
-
-FailureOr<json::Object> GraphWriter::write(Block &block, bool allowBlockGraphs) {
-  json::Array values, inputs, outputs, ops;
-  auto number = [&](Value value) {
-    ids[value] = values.size();
-    values.push_back(describeValue(value.getType()));
-    return ids[value];
-  };
-  for (BlockArgument arg : block.getArguments())
-    inputs.push_back(number(arg));
-  for (Operation &op : block.without_terminator()) {
-    FailureOr<json::Object> entry = writeOp(op, allowBlockGraphs);
-    if (failed(entry))
-      return failure();
-    json::Array results;
-    for (Value result : op.getResults())
-      results.push_back(number(result));
-    (*entry)["results"] = std::move(results);
-    ops.push_back(std::move(*entry));
-  }
-  for (Value value : block.getTerminator()->getOperands())
-    outputs.push_back(ids.lookup(value));
-  return json::Object{{"values", std::move(values)},
-                      {"inputs", std::move(inputs)},
-                      {"outputs", std::move(outputs)},
-                      {"ops", std::move(ops)}};
-}
-
-FailureOr<json::Object> GraphWriter::writeOp(Operation &op,
-                                             bool allowBlockGraphs) {
-  StringRef dialect = op.getDialect() ? op.getDialect()->getNamespace() : "";
-  if (!llvm::is_contained({"mirage_kernel", "mirage_block", "mirage_thread"},
-                          dialect) ||
-      isa<kernel::LaunchOp>(op))
-    return op.emitOpError("cannot be described in a bundle program");
-  if (isa<kernel::GraphDefOp>(op) && !allowBlockGraphs)
-    return op.emitOpError("cannot be part of a reference program: only "
-                          "predefined mirage_kernel ops can");
-  json::Object entry{{"op", op.getName().stripDialect()}};
-  json::Array operands;
-  for (Value operand : op.getOperands())
-    operands.push_back(ids.lookup(operand));
-  entry["operands"] = std::move(operands);
-  // Integer and float attributes, defaults included; maps as [x, y, z].
-  for (NamedAttribute attr : op.getAttrs()) {
-    StringRef name = attr.getName().getValue();
-    if (auto integer = dyn_cast<IntegerAttr>(attr.getValue()))
-      entry[name] = integer.getValue().getSExtValue();
-    else if (auto real = dyn_cast<FloatAttr>(attr.getValue()))
-      entry[name] = real.getValueAsDouble();
-    else if (auto map = dyn_cast<block::GridMapAttr>(attr.getValue()))
-      entry[name] = toJSON(map.getDims());
-    else if (auto dims = dyn_cast<DenseI32ArrayAttr>(attr.getValue()))
-      entry[name] = toJSON(dims.asArrayRef());
-  }
-  if (auto reduction = dyn_cast<kernel::ReductionOp>(op))
-    entry["size"] = reduction.getSize();
-  if (auto reduction = dyn_cast<block::ReductionOp>(op))
-    entry["size"] = reduction.getSize();
-  if (auto norm = dyn_cast<kernel::RmsNormOp>(op))
-    entry["eps"] = norm.getEps().convertToDouble();
-  if (auto norm = dyn_cast<block::RmsNormOp>(op))
-    entry["eps"] = norm.getEps().convertToDouble();
-  if (auto loader = dyn_cast<block::InputLoaderOp>(op))
-    entry["fmap"] = loader.getFmap();
-  if (auto accum = dyn_cast<block::ForloopAccumOp>(op))
-    entry["kind"] = block::stringifyAccumKind(accum.getKind());
-  if (auto graph = dyn_cast<kernel::GraphDefOp>(op))
-    entry["cluster"] = toJSON(graph.getCluster().value_or(ArrayRef<int32_t>{1, 1, 1}));
-  if (op.getNumRegions() == 1) {
-    FailureOr<json::Object> body =
-        GraphWriter().write(op.getRegion(0).front(), false);
-    if (failed(body))
-      return failure();
-    entry["body"] = std::move(*body);
-  }
-  return entry;
-}
-
 FailureOr<json::Object> mirage::getProgram(func::FuncOp function,
                                            bool allowBlockGraphs) {
-  return GraphWriter().write(function.getBody().front(), allowBlockGraphs);
+  if (!allowBlockGraphs)
+    for (auto graph : function.getOps<kernel::GraphDefOp>())
+      return graph.emitOpError("cannot be part of a reference program: only "
+                               "predefined mirage_kernel ops can");
+  FailureOr<sem::Program> program = sem::buildProgram(function);
+  if (failed(program))
+    return failure();
+  return std::move(*sem::toJSON(*program).getAsObject());
 }

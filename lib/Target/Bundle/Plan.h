@@ -18,10 +18,10 @@ namespace mlir::mirage {
 /// function of another form.
 FailureOr<llvm::json::Object> getFunctionPlan(func::FuncOp host);
 
-/// The program `function` computes, as plan.json describes it: its values,
-/// inputs, outputs and ops, graph_def and thread_graph bodies nested under
-/// `body`. Graph_defs are rejected unless `allowBlockGraphs` (a `reference`
-/// is made of predefined kernel ops only).
+/// The program `function` computes, in the JSON form of programs
+/// (Mirage/Semantics/ProgramJSON.h). Graph_defs are rejected unless
+/// `allowBlockGraphs` (a `reference` is made of predefined kernel ops only);
+/// so are ops without semantics (all_reduce).
 FailureOr<llvm::json::Object> getProgram(func::FuncOp function,
                                          bool allowBlockGraphs);
 
