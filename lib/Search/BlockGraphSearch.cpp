@@ -37,6 +37,13 @@ namespace {
 constexpr double kFieldMultiplyAddsPerSecond = 2.5e8;
 constexpr double kVerificationTrials = 3.0;
 
+/// What checking a candidate found.
+enum class CheckResult { Uncompilable, NotEquivalent, Equivalent };
+
+bool isCheaper(const CostEstimate &cost, const RankedProgram &other) {
+  return cost < other.cost;
+}
+
 /// Searches the µGraphs of one reference: for-loop range by range, the
 /// launches shared among the workers, then the verification of the range's
 /// candidates that may enter the best K.
@@ -52,7 +59,9 @@ public:
 private:
   /// Fails for overrides that do not fit the reference.
   LogicalResult checkOverrides(std::string &error) const;
-  /// Restores the state a checkpoint recorded, if any.
+  /// Restores the state a checkpoint recorded, if any, keeping the
+  /// candidates that pass verification again; fails when the checkpoint
+  /// cannot be read or written.
   LogicalResult resume(std::string &error);
   /// Records the state after a range in the checkpoint, if any.
   LogicalResult saveCheckpoint(std::string &error) const;
@@ -66,6 +75,12 @@ private:
   /// Verifies `candidates`, cheapest first, while they may enter the best
   /// K; false when the time limit stopped it.
   bool verify(std::vector<sem::Program> candidates);
+  /// Whether the code generator compiles `program` and the verifier finds
+  /// it equivalent to the reference; fails when the reference cannot be
+  /// checked.
+  FailureOr<CheckResult> check(const sem::Program &program);
+  /// Adds a verified candidate to the best K; true when it is the best.
+  bool keep(sem::Program program, const CostEstimate &cost);
   /// Whether verifying `program` (its estimated field multiply-adds over the
   /// usual trials) fits in the time left.
   bool affordable(const sem::Program &program);
@@ -135,6 +150,8 @@ LogicalResult Searcher::checkOverrides(std::string &error) const {
 LogicalResult Searcher::resume(std::string &error) {
   if (options.checkpointPath.empty())
     return success();
+  if (failed(checkCheckpointWritable(options.checkpointPath, error)))
+    return failure();
   FailureOr<std::optional<CheckpointEntry>> entry = readCheckpoint(
       options.checkpointPath, options.checkpointKey, error);
   if (failed(entry))
@@ -151,9 +168,16 @@ LogicalResult Searcher::resume(std::string &error) {
   }
   resumed = (*entry)->statistics;
   rangesDone = (*entry)->rangesDone;
+  // Anyone who can change the file can recompute its checksum: the
+  // candidates are verified again before they may replace the reference.
   for (sem::Program &program : (*entry)->candidates) {
+    FailureOr<CheckResult> result = check(program);
+    if (failed(result) || *result != CheckResult::Equivalent) {
+      ++verification.droppedCandidates;
+      continue;
+    }
     CostEstimate cost = estimateCost(program, *options.chip);
-    found.push_back({std::move(program), cost});
+    keep(std::move(program), cost);
   }
   return success();
 }
@@ -231,6 +255,7 @@ BlockSearchStatistics Searcher::collectStatistics() const {
   total.timedOut = shared.timedOut;
   total.tooLargeToVerify = verification.tooLargeToVerify;
   total.resumedRanges = verification.resumedRanges;
+  total.droppedCandidates = verification.droppedCandidates;
   return total;
 }
 
@@ -355,9 +380,6 @@ bool Searcher::verify(std::vector<sem::Program> candidates) {
       return a.first < b.first;
     return a.second < b.second;
   });
-  auto isCheaper = [](const CostEstimate &cost, const RankedProgram &other) {
-    return cost < other.cost;
-  };
   for (auto &[cost, i] : order) {
     if (found.size() >= options.maxCandidates &&
         !isCheaper(cost, found.back()))
@@ -371,39 +393,51 @@ bool Searcher::verify(std::vector<sem::Program> candidates) {
       verification.tooLargeToVerify = true;
       return false;
     }
-    if (options.isCompilable && !options.isCompilable(candidates[i])) {
+    FailureOr<CheckResult> result = check(candidates[i]);
+    if (failed(result))
+      return false;
+    if (*result == CheckResult::Uncompilable) {
       ++verification.uncompilable;
       continue;
     }
-    if (!checker) {
-      std::string error;
-      sem::EquivalenceOptions checkOptions;
-      checkOptions.seed = options.seed;
-      FailureOr<sem::EquivalenceChecker> created =
-          sem::EquivalenceChecker::create(reference, checkOptions, error);
-      if (failed(created))
-        return false;
-      checker.emplace(std::move(*created));
-    }
     ++verification.checked;
-    std::string error;
-    FailureOr<sem::EquivalenceVerdict> verdict =
-        checker->check(candidates[i], error);
-    if (failed(verdict) || !verdict->equivalent)
+    if (*result == CheckResult::NotEquivalent)
       continue;
     ++verification.verified;
     double now = totalSeconds();
     if (verification.firstSeconds < 0.0 && resumed.firstSeconds < 0.0)
       verification.firstSeconds = now;
-    auto position =
-        std::upper_bound(found.begin(), found.end(), cost, isCheaper);
-    if (position == found.begin())
+    if (keep(std::move(candidates[i]), cost))
       verification.bestSeconds = now;
-    found.insert(position, {std::move(candidates[i]), cost});
-    if (found.size() > options.maxCandidates)
-      found.pop_back();
   }
   return true;
+}
+
+FailureOr<CheckResult> Searcher::check(const sem::Program &program) {
+  if (options.isCompilable && !options.isCompilable(program))
+    return CheckResult::Uncompilable;
+  std::string error;
+  if (!checker) {
+    sem::EquivalenceOptions checkOptions;
+    checkOptions.seed = options.seed;
+    FailureOr<sem::EquivalenceChecker> created =
+        sem::EquivalenceChecker::create(reference, checkOptions, error);
+    if (failed(created))
+      return failure();
+    checker.emplace(std::move(*created));
+  }
+  FailureOr<sem::EquivalenceVerdict> verdict = checker->check(program, error);
+  return succeeded(verdict) && verdict->equivalent ? CheckResult::Equivalent
+                                                   : CheckResult::NotEquivalent;
+}
+
+bool Searcher::keep(sem::Program program, const CostEstimate &cost) {
+  auto position = std::upper_bound(found.begin(), found.end(), cost, isCheaper);
+  bool best = position == found.begin();
+  found.insert(position, {std::move(program), cost});
+  if (found.size() > options.maxCandidates)
+    found.pop_back();
+  return best;
 }
 
 } // namespace

@@ -7,6 +7,8 @@
 
 #include "Mirage/Semantics/ProgramJSON.h"
 
+#include <optional>
+
 using namespace mlir::mirage::sem;
 namespace json = llvm::json;
 
@@ -127,10 +129,25 @@ bool fromJSON(const json::Value &json, Node &node, json::Path path) {
 
 namespace {
 
-/// Whether every index of `graph` (number `index` of `numGraphs`) refers to
-/// one of its values, and every body to a later graph.
-bool checkIndices(const Graph &graph, size_t index, size_t numGraphs,
-                  json::Path path) {
+/// The operands and results a node of `kind` has, or nothing where its body
+/// (graph_def, thread_graph) or its `size` (chunk) decides.
+std::optional<std::pair<size_t, size_t>> getArity(OpKind kind) {
+  if (kind == OpKind::GraphDef || kind == OpKind::ThreadGraph ||
+      kind == OpKind::Chunk)
+    return std::nullopt;
+  if (isBinary(kind) || kind == OpKind::Matmul || kind == OpKind::Concat)
+    return std::make_pair(2, 1);
+  return std::make_pair(1, 1);
+}
+
+/// Whether `graph` (number `index` of `graphs`) is well formed, as the
+/// engines assume: every index refers to one of its values, every value is
+/// defined once (an input or a node's result) before it is used (so there
+/// is no cycle), nodes have their kind's operands and results, and every
+/// body is a later graph with as many inputs and outputs as its node has
+/// operands and results.
+bool checkStructure(const Graph &graph, size_t index,
+                    llvm::ArrayRef<Graph> graphs, json::Path path) {
   auto inRange = [&](llvm::ArrayRef<int32_t> values) {
     return llvm::all_of(values, [&](int32_t value) {
       return value >= 0 && static_cast<size_t>(value) < graph.values.size();
@@ -140,19 +157,58 @@ bool checkIndices(const Graph &graph, size_t index, size_t numGraphs,
     path.report("an input or output is not a value of the graph");
     return false;
   }
-  for (auto [i, node] : llvm::enumerate(graph.nodes)) {
-    if (!inRange(node.operands) || !inRange(node.results)) {
-      path.field("nodes").index(i).report(
-          "an operand or result is not a value of the graph");
-      return false;
+  std::vector<bool> defined(graph.values.size(), false);
+  auto define = [&](llvm::ArrayRef<int32_t> values) {
+    for (int32_t value : values) {
+      if (defined[value])
+        return false;
+      defined[value] = true;
     }
+    return true;
+  };
+  auto areDefined = [&](llvm::ArrayRef<int32_t> values) {
+    return llvm::all_of(values, [&](int32_t value) { return defined[value]; });
+  };
+  if (!define(graph.inputs)) {
+    path.field("inputs").report("a value is an input twice");
+    return false;
+  }
+  for (auto [i, node] : llvm::enumerate(graph.nodes)) {
+    // A json::Path refers to its parent: build it where it is reported.
+    auto report = [&, i = i](llvm::StringLiteral message) {
+      path.field("nodes").index(i).report(message);
+      return false;
+    };
+    if (!inRange(node.operands) || !inRange(node.results)) {
+      return report("an operand or result is not a value of the graph");
+    }
+    if (!areDefined(node.operands)) {
+      return report("an operand is not defined before the node");
+    }
+    if (!define(node.results)) {
+      return report("a result is defined twice");
+    }
+    std::optional<std::pair<size_t, size_t>> arity = getArity(node.kind);
+    if (node.kind == OpKind::Chunk)
+      arity = {1, static_cast<size_t>(std::max<int64_t>(node.size, 0))};
     bool hasBody =
         node.kind == OpKind::GraphDef || node.kind == OpKind::ThreadGraph;
-    if (hasBody && (node.body <= static_cast<int32_t>(index) ||
-                    static_cast<size_t>(node.body) >= numGraphs)) {
-      path.field("nodes").index(i).report("body is not a later graph");
-      return false;
+    if (hasBody) {
+      if (node.body <= static_cast<int32_t>(index) ||
+          static_cast<size_t>(node.body) >= graphs.size()) {
+        return report("body is not a later graph");
+      }
+      const Graph &body = graphs[node.body];
+      arity = {body.inputs.size(), body.outputs.size()};
     }
+    if (node.operands.size() != arity->first ||
+        node.results.size() != arity->second || node.results.empty()) {
+      return report("wrong number of operands or results");
+    }
+  }
+  if (!areDefined(graph.outputs)) {
+    path.field("outputs").report("an output is not defined");
+    return false;
   }
   return true;
 }
@@ -197,8 +253,8 @@ bool mlir::mirage::sem::fromJSON(const json::Value &json, Program &program,
     return false;
   }
   for (auto [index, graph] : llvm::enumerate(program.graphs))
-    if (!checkIndices(graph, index, program.graphs.size(),
-                      path.field("graphs").index(index)))
+    if (!checkStructure(graph, index, program.graphs,
+                        path.field("graphs").index(index)))
       return false;
   return true;
 }

@@ -6,8 +6,11 @@
 //===----------------------------------------------------------------------===//
 //
 // A JSON form of sem::Program, field for field, used by the search's
-// checkpoint files (docs/Search.md). Reading checks that every index refers
-// to an existing value or graph, so a damaged file is reported, not trusted.
+// checkpoint files (docs/Search.md). Reading checks the program's structure:
+// every index refers to an existing value or graph, every value is defined
+// once before its uses (no cycles), nodes have their kind's operands and
+// results, and bodies match their nodes; a damaged file is reported, not
+// trusted. Types and shapes are not checked here.
 //
 //===----------------------------------------------------------------------===//
 
