@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ git
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
+  clang-format-22
   libz3-dev libzstd-dev libgtest-dev
   pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-z3
 )

@@ -16,6 +16,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <algorithm>
+#include <limits>
 #include <map>
 #include <z3++.h>
 
@@ -66,6 +68,9 @@ const llvm::DenseSet<ExprId> &Z3Oracle::Impl::getSubterms(ExprId whole) {
 /// Z3's resource count per millisecond of a query on this machine kind
 /// (2 cores, measured on nTrans's queries: 4,000 to 6,000).
 constexpr unsigned kResourcesPerMillisecond = 5000;
+static_assert(uint64_t(kMaxOracleTimeoutMs) * kResourcesPerMillisecond <=
+                  std::numeric_limits<unsigned>::max(),
+              "the longest query's budget must fit Z3's unsigned rlimit");
 
 Z3Oracle::Impl::Impl(const ExprPool &pool, unsigned timeoutMs)
     : pool(pool), solver(context), e(context.uninterpreted_sort("E")),
@@ -87,6 +92,7 @@ Z3Oracle::Impl::Impl(const ExprPool &pool, unsigned timeoutMs)
   // the machine, so verdicts (and the search) are deterministic; the
   // wall-clock time-out, ten times longer, only guards against a host far
   // slower than this one.
+  timeoutMs = std::min(timeoutMs, kMaxOracleTimeoutMs);
   params.set("rlimit", timeoutMs * kResourcesPerMillisecond);
   params.set("timeout", timeoutMs * 10);
   // Quantifiers are instantiated by E-matching on the given patterns only;

@@ -7,17 +7,25 @@
 
 #include "Mirage/Transforms/Passes.h"
 
+#include "Mirage/Conversion/CodegenOptions.h"
+
 #include "Mirage/Conversion/Passes.h"
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 #include "Mirage/Dialect/Kernel/Transforms/Passes.h"
 #include "Mirage/Search/BlockGraphSearch.h"
 #include "Mirage/Search/CostModel.h"
 #include "Mirage/Search/Materialize.h"
+#include "Mirage/Search/Z3Oracle.h"
 #include "Mirage/Semantics/Import.h"
 #include "Mirage/Transforms/ThreadGraphs.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <limits>
+#include <type_traits>
 
 namespace mlir::mirage {
 #define GEN_PASS_DEF_SUPEROPTIMIZEPASS
@@ -39,11 +47,30 @@ bool isReference(func::FuncOp function) {
   });
 }
 
+/// The largest grid size, for-loop range and grid the search takes: grids
+/// become 32-bit attributes.
+constexpr int64_t kMaxExtent = std::numeric_limits<int32_t>::max();
+/// The longest time limit, in seconds (about four months).
+constexpr double kMaxSeconds = 1e7;
+
+/// `value` as an option would be written (`nan`, `1e+07`, `-1`).
+template <typename T> std::string formatOptionValue(T value) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if constexpr (std::is_floating_point_v<T>)
+    os << llvm::format("%g", value);
+  else
+    os << value;
+  return text;
+}
+
 /// Whether the code generator compiles `program`, materialized as a
-/// function of type `type` with blocks of `threads` threads: every graph_def
-/// lowers for each chip that a bundle of it targets by default (every chip,
-/// or those with clusters when a graph_def uses one) within the smallest
-/// shared memory of those chips, as the bundle writer lowers it.
+/// function of type `type` with blocks of `threads` threads (a program whose
+/// IR does not verify, say from a changed checkpoint, does not): every
+/// graph_def has a kernel schedule for each chip that a bundle of it targets by
+/// default (every chip, or those with clusters when a graph_def uses one)
+/// within the smallest shared memory of those chips, as the bundle writer
+/// lowers it.
 bool isCompilable(const sem::Program &program, FunctionType type,
                   int32_t threads, MLIRContext *context) {
   // The code generator's refusals are expected: they are not the user's.
@@ -59,23 +86,27 @@ bool isCompilable(const sem::Program &program, FunctionType type,
   if (failed(outputs))
     return false;
   func::ReturnOp::create(inside, loc, *outputs);
+  if (failed(verify(*module)))
+    return false;
   bool usesClusters = llvm::any_of(program.graphs, [](const sem::Graph &g) {
     return g.getClusterSize() != 1;
   });
+  // Expanded as the bundle writer expands it, then scheduled as the
+  // lowering schedules it: the schedule refuses what the lowering would.
+  PassManager pm(context);
+  pm.addNestedPass<func::FuncOp>(kernel::createExpandToBlocksPass());
+  if (failed(pm.run(*module)))
+    return false;
   SmallVector<const Chip *> chips = getDefaultChips(usesClusters);
-  int64_t sharedLimit = getSharedBytesPerBlock(chips);
-  for (const Chip *chip : chips) {
-    OwningOpRef<ModuleOp> lowered(module->clone());
-    PassManager pm(context);
-    pm.addNestedPass<func::FuncOp>(kernel::createExpandToBlocksPass());
-    ConvertMirageBlockToGPUPassOptions options;
-    options.chip = chip->name.str();
-    options.maxSharedMemory = sharedLimit;
-    pm.addPass(createConvertMirageBlockToGPUPass(options));
-    if (failed(pm.run(*lowered)))
-      return false;
-  }
-  return true;
+  ScheduleOptions options = CodegenOptions().getScheduleOptions();
+  options.maxSharedBytes = getSharedBytesPerBlock(chips);
+  WalkResult scheduled = module->walk([&](kernel::GraphDefOp graph) {
+    for (const Chip *chip : chips)
+      if (failed(scheduleKernel(graph, *chip, options)))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !scheduled.wasInterrupted();
 }
 
 struct SuperoptimizePass
@@ -91,22 +122,45 @@ struct SuperoptimizePass
         return signalPassFailure();
   }
 
-  LogicalResult readOptions(search::BlockSearchOptions &options) {
-    auto positive = [](ArrayRef<int64_t> values) {
-      return llvm::all_of(values, [](int64_t v) { return v >= 1; });
+  /// Fails, with an error naming the option, its value and the range,
+  /// unless `value` lies in [`min`, `max`] (NaN lies in none).
+  template <typename T>
+  LogicalResult checkRange(StringRef name, T value, T min, T max) {
+    if (value >= min && value <= max)
+      return success();
+    return getOperation().emitError()
+           << name << " must be in [" << formatOptionValue(min) << ", "
+           << formatOptionValue(max) << "], got " << formatOptionValue(value);
+  }
+
+  /// Range-checks every numeric option.
+  LogicalResult checkRanges(const search::BlockSearchOptions &defaults) {
+    auto checkEach = [&](StringRef name, ArrayRef<int64_t> values) {
+      return success(llvm::all_of(values, [&](int64_t value) {
+        return succeeded(checkRange<int64_t>(name, value, 1, kMaxExtent));
+      }));
     };
-    if (maxOps < 1 || maxOps > 16)
-      return getOperation().emitError("max-ops must be in [1, 16], got ")
-             << static_cast<unsigned>(maxOps);
-    if (!positive(forloopRanges) || !positive(gridSizes) || maxBlocks < 1)
-      return getOperation().emitError(
-          "forloop-ranges, grid-sizes and max-blocks must be positive");
-    if (threads < 1 || threads > 1024)
-      return getOperation().emitError("threads must be in [1, 1024], got ")
-             << static_cast<int32_t>(threads);
-    if (maxCandidates < 1 || timeLimit < 0)
-      return getOperation().emitError(
-          "max-candidates must be positive and time-limit not negative");
+    return success(
+        succeeded(checkRange<unsigned>("max-ops", maxOps, 1, 16)) &&
+        succeeded(checkEach("forloop-ranges", forloopRanges)) &&
+        succeeded(checkEach("grid-sizes", gridSizes)) &&
+        succeeded(
+            checkRange<int64_t>("max-blocks", maxBlocks, 1, kMaxExtent)) &&
+        succeeded(checkRange<int32_t>("threads", threads, 1, 1024)) &&
+        // No search completes more candidates than maxComplete.
+        succeeded(checkRange<unsigned>("max-candidates", maxCandidates, 1,
+                                       defaults.maxComplete)) &&
+        succeeded(
+            checkRange<double>("time-limit", timeLimit, 0, kMaxSeconds)) &&
+        succeeded(checkRange<unsigned>("oracle-timeout", oracleTimeout, 1,
+                                       search::kMaxOracleTimeoutMs)) &&
+        succeeded(
+            checkRange<unsigned>("search-threads", searchThreads, 1, 256)));
+  }
+
+  LogicalResult readOptions(search::BlockSearchOptions &options) {
+    if (failed(checkRanges(options)))
+      return failure();
     options.maxOps = maxOps;
     if (!forloopRanges.empty())
       options.forloopRanges.assign(forloopRanges.begin(), forloopRanges.end());
@@ -121,15 +175,10 @@ struct SuperoptimizePass
     options.singleKernels = singleKernels;
     options.splitKernels = splitKernels;
     options.seed = seed;
-    if (oracleTimeout < 1)
-      return getOperation().emitError("oracle-timeout must be positive");
     options.oracleTimeoutMs = oracleTimeout;
     options.omap.assign(omap.begin(), omap.end());
     options.imaps.assign(imaps.begin(), imaps.end());
     options.fmaps.assign(fmaps.begin(), fmaps.end());
-    if (searchThreads < 1 || searchThreads > 256)
-      return getOperation().emitError("search-threads must be in [1, 256], got ")
-             << static_cast<unsigned>(searchThreads);
     options.threads = searchThreads;
     options.chip = lookupChip(chip);
     if (!options.chip)
@@ -194,6 +243,11 @@ struct SuperoptimizePass
     // checkpoints that cannot be used are the user's errors.
     if (failed(found))
       return function.emitError(error);
+    if (stats.droppedCandidates != 0)
+      function.emitWarning("checkpoint '")
+          << options.checkpointPath << "' records " << stats.droppedCandidates
+          << " candidate(s) of '" << function.getSymName()
+          << "' that fail verification (the file was changed); dropped them";
     if (emitCandidates && failed(emitCandidatesAfter(function, *found)))
       return failure();
     numStates += stats.states;

@@ -61,11 +61,29 @@
 // RUN: not mirage-opt %s --mirage-superoptimize='checkpoint=%t.other.json' 2>&1 | FileCheck %s --check-prefix=OTHER
 // OTHER: error: checkpoint '{{.*}}' is not a Mirage search checkpoint
 // RUN: not mirage-opt %s --mirage-superoptimize='checkpoint=%t.missing/ck.json' 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
-// UNWRITABLE: error: cannot write checkpoint
+// UNWRITABLE: error: checkpoint '{{.*}}ck.json' cannot be locked
 
 // Bad options.
 // RUN: not mirage-opt %s --mirage-superoptimize='search-threads=0' 2>&1 | FileCheck %s --check-prefix=THREADS
 // THREADS: error: search-threads must be in [1, 256], got 0
+// Every numeric option is range-checked: a 32-bit overflow of the oracle's
+// budget, or a time limit of nan or inf, would silently lift the limits.
+// RUN: not mirage-opt %s --mirage-superoptimize='oracle-timeout=536870912' 2>&1 | FileCheck %s --check-prefix=ORACLE
+// ORACLE: error: oracle-timeout must be in [1, 60000], got 536870912
+// RUN: not mirage-opt %s --mirage-superoptimize='time-limit=nan' 2>&1 | FileCheck %s --check-prefix=NAN
+// NAN: error: time-limit must be in [0, 1e+07], got nan
+// RUN: not mirage-opt %s --mirage-superoptimize='time-limit=inf' 2>&1 | FileCheck %s --check-prefix=INF
+// INF: error: time-limit must be in [0, 1e+07], got inf
+// RUN: not mirage-opt %s --mirage-superoptimize='time-limit=-1' 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: error: time-limit must be in [0, 1e+07], got -1
+// RUN: not mirage-opt %s --mirage-superoptimize='grid-sizes=2,4294967296' 2>&1 | FileCheck %s --check-prefix=GRIDSIZE
+// GRIDSIZE: error: grid-sizes must be in [1, 2147483647], got 4294967296
+// RUN: not mirage-opt %s --mirage-superoptimize='forloop-ranges=0' 2>&1 | FileCheck %s --check-prefix=FORLOOP
+// FORLOOP: error: forloop-ranges must be in [1, 2147483647], got 0
+// RUN: not mirage-opt %s --mirage-superoptimize='max-blocks=0' 2>&1 | FileCheck %s --check-prefix=BLOCKS
+// BLOCKS: error: max-blocks must be in [1, 2147483647], got 0
+// RUN: not mirage-opt %s --mirage-superoptimize='max-candidates=1000000' 2>&1 | FileCheck %s --check-prefix=CANDIDATES
+// CANDIDATES: error: max-candidates must be in [1, 100000], got 1000000
 // RUN: not mirage-opt %s --mirage-superoptimize='chip=sm_70' 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: error: chip must be sm_80 or sm_90a, got 'sm_70'
 // RUN: not mirage-opt %s --mirage-superoptimize='imaps=0,-1' 2>&1 | FileCheck %s --check-prefix=IMAPS

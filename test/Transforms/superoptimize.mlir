@@ -11,9 +11,9 @@
 // RUN: cat %t.reference.mlir %t.searched.mlir | mirage-opt --mirage-check-equivalence -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
 
 // OPS: error: max-ops must be in [1, 16], got 0
-// GRID: error: forloop-ranges, grid-sizes and max-blocks must be positive
+// GRID: error: grid-sizes must be in [1, 2147483647], got 0
 // THREADS: error: threads must be in [1, 1024], got 0
-// ORACLE: error: oracle-timeout must be positive
+// ORACLE: error: oracle-timeout must be in [1, 60000], got 0
 // FREE: remark: superoptimized
 // FREE: input_loader %{{.*}} imap <{{.*}}> : tensor<2x64xf16> -> !mirage_block.stensor<{{[12]}}x64xf16>
 // FREE: rms_norm %{{.*}} size 64

@@ -37,6 +37,10 @@ protected:
 
   const Chip &sm80() { return *lookupChip("sm_80"); }
 
+  /// The code generator's default options on sm_80: up to 4 stages, tensor
+  /// cores, no shared-memory limit of its own.
+  ScheduleOptions defaults{4, true, false, true, 0};
+
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
 };
@@ -59,7 +63,7 @@ func.func @few(%y: tensor<8192x512xf16>) -> tensor<8192x64xf16> {
 TEST_F(KernelScheduleTest, StagesAsManyIterationsAsAllowed) {
   kernel::GraphDefOp graph = parse(kStagedSum);
   FailureOr<KernelSchedule> schedule =
-      scheduleKernel(graph, sm80(), ScheduleOptions());
+      scheduleKernel(graph, sm80(), defaults);
   ASSERT_TRUE(succeeded(schedule));
   // Fewer blocks than SMs: 4 stages, nothing gained by fewer.
   EXPECT_EQ(schedule->stages, 4);
@@ -72,7 +76,7 @@ TEST_F(KernelScheduleTest, StagesAsManyIterationsAsAllowed) {
 
 TEST_F(KernelScheduleTest, DescendsTheLadderUntilTheKernelFits) {
   kernel::GraphDefOp graph = parse(kStagedSum);
-  ScheduleOptions options;
+  ScheduleOptions options = defaults;
   // 2 stages and the accumulator take 64 KiB: no staging fits 40,000 bytes.
   options.maxSharedBytes = 40000;
   FailureOr<KernelSchedule> schedule = scheduleKernel(graph, sm80(), options);

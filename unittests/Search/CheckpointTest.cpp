@@ -16,8 +16,14 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <gtest/gtest.h>
+
+#include <atomic>
+#include <csignal>
+#include <sys/resource.h>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::mirage;
@@ -59,18 +65,49 @@ protected:
     return succeeded(found) ? std::move(*found) : std::vector<RankedProgram>();
   }
 
+  /// A checkpoint path in the temporary directory, removed (with its lock
+  /// file) when the test ends.
   std::string temporaryPath() {
     SmallString<128> path;
     EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("checkpoint", "json", path));
     llvm::sys::fs::remove(path);
-    return path.str().str();
+    paths.push_back(path.str().str());
+    return paths.back();
+  }
+
+  ~CheckpointTest() override {
+    for (const std::string &path : paths) {
+      llvm::sys::fs::remove(path);
+      llvm::sys::fs::remove(path + ".lock");
+    }
   }
 
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
   sem::Program reference;
   BlockSearchOptions options;
+  std::vector<std::string> paths;
 };
+
+/// Replaces the first elementwise op of `program`'s bodies by another of the
+/// same operands (a binary op by mul or div, a unary op or rms_norm by
+/// sqrt); false when it has none.
+bool changeAnOp(sem::Program &program) {
+  for (sem::Graph &graph : llvm::drop_begin(program.graphs))
+    for (sem::Node &node : graph.nodes) {
+      if (sem::isBinary(node.kind)) {
+        node.kind =
+            node.kind == sem::OpKind::Mul ? sem::OpKind::Div : sem::OpKind::Mul;
+        return true;
+      }
+      if (sem::isUnary(node.kind) || node.kind == sem::OpKind::RmsNorm) {
+        node.kind = node.kind == sem::OpKind::Sqrt ? sem::OpKind::Exp
+                                                   : sem::OpKind::Sqrt;
+        return true;
+      }
+    }
+  return false;
+}
 
 TEST_F(CheckpointTest, KeepsTheBestCandidatesCheapestFirst) {
   std::vector<RankedProgram> found = search();
@@ -133,7 +170,125 @@ TEST_F(CheckpointTest, WritesReadsAndDetectsDamage) {
   }
   EXPECT_TRUE(failed(readCheckpoint(path, "f", error)));
   EXPECT_NE(error.find("damaged (checksum mismatch)"), std::string::npos);
-  llvm::sys::fs::remove(path);
+}
+
+TEST_F(CheckpointTest, RejectsCyclesAndUndefinedValues) {
+  // The kernel graph: values x, w, n = rms_norm(x), o = matmul(n, w). The
+  // matmul's operand becomes its own result, or a value nothing defines;
+  // the error names the file, the search and the op
+  // (unittests/Semantics/ProgramJSONTest.cpp pins the reader's rules).
+  for (int32_t operand : {3, 4}) {
+    sem::Program broken = reference;
+    broken.graphs[0].nodes[1].operands[0] = operand;
+    if (operand == 4)
+      broken.graphs[0].values.push_back(broken.graphs[0].values.front());
+    std::string path = temporaryPath();
+    std::string error;
+    CheckpointEntry entry;
+    entry.candidates = {broken};
+    ASSERT_TRUE(succeeded(writeCheckpoint(path, "f", entry, error))) << error;
+    EXPECT_TRUE(failed(readCheckpoint(path, "f", error)));
+    EXPECT_EQ(error.rfind("checkpoint '" + path +
+                              "' has an invalid entry for 'f': ",
+                          0),
+              0u)
+        << error;
+    EXPECT_NE(error.find("entry.candidates[0].ops[1].operands[0]"),
+              std::string::npos)
+        << error;
+  }
+}
+
+TEST_F(CheckpointTest, VerifiesTheCandidatesItResumesFromAgain) {
+  options.checkpointPath = temporaryPath();
+  options.checkpointKey = "f";
+  std::vector<RankedProgram> found = search();
+  ASSERT_EQ(found.size(), 3u);
+
+  // Change an op of the best candidate, with a valid checksum.
+  std::string error;
+  FailureOr<std::optional<CheckpointEntry>> entry =
+      readCheckpoint(options.checkpointPath, "f", error);
+  ASSERT_TRUE(succeeded(entry) && *entry) << error;
+  sem::Program &tampered = (*entry)->candidates.front();
+  ASSERT_TRUE(changeAnOp(tampered));
+  ASSERT_TRUE(
+      succeeded(writeCheckpoint(options.checkpointPath, "f", **entry, error)))
+      << error;
+
+  // Every range is done: the search resumes with the recorded candidates,
+  // and drops the changed one.
+  std::vector<RankedProgram> resumed = search();
+  EXPECT_EQ(resumed.size(), 2u);
+  for (const RankedProgram &candidate : resumed)
+    EXPECT_NE(print(sem::toJSON(candidate.program)),
+              print(sem::toJSON(tampered)));
+}
+
+TEST_F(CheckpointTest, ConcurrentWritersKeepEveryEntry) {
+  std::string path = temporaryPath();
+  CheckpointEntry entry;
+  entry.candidates = {reference};
+  constexpr int kThreads = 4, kWrites = 10;
+  std::atomic<int> failures = 0;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kWrites; ++i) {
+        std::string error;
+        if (failed(writeCheckpoint(path, llvm::formatv("f{0}_{1}", t, i).str(),
+                                   entry, error)))
+          ++failures;
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(failures, 0);
+  for (int t = 0; t < kThreads; ++t)
+    for (int i = 0; i < kWrites; ++i) {
+      std::string error;
+      FailureOr<std::optional<CheckpointEntry>> read =
+          readCheckpoint(path, llvm::formatv("f{0}_{1}", t, i).str(), error);
+      ASSERT_TRUE(succeeded(read)) << error;
+      EXPECT_TRUE(read->has_value()) << t << " " << i;
+    }
+}
+
+TEST_F(CheckpointTest, FailedWritesKeepThePreviousFile) {
+  std::string path = temporaryPath();
+  std::string error;
+  CheckpointEntry entry;
+  entry.candidates = {reference};
+  ASSERT_TRUE(succeeded(writeCheckpoint(path, "f", entry, error))) << error;
+  auto before = llvm::MemoryBuffer::getFile(path);
+  ASSERT_TRUE(bool(before));
+
+  // A file-size limit makes the larger file fail to be written, as a full
+  // disk would (with SIGXFSZ ignored, the write fails with EFBIG).
+  entry.candidates.assign(8, reference);
+  rlimit saved;
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+  rlimit limited = saved;
+  limited.rlim_cur = (*before)->getBufferSize();
+  auto handler = std::signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &limited), 0);
+  bool written = succeeded(writeCheckpoint(path, "f", entry, error));
+  setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, handler);
+
+  EXPECT_FALSE(written);
+  EXPECT_EQ(error,
+            "checkpoint '" + path + "' cannot be written: File too large");
+  auto after = llvm::MemoryBuffer::getFile(path);
+  ASSERT_TRUE(bool(after));
+  EXPECT_EQ((*after)->getBuffer(), (*before)->getBuffer());
+  std::error_code code;
+  for (llvm::sys::fs::directory_iterator
+           it(llvm::sys::path::parent_path(path), code),
+       end;
+       it != end && !code; it.increment(code))
+    EXPECT_FALSE(StringRef(it->path()).starts_with(path + ".tmp"))
+        << it->path();
 }
 
 TEST_F(CheckpointTest, RefusesCheckpointsOfTheFirstVersion) {

@@ -45,21 +45,22 @@ inline constexpr int64_t kMaxSumRegisters = 64;
 /// (`.minnctapersm`).
 inline constexpr int64_t kThreadsPerSM = 256;
 
-/// What a user's options allow the schedule.
+/// What a user's options allow the schedule (CodegenOptions holds their
+/// defaults and getScheduleOptions).
 struct ScheduleOptions {
   /// The most for-loop iterations whose staged tiles are in shared memory at
   /// once (below 2: no staging).
-  int64_t maxStages = 4;
+  int64_t maxStages;
   /// Whether f16 matmuls may run on tensor cores.
-  bool tensorCores = true;
+  bool tensorCores;
   /// Whether f16 matmuls may run on warpgroup tensor cores (`wgmma`) where
   /// the chip has them.
-  bool warpgroupMatmuls = false;
+  bool warpgroupMatmuls;
   /// Whether staged tiles may be copied by the TMA unit where the chip has
   /// one.
-  bool tensorCopies = true;
+  bool tensorCopies;
   /// The most shared memory per block (0: the chip's limit).
-  int64_t maxSharedBytes = 0;
+  int64_t maxSharedBytes;
 };
 
 /// Choices that trade shared memory for speed: one rung of the ladder the

@@ -14,6 +14,8 @@
 #ifndef MIRAGE_CONVERSION_CODEGENOPTIONS_H
 #define MIRAGE_CONVERSION_CODEGENOPTIONS_H
 
+#include "Mirage/Analysis/KernelSchedule.h"
+
 #include <cstdint>
 #include <string>
 
@@ -26,6 +28,17 @@ struct CodegenOptions {
 #define MIRAGE_CODEGEN_OPTION(TYPE, NAME, FLAG, DEFAULT, DESCRIPTION)          \
   TYPE NAME = DEFAULT;
 #include "Mirage/Conversion/CodegenOptions.def"
+
+  /// What these options allow the kernel schedule.
+  ScheduleOptions getScheduleOptions() const {
+    ScheduleOptions options;
+    options.maxStages = stages;
+    options.tensorCores = tensorCores;
+    options.warpgroupMatmuls = wgmma;
+    options.tensorCopies = tma;
+    options.maxSharedBytes = maxSharedMemory;
+    return options;
+  }
 };
 
 } // namespace mlir::mirage

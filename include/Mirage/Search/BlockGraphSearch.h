@@ -120,6 +120,9 @@ struct BlockSearchStatistics {
   /// For-loop ranges explored, and of them those a checkpoint had done.
   int64_t ranges = 0;
   int64_t resumedRanges = 0;
+  /// Candidates the checkpoint recorded that failed verification again (the
+  /// file was changed after it was written), dropped.
+  int64_t droppedCandidates = 0;
   bool timedOut = false;
   /// Verification was skipped or stopped because its estimated cost did not
   /// fit in the time left.
@@ -146,7 +149,8 @@ LogicalResult checkSearchable(const sem::Program &reference,
 /// ops with one output). Returns the best `maxCandidates` verified
 /// candidates, cheapest first; fails with `error` for a reference outside
 /// the fragment, overrides that do not fit it, or a checkpoint that cannot
-/// be read or written.
+/// be read or written (checked before the search starts). Candidates read
+/// from a checkpoint are verified again, whatever the time limit.
 FailureOr<std::vector<RankedProgram>>
 searchBlockGraphs(const sem::Program &reference,
                   const BlockSearchOptions &options,

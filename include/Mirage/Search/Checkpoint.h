@@ -9,8 +9,11 @@
 // search (a function), a fingerprint of the reference and the options, the
 // for-loop ranges explored, the statistics so far and the verified
 // candidates kept. The file carries a checksum of its contents; a file that
-// does not parse, fails the checksum or holds an invalid program is an
-// error, never trusted.
+// is not a regular file, is too large, does not parse, fails the checksum or
+// holds an invalid program is an error. Writers replace the file atomically
+// (a unique temporary file renamed over it) under an advisory lock
+// (`FILE.lock`). Since anyone can recompute the checksum, the search
+// verifies the candidates it reads again (BlockGraphSearch.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,8 +48,15 @@ std::string fingerprintSearch(const sem::Program &reference,
 FailureOr<std::optional<CheckpointEntry>>
 readCheckpoint(StringRef path, StringRef key, std::string &error);
 
+/// Fails, with `error`, when the checkpoint file at `path` could not be
+/// written: it is not a regular file, its lock cannot be taken or its
+/// directory does not take new files. Creates nothing but the lock file.
+LogicalResult checkCheckpointWritable(StringRef path, std::string &error);
+
 /// Writes `entry` as `key`'s entry of the checkpoint file at `path`, keeping
-/// the other entries (the file is replaced whole, through a temporary).
+/// the other entries: under the lock, the file is read and replaced whole by
+/// renaming a unique temporary file over it, so a failure (a full disk)
+/// leaves the previous file intact.
 LogicalResult writeCheckpoint(StringRef path, StringRef key,
                               const CheckpointEntry &entry,
                               std::string &error);

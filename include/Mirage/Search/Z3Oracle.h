@@ -28,6 +28,10 @@
 
 namespace mlir::mirage::search {
 
+/// The longest time limit of one query, in milliseconds: Z3's resource
+/// budget for it must fit in 32 bits.
+constexpr unsigned kMaxOracleTimeoutMs = 60000;
+
 /// The answer to a query.
 enum class Verdict { Yes, No, Unknown };
 
@@ -47,7 +51,8 @@ struct OracleStatistics {
 class Z3Oracle {
 public:
   /// `timeoutMs` bounds each Z3 check, as the resource count Z3 spends in
-  /// that time on this machine kind (deterministic, whatever the load).
+  /// that time on this machine kind (deterministic, whatever the load);
+  /// more than kMaxOracleTimeoutMs counts as kMaxOracleTimeoutMs.
   explicit Z3Oracle(const ExprPool &pool, unsigned timeoutMs = 500);
   ~Z3Oracle();
 

@@ -93,12 +93,8 @@ LogicalResult
 ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph, StringRef name,
                                      gpu::GPUModuleOp kernels,
                                      const BlockLowerings &lowerings) {
-  ScheduleOptions options;
-  options.maxStages = stages;
-  options.tensorCores = tensorCores;
-  options.warpgroupMatmuls = wgmma;
-  options.tensorCopies = tma;
-  options.maxSharedBytes = maxSharedMemory;
+  ScheduleOptions options = {stages, tensorCores, wgmma, tma,
+                             maxSharedMemory};
   FailureOr<KernelSchedule> schedule =
       scheduleKernel(graph, *lookupChip(chip), options);
   if (failed(schedule))

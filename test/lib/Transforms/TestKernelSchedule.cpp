@@ -31,12 +31,8 @@ struct TestKernelSchedulePass
                                  << getChipNames();
       return signalPassFailure();
     }
-    ScheduleOptions options;
-    options.maxStages = stages;
-    options.tensorCores = tensorCores;
-    options.warpgroupMatmuls = wgmma;
-    options.tensorCopies = tma;
-    options.maxSharedBytes = maxSharedMemory;
+    ScheduleOptions options = {stages, tensorCores, wgmma, tma,
+                               maxSharedMemory};
     bool failedAny = false;
     for (auto function : getOperation().getOps<func::FuncOp>()) {
       unsigned count = 0;

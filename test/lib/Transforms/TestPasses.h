@@ -8,6 +8,7 @@
 #ifndef MIRAGE_TEST_TRANSFORMS_TESTPASSES_H
 #define MIRAGE_TEST_TRANSFORMS_TESTPASSES_H
 
+#include "Mirage/Conversion/CodegenOptions.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

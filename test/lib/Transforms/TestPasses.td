@@ -105,15 +105,20 @@ def TestKernelSchedulePass
   }];
   let options = [
     Option<"chip", "chip", "std::string", "\"sm_80\"", "Target chip">,
-    Option<"stages", "stages", "int64_t", "4",
+    Option<"stages", "stages", "int64_t",
+           "::mlir::mirage::CodegenOptions().stages",
            "The most for-loop iterations the stages hold">,
-    Option<"tensorCores", "tensor-cores", "bool", "true",
+    Option<"tensorCores", "tensor-cores", "bool",
+           "::mlir::mirage::CodegenOptions().tensorCores",
            "Run f16 matmuls on tensor cores where they fit">,
-    Option<"wgmma", "wgmma", "bool", "false",
+    Option<"wgmma", "wgmma", "bool",
+           "::mlir::mirage::CodegenOptions().wgmma",
            "Run f16 matmuls on wgmma where the chip has it">,
-    Option<"tma", "tma", "bool", "true",
+    Option<"tma", "tma", "bool",
+           "::mlir::mirage::CodegenOptions().tma",
            "Copy staged tiles with TMA where the chip has it">,
-    Option<"maxSharedMemory", "max-shared-memory", "int64_t", "0",
+    Option<"maxSharedMemory", "max-shared-memory", "int64_t",
+           "::mlir::mirage::CodegenOptions().maxSharedMemory",
            "The most shared memory per block (0: the chip's)">,
   ];
 }

@@ -1,0 +1,393 @@
+//===- Enumerator.cpp - Block bodies of one launch ------------------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Enumerator.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::mirage;
+using namespace mlir::mirage::search;
+using namespace mlir::mirage::search::detail;
+using sem::AccumKind;
+using sem::Graph;
+using sem::LoopPhase;
+using sem::Node;
+using sem::OpKind;
+using sem::ValueType;
+
+namespace {
+
+/// The result shape of `choice` on `operands`, or nothing when it does not
+/// apply.
+std::optional<Shape> inferShape(const OpChoice &choice,
+                                ArrayRef<const Tile *> operands) {
+  const Shape &a = operands[0]->shape;
+  if (sem::isUnary(choice.kind))
+    return a;
+  // rms_norm's groups must lie within the tile's rows.
+  if (choice.kind == OpKind::RmsNorm)
+    return a.back() % choice.size == 0 ? std::optional<Shape>(a) : std::nullopt;
+  if (sem::isBinary(choice.kind)) {
+    const Shape &b = operands[1]->shape;
+    if (a.size() != b.size())
+      return std::nullopt;
+    Shape result;
+    for (auto [x, y] : llvm::zip(a, b)) {
+      if (x != y && x != 1 && y != 1)
+        return std::nullopt;
+      result.push_back(std::max(x, y));
+    }
+    return result;
+  }
+  switch (choice.kind) {
+  case OpKind::Matmul: {
+    const Shape &b = operands[1]->shape;
+    size_t rank = a.size();
+    if (rank < 2 || b.size() != rank || a[rank - 1] != b[rank - 2] ||
+        !std::equal(a.begin(), a.end() - 2, b.begin()))
+      return std::nullopt;
+    Shape result(a);
+    result[rank - 1] = b[rank - 1];
+    return result;
+  }
+  case OpKind::Reduction: {
+    Shape result(a);
+    if (result.back() == choice.size || result.back() % choice.size != 0)
+      return std::nullopt;
+    result.back() = choice.size;
+    return result;
+  }
+  case OpKind::ForloopAccum: {
+    Shape result(a);
+    if (choice.accum != AccumKind::Sum) {
+      if (result.back() == 1)
+        return std::nullopt;
+      result.back() = 1;
+    }
+    return result;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Whether dimensions of extents `a` and `b` may meet in an op: when they
+/// carry the same label or one is broadcast.
+bool agree(int64_t a, int32_t labelA, int64_t b, int32_t labelB) {
+  return a == 1 || b == 1 || labelA == labelB;
+}
+
+/// The labels of `choice`'s result on `operands`, or nothing when the op
+/// would mix dimensions the reference keeps apart or reduce one it keeps.
+std::optional<Labels> inferLabels(const OpChoice &choice,
+                                  ArrayRef<const Tile *> operands,
+                                  const DimensionLabels &reference) {
+  const Tile &a = *operands[0];
+  if (sem::isUnary(choice.kind) || choice.kind == OpKind::RmsNorm)
+    return a.labels;
+  if (sem::isBinary(choice.kind) || choice.kind == OpKind::Matmul) {
+    const Tile &b = *operands[1];
+    size_t rank = a.shape.size();
+    bool matmul = choice.kind == OpKind::Matmul;
+    Labels result;
+    for (size_t d = 0; d < rank; ++d) {
+      if (matmul && d + 2 >= rank)
+        continue;
+      if (!agree(a.shape[d], a.labels[d], b.shape[d], b.labels[d]))
+        return std::nullopt;
+      result.push_back(a.shape[d] == 1 ? b.labels[d] : a.labels[d]);
+    }
+    if (!matmul)
+      return result;
+    if (!agree(a.shape[rank - 1], a.labels[rank - 1], b.shape[rank - 2],
+               b.labels[rank - 2]))
+      return std::nullopt;
+    result.push_back(a.labels[rank - 2]);
+    result.push_back(b.labels[rank - 1]);
+    return result;
+  }
+  bool reducesLast = choice.kind == OpKind::Reduction ||
+                     choice.accum != AccumKind::Sum;
+  if (!reducesLast)
+    return a.labels;
+  if (!reference.isReduced(a.labels.back()))
+    return std::nullopt;
+  Labels result(a.labels);
+  // A strided reduction to a larger size gives back the output's last
+  // dimension (the combining kernel of a split µGraph).
+  result.back() = choice.size == 1 ? kReducedLabel : reference.output.back();
+  return result;
+}
+
+} // namespace
+
+bool search::detail::matchesOutput(const Tile &tile,
+                                   const DimensionLabels &reference) {
+  for (auto [extent, label, outputLabel] :
+       llvm::zip(tile.shape, tile.labels, reference.output))
+    if (extent > 1 && label != outputLabel)
+      return false;
+  return true;
+}
+
+Shape search::detail::getOutputTile(ArrayRef<int64_t> shape,
+                                    const Launch &launch) {
+  Shape tile(shape);
+  for (unsigned axis = 0; axis < 2; ++axis)
+    if (launch.outputDims[axis] >= 0)
+      tile[launch.outputDims[axis]] /= launch.grid[axis];
+  return tile;
+}
+
+void BodyEnumerator::startLoads(const Launch &newLaunch) {
+  launch = newLaunch;
+  body = Graph();
+  body.grid = launch.grid;
+  body.forloop = launch.forloop;
+  for (const ValueType &type : space.inputTypes) {
+    body.inputs.push_back(body.values.size());
+    body.values.push_back(type);
+  }
+  tiles.clear();
+  configurations = 0;
+  searchLoads(0);
+}
+
+bool BodyEnumerator::run(const Launch &newLaunch, int64_t configuration) {
+  onlyConfiguration = configuration;
+  counting = false;
+  startLoads(newLaunch);
+  return !stopped;
+}
+
+int64_t BodyEnumerator::countConfigurations(const Launch &newLaunch) {
+  counting = true;
+  startLoads(newLaunch);
+  counting = false;
+  return configurations;
+}
+
+void BodyEnumerator::searchLoads(size_t index) {
+  if (stopping())
+    return;
+  if (index == space.inputTypes.size()) {
+    // A split launch must split some input.
+    if (launch.splitAxis >= 0 && llvm::none_of(body.nodes, [&](const Node &n) {
+          return n.map[launch.splitAxis] >= 0;
+        }))
+      return;
+    int64_t configuration = configurations++;
+    if (counting ||
+        (onlyConfiguration >= 0 && configuration != onlyConfiguration))
+      return;
+    ++context.statistics.configurations;
+    searchOps(0, {0, {}});
+    return;
+  }
+  // A grid axis splits an input along a dimension labelled as the output
+  // dimension it splits (or the split label), or replicates it; the
+  // for-loop splits one other, reduced, dimension of the tile, or none.
+  ArrayRef<int64_t> shape = space.inputTypes[index].shape;
+  ArrayRef<int32_t> labels = space.labels.inputs[index];
+  SmallVector<SmallVector<int32_t, 4>, 3> axisDims(2);
+  for (unsigned axis = 0; axis < 2; ++axis) {
+    axisDims[axis].push_back(-1);
+    std::optional<int32_t> label;
+    if (static_cast<int32_t>(axis) == launch.splitAxis)
+      label = launch.splitLabel;
+    else if (launch.outputDims[axis] >= 0)
+      label = space.labels.output[launch.outputDims[axis]];
+    for (auto [d, dimLabel] : llvm::enumerate(labels))
+      if (label == dimLabel && shape[d] % launch.grid[axis] == 0)
+        axisDims[axis].push_back(d);
+  }
+  for (int32_t mx : axisDims[0])
+    for (int32_t my : axisDims[1]) {
+      if ((mx >= 0 && mx == my) ||
+          (!space.imaps.empty() && (space.imaps[2 * index] != mx ||
+                                    space.imaps[2 * index + 1] != my)))
+        continue;
+      Shape tile(shape);
+      if (mx >= 0)
+        tile[mx] /= launch.grid[0];
+      if (my >= 0)
+        tile[my] /= launch.grid[1];
+      SmallVector<int32_t, 4> fmaps = {-1};
+      if (launch.forloop > 1)
+        for (auto [d, extent] : llvm::enumerate(tile))
+          if (extent % launch.forloop == 0 && extent > launch.forloop - 1 &&
+              space.labels.isReduced(labels[d]) &&
+              static_cast<int32_t>(d) != mx && static_cast<int32_t>(d) != my)
+            fmaps.push_back(d);
+      for (int32_t fmap : fmaps) {
+        if (!space.fmaps.empty() && space.fmaps[index] != fmap)
+          continue;
+        Shape loaded(tile);
+        if (fmap >= 0)
+          loaded[fmap] /= launch.forloop;
+        Node node = makeNode(OpKind::InputLoader);
+        node.operands = {body.inputs[index]};
+        node.results = {static_cast<int32_t>(body.values.size())};
+        node.map = {mx, my, -1};
+        node.dim = fmap;
+        body.values.push_back({loaded, space.inputTypes[index].elementType});
+        body.nodes.push_back(node);
+        tiles.push_back({loaded, Labels(labels), space.inputExprs[index],
+                         fmap >= 0 ? LoopPhase::InLoop : LoopPhase::Invariant,
+                         node.results[0]});
+        searchLoads(index + 1);
+        tiles.pop_back();
+        body.nodes.pop_back();
+        body.values.pop_back();
+      }
+    }
+}
+
+void BodyEnumerator::searchOps(
+    unsigned ops, const std::pair<unsigned, SmallVector<int32_t, 2>> &last) {
+  if (stopping())
+    return;
+  ++context.statistics.states;
+  if (ops > 0 && visit(launch, body, tiles)) {
+    stopped = true;
+    return;
+  }
+  if (ops == space.maxOps)
+    return;
+
+  size_t numTiles = tiles.size();
+  for (auto [choiceIndex, choice] : llvm::enumerate(space.vocabulary)) {
+    if (stopping())
+      return;
+    unsigned arity = sem::isBinary(choice.kind) || choice.kind == OpKind::Matmul
+                         ? 2
+                         : 1;
+    if (choice.kind == OpKind::ForloopAccum && launch.forloop == 1)
+      continue;
+    SmallVector<int32_t, 2> operands(arity, 0);
+    // Every operand tuple, in lexicographic order.
+    while (true) {
+      // Canonical order: a new op either uses the newest tile or comes after
+      // the previous op in (choice, operands) order, so independent ops are
+      // added in one order only.
+      bool usesNewest = llvm::is_contained(operands, int32_t(numTiles - 1));
+      std::pair<unsigned, SmallVector<int32_t, 2>> key = {choiceIndex,
+                                                          operands};
+      if (ops == 0 || usesNewest || key >= last)
+        tryOp(choiceIndex, operands, ops);
+      // Next operand tuple.
+      int position = arity - 1;
+      while (position >= 0 && ++operands[position] == int32_t(numTiles))
+        operands[position--] = 0;
+      if (position < 0)
+        break;
+    }
+  }
+}
+
+void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
+                           unsigned ops) {
+  const OpChoice &choice = space.vocabulary[choiceIndex];
+  bool accumulates = choice.kind == OpKind::ForloopAccum;
+  SmallVector<const Tile *, 2> inputs;
+  for (int32_t operand : operands)
+    inputs.push_back(&tiles[operand]);
+  LoopPhase phase = LoopPhase::Invariant;
+  bool mixed = false;
+  for (const Tile *tile : inputs) {
+    if (tile->phase == LoopPhase::Invariant || tile->phase == phase)
+      continue;
+    mixed |= phase != LoopPhase::Invariant;
+    phase = tile->phase;
+  }
+  if (accumulates) {
+    mixed |= phase != LoopPhase::InLoop;
+    phase = LoopPhase::PostLoop;
+  }
+  std::optional<Shape> shape =
+      mixed ? std::nullopt : inferShape(choice, inputs);
+  if (!shape)
+    return;
+  std::optional<Labels> labels = inferLabels(choice, inputs, space.labels);
+  if (!labels)
+    return;
+  Node node = makeNode(choice.kind);
+  for (int32_t operand : operands)
+    node.operands.push_back(tiles[operand].value);
+  node.results = {static_cast<int32_t>(body.values.size())};
+  node.accum = choice.accum;
+  if (choice.kind == OpKind::Reduction) {
+    node.dim = shape->size() - 1;
+    node.size = choice.size;
+  }
+  if (choice.kind == OpKind::RmsNorm) {
+    node.size = choice.size;
+    node.scalar = choice.eps;
+  }
+  SmallVector<ExprId, 2> operandExprs;
+  for (const Tile *tile : inputs)
+    operandExprs.push_back(tile->expr);
+  body.values.push_back({*shape, space.output.elementType});
+  ExprId expr = computeNodeExpression(context.pool, body, node, operandExprs);
+  bool redundant = llvm::any_of(tiles, [&](const Tile &tile) {
+    return tile.expr == expr && tile.shape == *shape &&
+           tile.labels == *labels && tile.phase == phase;
+  });
+  if (redundant) {
+    body.values.pop_back();
+    return;
+  }
+  Verdict verdict = context.oracle.isSubexpression(expr, context.target);
+  if (verdict == Verdict::No ||
+      (verdict == Verdict::Unknown && context.options.pruneUnknown)) {
+    ++context.statistics.pruned;
+    body.values.pop_back();
+    return;
+  }
+  body.nodes.push_back(node);
+  tiles.push_back({*shape, *labels, expr, phase, node.results[0]});
+  searchOps(ops + 1, {choiceIndex, SmallVector<int32_t, 2>(operands)});
+  tiles.pop_back();
+  body.nodes.pop_back();
+  body.values.pop_back();
+}
+
+std::vector<OpChoice> search::detail::chooseVocabulary(const Graph &kernel) {
+  llvm::SmallSetVector<OpKind, 8> kinds;
+  bool reduces = false, normalises = false;
+  SmallVector<OpChoice> norms;
+  for (const Node &node : kernel.nodes) {
+    if (node.kind == OpKind::RmsNorm) {
+      normalises = true;
+      // A block-level rms_norm of the same groups, when a tile holds them.
+      OpChoice norm{OpKind::RmsNorm, AccumKind::Sum, node.size, node.scalar};
+      if (llvm::none_of(norms, [&](const OpChoice &other) {
+            return other.size == norm.size && other.eps == norm.eps;
+          }))
+        norms.push_back(norm);
+    } else if (node.kind == OpKind::Reduction)
+      reduces = true;
+    else
+      kinds.insert(node.kind);
+  }
+  if (normalises)
+    kinds.insert(OpKind::Div);
+  std::vector<OpChoice> vocabulary;
+  for (OpKind kind : kinds)
+    vocabulary.push_back({kind});
+  llvm::append_range(vocabulary, norms);
+  if (reduces)
+    vocabulary.push_back({OpKind::Reduction});
+  vocabulary.push_back({OpKind::ForloopAccum, AccumKind::Sum});
+  if (reduces)
+    vocabulary.push_back({OpKind::ForloopAccum, AccumKind::SumLast});
+  if (normalises)
+    vocabulary.push_back({OpKind::ForloopAccum, AccumKind::RmsLast});
+  return vocabulary;
+}

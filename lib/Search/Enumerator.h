@@ -1,0 +1,204 @@
+//===- Enumerator.h - Block bodies of one launch ----------------*- C++ -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// The search's private view of a graph_def being built (BlockGraphSearch.cpp):
+// tiles, launch configurations, the op choices and the body enumerator that
+// adds loads and block ops depth first, pruned by abstract expressions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_LIB_SEARCH_ENUMERATOR_H
+#define MIRAGE_LIB_SEARCH_ENUMERATOR_H
+
+#include "Mirage/Search/AbstractExpr.h"
+#include "Mirage/Search/BlockGraphSearch.h"
+#include "Mirage/Search/DimensionLabels.h"
+#include "Mirage/Search/Z3Oracle.h"
+#include "Mirage/Semantics/LoopPhases.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <array>
+#include <atomic>
+#include <chrono>
+
+namespace mlir::mirage::search::detail {
+
+using Shape = SmallVector<int64_t, 4>;
+/// The dimension labels of a tile (DimensionLabels.h).
+using Labels = SmallVector<int32_t, 4>;
+
+/// The label of the dimension along which a split µGraph stacks its parts
+/// (no reference dimension has a negative label).
+constexpr int32_t kStackedLabel = -1;
+/// The label of a dimension reduced to extent 1.
+constexpr int32_t kReducedLabel = -2;
+
+/// A block op the search may add: its kind, for accumulators the kind of
+/// accumulation, for reductions the size the last dimension is reduced to,
+/// for rms_norm its group size and epsilon.
+struct OpChoice {
+  sem::OpKind kind;
+  sem::AccumKind accum = sem::AccumKind::Sum;
+  int64_t size = 1;
+  double eps = 0.0;
+};
+
+/// A tile of the body being built.
+struct Tile {
+  Shape shape;
+  Labels labels;
+  ExprId expr;
+  sem::LoopPhase phase;
+  /// The body value holding it.
+  int32_t value;
+};
+
+/// One launch configuration: grid axes over output dimensions, or one axis
+/// splitting a reduced dimension, and the for-loop range.
+struct Launch {
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  /// Output dimension of each grid axis, or -1.
+  std::array<int32_t, 3> outputDims = {-1, -1, -1};
+  /// The grid axis that splits the input dimensions labelled `splitLabel`
+  /// (the first kernel of a split µGraph), or -1.
+  int32_t splitAxis = -1;
+  int32_t splitLabel = 0;
+  int64_t forloop = 1;
+};
+
+/// A node of kind `kind`, its other fields defaulted.
+inline sem::Node makeNode(sem::OpKind kind) {
+  sem::Node node;
+  node.kind = kind;
+  return node;
+}
+
+/// Whether `tile` lies along the output's dimensions.
+bool matchesOutput(const Tile &tile, const DimensionLabels &reference);
+
+/// The tile of an output of `shape` each block of `launch` computes.
+Shape getOutputTile(ArrayRef<int64_t> shape, const Launch &launch);
+
+/// The block ops the reference's ops suggest.
+std::vector<OpChoice> chooseVocabulary(const sem::Graph &kernel);
+
+/// What the workers of one search share: the reference, the options, the
+/// clock and the count of complete candidates.
+struct SharedState {
+  SharedState(const sem::Program &reference, const BlockSearchOptions &options)
+      : reference(reference), options(options),
+        start(std::chrono::steady_clock::now()) {}
+
+  double elapsedSeconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  }
+  /// True, and recorded, once the time limit has passed.
+  bool outOfTime() {
+    if (options.timeLimitSeconds > 0.0 &&
+        elapsedSeconds() > options.timeLimitSeconds)
+      timedOut = true;
+    return timedOut;
+  }
+
+  const sem::Program &reference;
+  const BlockSearchOptions &options;
+  std::chrono::steady_clock::time_point start;
+  std::atomic<bool> timedOut = false;
+  std::atomic<int64_t> complete = 0;
+};
+
+/// What every graph_def one worker builds shares: the expressions, the
+/// oracle, the statistics and the shared state.
+class SearchContext {
+public:
+  SearchContext(SharedState &shared, BlockSearchStatistics &statistics)
+      : options(shared.options), statistics(statistics), shared(shared),
+        oracle(pool, options.oracleTimeoutMs) {}
+
+  bool outOfTime() { return shared.outOfTime(); }
+  /// Whether `a` and `b` are equivalent under the axioms.
+  bool equivalent(ExprId a, ExprId b) {
+    return a == b || (oracle.isSubexpression(a, b) == Verdict::Yes &&
+                      oracle.isSubexpression(b, a) == Verdict::Yes);
+  }
+
+  const BlockSearchOptions &options;
+  BlockSearchStatistics &statistics;
+  SharedState &shared;
+  ExprPool pool;
+  Z3Oracle oracle;
+  /// The reference's output.
+  ExprId target = -1;
+};
+
+/// The inputs and the ops of one graph_def to search.
+struct KernelSpace {
+  SmallVector<sem::ValueType> inputTypes;
+  SmallVector<ExprId> inputExprs;
+  /// Dimension labels of the inputs and the output (DimensionLabels.h).
+  DimensionLabels labels;
+  std::vector<OpChoice> vocabulary;
+  unsigned maxOps;
+  /// The µGraph's result: its shape guides the grid and the imaps, its
+  /// element type is every computed tile's.
+  sem::ValueType output;
+  /// Imap and fmap overrides (BlockSearchOptions), empty when free.
+  ArrayRef<int32_t> imaps;
+  ArrayRef<int32_t> fmaps;
+};
+
+/// Called on every partial body with at least one op, newest tile last;
+/// returns true to stop the enumeration.
+using StateVisitor = llvm::function_ref<bool(
+    const Launch &, const sem::Graph &, ArrayRef<Tile>)>;
+
+/// Enumerates the bodies of one graph_def for a launch: the imap and fmap of
+/// every input, then block ops depth first, each new value pruned unless its
+/// expression is a subexpression of the target.
+class BodyEnumerator {
+public:
+  BodyEnumerator(SearchContext &context, const KernelSpace &space,
+                 StateVisitor visit)
+      : context(context), space(space), visit(visit) {}
+
+  /// Enumerates the bodies of `launch`, or only those of its configuration
+  /// (choice of loads) number `configuration`; false once the visitor
+  /// stopped it.
+  bool run(const Launch &launch, int64_t configuration = -1);
+  /// The number of configurations of `launch`.
+  int64_t countConfigurations(const Launch &launch);
+
+private:
+  /// Starts the enumeration of `launch`'s loads.
+  void startLoads(const Launch &launch);
+  void searchLoads(size_t index);
+  void searchOps(unsigned ops,
+                 const std::pair<unsigned, SmallVector<int32_t, 2>> &last);
+  /// Tries `choice` on the tiles at `operands`.
+  void tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands, unsigned ops);
+  bool stopping() { return stopped || context.outOfTime(); }
+
+  SearchContext &context;
+  const KernelSpace &space;
+  StateVisitor visit;
+  Launch launch;
+  sem::Graph body;
+  SmallVector<Tile> tiles;
+  bool stopped = false;
+  /// The configuration to explore (-1: all), or none when counting.
+  int64_t onlyConfiguration = -1;
+  bool counting = false;
+  /// Configurations met so far.
+  int64_t configurations = 0;
+};
+
+} // namespace mlir::mirage::search::detail
+
+#endif // MIRAGE_LIB_SEARCH_ENUMERATOR_H

@@ -1,0 +1,244 @@
+//===- Worker.cpp - One thread's share of a search ------------------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Worker.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::mirage;
+using namespace mlir::mirage::search;
+using namespace mlir::mirage::search::detail;
+using sem::AccumKind;
+using sem::Graph;
+using sem::LoopPhase;
+using sem::Node;
+using sem::OpKind;
+using sem::ValueType;
+
+namespace {
+
+/// The combining kernel of a split µGraph aims at this many blocks.
+constexpr int64_t kCombineBlocks = 128;
+
+/// Whether `tile` may be saved: computed after the loop, or in a body
+/// without one.
+bool isSaveable(const Launch &launch, const Tile &tile) {
+  return tile.phase == LoopPhase::PostLoop ||
+         (launch.forloop == 1 && tile.phase != LoopPhase::PostLoop);
+}
+
+/// `body` without the ops none of `saved` depends on, plus an output_saver
+/// with `map` for each of `saved` (into a kernel tensor of the type in
+/// `savedTypes`).
+Graph saveTiles(const Graph &body, ArrayRef<int32_t> saved,
+                ArrayRef<ValueType> savedTypes, std::array<int32_t, 3> map) {
+  Graph result = body;
+  result.nodes.clear();
+  llvm::DenseSet<int32_t> live(saved.begin(), saved.end());
+  for (const Node &node : llvm::reverse(body.nodes))
+    if (live.contains(node.results[0]))
+      live.insert(node.operands.begin(), node.operands.end());
+  for (const Node &node : body.nodes)
+    if (live.contains(node.results[0]))
+      result.nodes.push_back(node);
+  for (auto [value, type] : llvm::zip(saved, savedTypes)) {
+    Node saver = makeNode(OpKind::OutputSaver);
+    saver.operands = {value};
+    saver.results = {static_cast<int32_t>(result.values.size())};
+    saver.map = map;
+    result.values.push_back(type);
+    result.nodes.push_back(saver);
+    result.outputs.push_back(saver.results[0]);
+  }
+  return result;
+}
+
+/// Appends a graph_def of body `bodyIndex` on `operands` to `kernel`;
+/// returns its results.
+SmallVector<int32_t> appendGraphDef(Graph &kernel, ArrayRef<int32_t> operands,
+                                    ArrayRef<ValueType> resultTypes,
+                                    int32_t bodyIndex) {
+  Node graphDef = makeNode(OpKind::GraphDef);
+  graphDef.operands.assign(operands.begin(), operands.end());
+  for (const ValueType &type : resultTypes) {
+    graphDef.results.push_back(kernel.values.size());
+    kernel.values.push_back(type);
+  }
+  graphDef.body = bodyIndex;
+  kernel.nodes.push_back(graphDef);
+  return SmallVector<int32_t>(graphDef.results.begin(), graphDef.results.end());
+}
+
+/// The launch of a split µGraph's combining kernel: grid axes over the
+/// outermost output dimensions but the last (where the parts are stacked),
+/// about kCombineBlocks blocks.
+Launch getCombineLaunch(ArrayRef<int64_t> shape,
+                        ArrayRef<int64_t> gridSizes) {
+  Launch launch;
+  int64_t blocks = 1;
+  unsigned axis = 0;
+  for (auto [d, extent] : llvm::enumerate(shape.drop_back())) {
+    int64_t best = 1;
+    for (int64_t size : gridSizes)
+      if (size > best && extent % size == 0 && blocks * size <= kCombineBlocks)
+        best = size;
+    if (best == 1)
+      continue;
+    launch.grid[axis] = best;
+    launch.outputDims[axis] = d;
+    blocks *= best;
+    if (++axis == 2)
+      break;
+  }
+  return launch;
+}
+
+/// A kernel graph over `inputs` of the reference.
+Graph makeKernelGraph(ArrayRef<ValueType> inputs) {
+  Graph kernel;
+  for (const ValueType &type : inputs) {
+    kernel.inputs.push_back(kernel.values.size());
+    kernel.values.push_back(type);
+  }
+  return kernel;
+}
+
+} // namespace
+
+void Worker::explore(const Launch &launch, int64_t configuration,
+                     std::vector<sem::Program> &out) {
+  found = &out;
+  auto visit = [&](const Launch &launch, const Graph &body,
+                   ArrayRef<Tile> tiles) {
+    return launch.splitAxis >= 0 ? visitSplit(launch, body, tiles)
+                                 : visitSingle(launch, body, tiles);
+  };
+  BodyEnumerator(context, space, visit).run(launch, configuration);
+  found = nullptr;
+}
+
+bool Worker::visitSingle(const Launch &launch, const Graph &body,
+                         ArrayRef<Tile> tiles) {
+  const Tile &newest = tiles.back();
+  if (!isSaveable(launch, newest) ||
+      newest.shape != getOutputTile(space.output.shape, launch) ||
+      !matchesOutput(newest, space.labels) ||
+      !context.equivalent(newest.expr, context.target))
+    return done();
+  sem::Program candidate;
+  Graph kernel = makeKernelGraph(space.inputTypes);
+  kernel.outputs.assign(
+      {appendGraphDef(kernel, kernel.inputs, space.output, 1)[0]});
+  candidate.graphs = {
+      std::move(kernel),
+      saveTiles(body, newest.value, space.output,
+                {launch.outputDims[0], launch.outputDims[1], -1})};
+  return keep(std::move(candidate));
+}
+
+bool Worker::visitSplit(const Launch &launch, const Graph &body,
+                        ArrayRef<Tile> tiles) {
+  // The partial results are the computed tiles no op uses.
+  llvm::DenseSet<int32_t> used;
+  for (const Node &node : body.nodes)
+    used.insert(node.operands.begin(), node.operands.end());
+  SmallVector<const Tile *> parts;
+  for (const Tile &tile : tiles.drop_front(space.inputTypes.size()))
+    if (!used.contains(tile.value))
+      parts.push_back(&tile);
+  if (parts.size() > shared.options.maxSplitOutputs ||
+      llvm::any_of(parts, [&](const Tile *tile) {
+        return !isSaveable(launch, *tile);
+      }))
+    return done();
+  // Stacked side by side, in body order (expression ids depend on the
+  // worker, and the output must not): x as in the output, y along the last
+  // dimension.
+  SmallVector<ValueType> partTypes;
+  SmallVector<ExprId> partExprs;
+  SmallVector<int32_t> partValues;
+  for (const Tile *tile : parts) {
+    Shape shape(tile->shape);
+    if (launch.outputDims[0] >= 0)
+      shape[launch.outputDims[0]] *= launch.grid[0];
+    shape.back() *= launch.grid[1];
+    partTypes.push_back({shape, space.output.elementType});
+    partExprs.push_back(tile->expr);
+    partValues.push_back(tile->value);
+  }
+  const std::optional<Graph> &combiner =
+      combine(partTypes, partExprs, launch.grid[1]);
+  if (!combiner)
+    return done();
+
+  sem::Program candidate;
+  Graph kernel = makeKernelGraph(space.inputTypes);
+  SmallVector<int32_t> partials =
+      appendGraphDef(kernel, kernel.inputs, partTypes, 1);
+  kernel.outputs.assign({appendGraphDef(kernel, partials, space.output, 2)[0]});
+  candidate.graphs = {
+      std::move(kernel),
+      saveTiles(body, partValues, partTypes,
+                {launch.outputDims[0],
+                 static_cast<int32_t>(space.output.shape.size() - 1), -1}),
+      *combiner};
+  return keep(std::move(candidate));
+}
+
+const std::optional<Graph> &Worker::combine(ArrayRef<ValueType> partTypes,
+                                            ArrayRef<ExprId> partExprs,
+                                            int64_t split) {
+  CombineKey key;
+  std::get<0>(key).assign(partExprs.begin(), partExprs.end());
+  for (const ValueType &type : partTypes)
+    std::get<1>(key).emplace_back(type.shape.begin(), type.shape.end());
+  std::get<2>(key) = split;
+  auto [entry, inserted] = combined.try_emplace(std::move(key));
+  std::optional<Graph> &result = entry->second;
+  if (!inserted)
+    return result;
+
+  // Strided reductions of each part's last dimension back to the tile's
+  // extent (the sum over the split), then the reference's elementwise ops.
+  KernelSpace parts;
+  parts.inputTypes.assign(partTypes.begin(), partTypes.end());
+  parts.inputExprs.assign(partExprs.begin(), partExprs.end());
+  parts.output = space.output;
+  // The parts' dimensions are the output's, but the stacked last one.
+  parts.labels.output = space.labels.output;
+  for (size_t i = 0; i < partTypes.size(); ++i) {
+    parts.labels.inputs.emplace_back(space.labels.output);
+    parts.labels.inputs.back().back() = kStackedLabel;
+  }
+  parts.maxOps = 2 * partTypes.size() + 1;
+  llvm::SmallSetVector<int64_t, 4> sizes;
+  for (const ValueType &type : partTypes)
+    sizes.insert(type.shape.back() / split);
+  for (int64_t size : sizes)
+    parts.vocabulary.push_back({OpKind::Reduction, AccumKind::Sum, size});
+  for (const OpChoice &choice : space.vocabulary)
+    if (sem::isUnary(choice.kind) || sem::isBinary(choice.kind))
+      parts.vocabulary.push_back(choice);
+  auto visitCombined = [&](const Launch &launch, const Graph &body,
+                           ArrayRef<Tile> tiles) {
+    const Tile &newest = tiles.back();
+    if (newest.shape != getOutputTile(space.output.shape, launch) ||
+        !matchesOutput(newest, parts.labels) ||
+        !context.equivalent(newest.expr, context.target))
+      return false;
+    result = saveTiles(body, newest.value, space.output,
+                       {launch.outputDims[0], launch.outputDims[1], -1});
+    return true;
+  };
+  BodyEnumerator enumerator(context, parts, visitCombined);
+  enumerator.run(
+      getCombineLaunch(space.output.shape, shared.options.gridSizes));
+  return result;
+}

@@ -1,0 +1,98 @@
+//===- Worker.h - One thread's share of a search ----------------*- C++ -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// A worker turns launch configurations into complete candidates: one-kernel
+// µGraphs, and split pairs whose combining kernel it searches (and caches).
+// Each worker has its own expression pool and Z3 oracle, so workers run on
+// their own threads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_LIB_SEARCH_WORKER_H
+#define MIRAGE_LIB_SEARCH_WORKER_H
+
+#include "Enumerator.h"
+
+#include <map>
+#include <optional>
+#include <tuple>
+
+namespace mlir::mirage::search::detail {
+
+/// One thread's share of a search: its own expressions, oracle and
+/// combining kernels; it turns launches into complete candidates.
+class Worker {
+public:
+  Worker(SharedState &shared, const KernelSpace &prototype)
+      : shared(shared), context(shared, statistics), space(prototype) {
+    space.inputExprs.clear();
+    for (size_t i = 0; i < space.inputTypes.size(); ++i)
+      space.inputExprs.push_back(context.pool.input(i));
+    context.target =
+        computeOutputExpressions(shared.reference, context.pool).front();
+  }
+
+  /// Appends the complete candidates of configuration `configuration` of
+  /// `launch` to `out`, in the order found.
+  void explore(const Launch &launch, int64_t configuration,
+               std::vector<sem::Program> &out);
+  /// The number of configurations of `launch`.
+  int64_t countConfigurations(const Launch &launch) {
+    return BodyEnumerator(context, space,
+                          [](const Launch &, const sem::Graph &,
+                             ArrayRef<Tile>) { return true; })
+        .countConfigurations(launch);
+  }
+  /// True once enough candidates are complete or time is up.
+  bool done() {
+    return shared.complete >= int64_t(shared.options.maxComplete) ||
+           context.outOfTime();
+  }
+
+  /// Configurations, states, pruned values and complete candidates.
+  BlockSearchStatistics statistics;
+  const OracleStatistics &getOracleStatistics() const {
+    return context.oracle.getStatistics();
+  }
+
+private:
+  /// Keeps a one-kernel µGraph when the newest tile is the reference's
+  /// output.
+  bool visitSingle(const Launch &launch, const sem::Graph &body,
+                   ArrayRef<Tile> tiles);
+  /// Keeps a split µGraph when a combining kernel turns the unused tiles
+  /// into the reference's output.
+  bool visitSplit(const Launch &launch, const sem::Graph &body,
+                  ArrayRef<Tile> tiles);
+  /// The body of a kernel computing the output from the partial results of
+  /// `parts` (types and expressions), or nothing. Cached.
+  const std::optional<sem::Graph> &combine(ArrayRef<sem::ValueType> partTypes,
+                                           ArrayRef<ExprId> partExprs,
+                                           int64_t split);
+  /// Records a complete candidate.
+  bool keep(sem::Program candidate) {
+    ++statistics.complete;
+    ++shared.complete;
+    found->push_back(std::move(candidate));
+    return done();
+  }
+
+  SharedState &shared;
+  SearchContext context;
+  KernelSpace space;
+  /// The parts' expressions and shapes, and the split.
+  using CombineKey =
+      std::tuple<SmallVector<ExprId>, SmallVector<Shape>, int64_t>;
+  /// Combining kernels found (or not) so far.
+  std::map<CombineKey, std::optional<sem::Graph>> combined;
+  /// Where explore() puts candidates.
+  std::vector<sem::Program> *found = nullptr;
+};
+
+} // namespace mlir::mirage::search::detail
+
+#endif // MIRAGE_LIB_SEARCH_WORKER_H
