@@ -630,7 +630,7 @@ std::vector<OpChoice> chooseVocabulary(const Graph &kernel) {
       kinds.insert(node.kind);
   }
   if (normalises)
-    kinds.insert(OpKind::Div);
+    kinds.insert(sem::toOpKind(ElementwiseKind::Div));
   std::vector<OpChoice> vocabulary;
   for (OpKind kind : kinds)
     vocabulary.push_back({kind});

@@ -11,7 +11,6 @@
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 #include "Mirage/Dialect/Thread/IR/ThreadOps.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -20,39 +19,27 @@ using namespace mlir::mirage::sem;
 
 namespace {
 
-/// The op kind of a Mirage op, from its mnemonic (the three dialects share
-/// mnemonics for the same function).
+/// The op kind of a Mirage op: its ElementwiseKind, shared by the three
+/// dialects, or the kind of its class.
 std::optional<OpKind> getOpKind(Operation *op) {
-  return llvm::StringSwitch<std::optional<OpKind>>(
-             op->getName().stripDialect())
-      .Case("exp", OpKind::Exp)
-      .Case("square", OpKind::Square)
-      .Case("sqrt", OpKind::Sqrt)
-      .Case("rsqrt", OpKind::Rsqrt)
-      .Case("silu", OpKind::Silu)
-      .Case("gelu", OpKind::Gelu)
-      .Case("relu", OpKind::Relu)
-      .Case("neg", OpKind::Neg)
-      .Case("mul_scalar", OpKind::MulScalar)
-      .Case("add", OpKind::Add)
-      .Case("sub", OpKind::Sub)
-      .Case("mul", OpKind::Mul)
-      .Case("div", OpKind::Div)
-      .Case("pow", OpKind::Pow)
-      .Case("matmul", OpKind::Matmul)
-      .Case("reduction", OpKind::Reduction)
-      .Case("rms_norm", OpKind::RmsNorm)
-      .Case("concat", OpKind::Concat)
-      .Case("chunk", OpKind::Chunk)
-      .Case("graph_def", OpKind::GraphDef)
-      .Case("input_loader", OpKind::InputLoader)
-      .Case("output_saver", OpKind::OutputSaver)
-      .Case("forloop_accum", OpKind::ForloopAccum)
-      .Case("thread_graph", OpKind::ThreadGraph)
-      .Case("cluster_reduce", OpKind::ClusterReduce)
-      .Case("cluster_gather", OpKind::ClusterGather)
-      .Case("cluster_reduce_scatter", OpKind::ClusterReduceScatter)
-      .Default(std::nullopt);
+  if (std::optional<ElementwiseKind> fn = getElementwiseKind(op))
+    return toOpKind(*fn);
+  auto kind = [](OpKind k) { return [k](Operation *) { return k; }; };
+  return llvm::TypeSwitch<Operation *, std::optional<OpKind>>(op)
+      .Case<kernel::MatmulOp, block::MatmulOp>(kind(OpKind::Matmul))
+      .Case<kernel::ReductionOp, block::ReductionOp>(kind(OpKind::Reduction))
+      .Case<kernel::RmsNormOp, block::RmsNormOp>(kind(OpKind::RmsNorm))
+      .Case<kernel::ConcatOp, block::ConcatOp>(kind(OpKind::Concat))
+      .Case<kernel::ChunkOp>(kind(OpKind::Chunk))
+      .Case<kernel::GraphDefOp>(kind(OpKind::GraphDef))
+      .Case<block::InputLoaderOp>(kind(OpKind::InputLoader))
+      .Case<block::OutputSaverOp>(kind(OpKind::OutputSaver))
+      .Case<block::ForloopAccumOp>(kind(OpKind::ForloopAccum))
+      .Case<block::ThreadGraphOp>(kind(OpKind::ThreadGraph))
+      .Case<block::ClusterReduceOp>(kind(OpKind::ClusterReduce))
+      .Case<block::ClusterGatherOp>(kind(OpKind::ClusterGather))
+      .Case<block::ClusterReduceScatterOp>(kind(OpKind::ClusterReduceScatter))
+      .Default([](Operation *) { return std::nullopt; });
 }
 
 ValueType getValueType(Type type) {
@@ -125,8 +112,7 @@ FailureOr<int32_t> ProgramBuilder::addGraph(Block &block) {
 LogicalResult ProgramBuilder::addNode(Operation *op, Graph &graph,
                                       llvm::DenseMap<Value, int32_t> &ids) {
   std::optional<OpKind> kind = getOpKind(op);
-  StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
-  if (!kind || !dialect.starts_with("mirage_"))
+  if (!kind)
     return op->emitOpError() << "has no Mirage semantics";
   Node node;
   node.kind = *kind;

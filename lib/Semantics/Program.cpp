@@ -18,21 +18,9 @@ int64_t ValueType::getNumElements() const {
 }
 
 llvm::StringRef mlir::mirage::sem::getOpName(OpKind kind) {
+  if (std::optional<ElementwiseKind> fn = toElementwiseKind(kind))
+    return stringifyElementwiseKind(*fn);
   switch (kind) {
-  case OpKind::Exp: return "exp";
-  case OpKind::Square: return "square";
-  case OpKind::Sqrt: return "sqrt";
-  case OpKind::Rsqrt: return "rsqrt";
-  case OpKind::Silu: return "silu";
-  case OpKind::Gelu: return "gelu";
-  case OpKind::Relu: return "relu";
-  case OpKind::Neg: return "neg";
-  case OpKind::MulScalar: return "mul_scalar";
-  case OpKind::Add: return "add";
-  case OpKind::Sub: return "sub";
-  case OpKind::Mul: return "mul";
-  case OpKind::Div: return "div";
-  case OpKind::Pow: return "pow";
   case OpKind::Matmul: return "matmul";
   case OpKind::Reduction: return "reduction";
   case OpKind::RmsNorm: return "rms_norm";

@@ -15,6 +15,7 @@
 #ifndef MIRAGE_LIB_CONVERSION_BLOCKTOGPU_KERNELEMITTER_H
 #define MIRAGE_LIB_CONVERSION_BLOCKTOGPU_KERNELEMITTER_H
 
+#include "Mirage/Dialect/Common/ElementwiseOpInterface.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
@@ -291,12 +292,10 @@ protected:
   Location loc;
 };
 
-/// True when `mnemonic` names an elementwise op `emitElementwise` knows.
-bool isElementwise(StringRef mnemonic);
-
-/// The f32 result of the elementwise op named `mnemonic` (`exp`, `add`,
-/// `mul_scalar`, ...) on f32 operands; `scalar` is mul_scalar's factor.
-Value emitElementwise(OpBuilder &builder, Location loc, StringRef mnemonic,
+/// The f32 result of elementwise function `kind` (`exp`, `add`, `mul_scalar`,
+/// ...; ask an op with `getElementwiseKind(op)`) on f32 operands; `scalar` is
+/// mul_scalar's factor.
+Value emitElementwise(OpBuilder &builder, Location loc, ElementwiseKind kind,
                       ValueRange operands, double scalar);
 
 } // namespace mlir::mirage

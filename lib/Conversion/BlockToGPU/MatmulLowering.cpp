@@ -124,7 +124,7 @@ Operation *GraphDefLowering::getEpilogue(block::MatmulOp op) {
     return nullptr;
   Operation *user = *op->user_begin();
   if (user->getNumOperands() != 1 ||
-      !isElementwise(user->getName().stripDialect()) ||
+      !getElementwiseKind(user) ||
       getRunPhase(user) != getRunPhase(op))
     return nullptr;
   return user;
