@@ -22,6 +22,8 @@ function(add_mirage_dialect level dialect_suffix)
     mlir_tablegen(${level}Enums.cpp.inc -gen-enum-defs)
   endif()
   add_public_tablegen_target(Mirage${level}IncGen)
+  # The ops implement ElementwiseOpInterface (Dialect/Common).
+  add_dependencies(Mirage${level}IncGen MirageCommonIncGen)
 endfunction()
 
 # Adds a Mirage library. Upstream MLIR libraries go in MLIR_LIBS (they resolve

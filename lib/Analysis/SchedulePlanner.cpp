@@ -20,6 +20,7 @@
 #include "Mirage/Analysis/MatmulShapes.h"
 #include "Mirage/Analysis/SharedMemoryAllocator.h"
 #include "Mirage/Analysis/SumShapes.h"
+#include "Mirage/Dialect/Common/ElementwiseOpInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <numeric>
@@ -28,12 +29,10 @@ using namespace mlir;
 using namespace mlir::mirage;
 using block::LoopPhase;
 
-/// True for the unary elementwise block ops (one tile in, one of the same
-/// type out, elementwise).
+/// True for the unary elementwise block ops (mul_scalar included).
 static bool isUnaryElementwise(Operation *op) {
-  return op->getNumOperands() == 1 &&
-         op->hasTrait<OpTrait::SameOperandsAndResultType>() &&
-         !isa<block::RmsNormOp, block::ClusterReduceOp>(op);
+  std::optional<ElementwiseKind> kind = getElementwiseKind(op);
+  return kind && getElementwiseArity(*kind) == 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -204,29 +204,41 @@ llvm::SmallVector<ExprId> ExpressionBuilder::walkBody(
 } // namespace
 
 namespace {
+/// The expression of elementwise function `fn` on operands `x`; `scalar` is
+/// mul_scalar's factor.
+ExprId computeElementwise(ExprPool &pool, ElementwiseKind fn, double scalar,
+                          llvm::ArrayRef<ExprId> x) {
+  switch (fn) {
+  case ElementwiseKind::Exp: return pool.apply(ExprKind::Exp, x[0]);
+  case ElementwiseKind::Square: return pool.mul(x[0], x[0]);
+  case ElementwiseKind::Sqrt: return pool.apply(ExprKind::Sqrt, x[0]);
+  case ElementwiseKind::Rsqrt:
+    return pool.div(pool.constant(1.0), pool.apply(ExprKind::Sqrt, x[0]));
+  case ElementwiseKind::Silu: return pool.apply(ExprKind::Silu, x[0]);
+  case ElementwiseKind::Gelu: return pool.apply(ExprKind::Gelu, x[0]);
+  case ElementwiseKind::Relu: return pool.apply(ExprKind::Relu, x[0]);
+  case ElementwiseKind::Neg: return pool.mul(x[0], pool.constant(-1.0));
+  case ElementwiseKind::MulScalar:
+    return pool.mul(x[0], pool.constant(scalar));
+  case ElementwiseKind::Add: return pool.add(x[0], x[1]);
+  case ElementwiseKind::Sub:
+    return pool.add(x[0], pool.mul(x[1], pool.constant(-1.0)));
+  case ElementwiseKind::Mul: return pool.mul(x[0], x[1]);
+  case ElementwiseKind::Div: return pool.div(x[0], x[1]);
+  case ElementwiseKind::Pow: return pool.pow(x[0], x[1]);
+  }
+  llvm_unreachable("unknown elementwise kind");
+}
+
 /// The expression of an elementwise or structural op on operands `x`.
 ExprId compute(ExprPool &pool, const Node &node, const Graph &graph,
                llvm::ArrayRef<ExprId> x) {
+  if (std::optional<ElementwiseKind> fn = sem::toElementwiseKind(node.kind))
+    return computeElementwise(pool, *fn, node.scalar, x);
   auto shapeOf = [&](int32_t value) -> llvm::ArrayRef<int64_t> {
     return graph.values[value].shape;
   };
   switch (node.kind) {
-  case OpKind::Exp: return pool.apply(ExprKind::Exp, x[0]);
-  case OpKind::Square: return pool.mul(x[0], x[0]);
-  case OpKind::Sqrt: return pool.apply(ExprKind::Sqrt, x[0]);
-  case OpKind::Rsqrt:
-    return pool.div(pool.constant(1.0), pool.apply(ExprKind::Sqrt, x[0]));
-  case OpKind::Silu: return pool.apply(ExprKind::Silu, x[0]);
-  case OpKind::Gelu: return pool.apply(ExprKind::Gelu, x[0]);
-  case OpKind::Relu: return pool.apply(ExprKind::Relu, x[0]);
-  case OpKind::Neg: return pool.mul(x[0], pool.constant(-1.0));
-  case OpKind::MulScalar: return pool.mul(x[0], pool.constant(node.scalar));
-  case OpKind::Add: return pool.add(x[0], x[1]);
-  case OpKind::Sub:
-    return pool.add(x[0], pool.mul(x[1], pool.constant(-1.0)));
-  case OpKind::Mul: return pool.mul(x[0], x[1]);
-  case OpKind::Div: return pool.div(x[0], x[1]);
-  case OpKind::Pow: return pool.pow(x[0], x[1]);
   case OpKind::Matmul:
     return pool.sum(shapeOf(node.operands[0]).back(), pool.mul(x[0], x[1]));
   case OpKind::Reduction:

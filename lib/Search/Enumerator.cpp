@@ -377,7 +377,7 @@ std::vector<OpChoice> search::detail::chooseVocabulary(const Graph &kernel) {
       kinds.insert(node.kind);
   }
   if (normalises)
-    kinds.insert(OpKind::Div);
+    kinds.insert(sem::toOpKind(ElementwiseKind::Div));
   std::vector<OpChoice> vocabulary;
   for (OpKind kind : kinds)
     vocabulary.push_back({kind});

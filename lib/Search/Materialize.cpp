@@ -103,7 +103,7 @@ LogicalResult buildBody(const Graph &body, OpBuilder &builder, Location loc,
         state.addAttribute("size", builder.getI64IntegerAttr(node.size));
         state.addAttribute("eps", builder.getF32FloatAttr(node.scalar));
       }
-      if (node.kind == OpKind::MulScalar)
+      if (node.kind == sem::toOpKind(ElementwiseKind::MulScalar))
         state.addAttribute("value", builder.getF32FloatAttr(node.scalar));
       value = builder.create(state)->getResult(0);
       break;

@@ -16,6 +16,7 @@
 
 using namespace mlir;
 using namespace mlir::mirage::sem;
+using mlir::mirage::ElementwiseKind;
 
 namespace {
 
@@ -125,7 +126,7 @@ private:
         double evaluations =
             multiplicity * std::max<int64_t>(
                                1, g.values[node.results[0]].getNumElements());
-        if (node.kind == OpKind::Exp)
+        if (node.kind == toOpKind(ElementwiseKind::Exp))
           totalExps += evaluations;
         if (isKeyed(node.kind))
           totalKeyed += evaluations;
@@ -148,52 +149,63 @@ private:
     return fresh(a, 1);
   }
 
+  ElementStats visitElementwise(ElementwiseKind fn,
+                                ArrayRef<ElementStats> in) {
+    const ElementStats &a = in[0];
+    switch (fn) {
+    case ElementwiseKind::Exp: {
+      expDegree = std::max(expDegree, a.numerator + a.denominator);
+      ElementStats atom = fresh(a, 0);
+      atom.exps += 1;
+      return atom;
+    }
+    case ElementwiseKind::Square:
+      return product(a, a);
+    case ElementwiseKind::Neg:
+    case ElementwiseKind::MulScalar:
+      return a;
+    case ElementwiseKind::Sqrt:
+    case ElementwiseKind::Silu:
+    case ElementwiseKind::Gelu:
+    case ElementwiseKind::Relu:
+      return keyedOf(a);
+    case ElementwiseKind::Rsqrt: {
+      ElementStats r = keyedOf(a);
+      return {0, 1, r.exps, r.keyed};
+    }
+    case ElementwiseKind::Add:
+    case ElementwiseKind::Sub:
+      return {std::max(a.numerator + in[1].denominator,
+                       in[1].numerator + a.denominator),
+              a.denominator + in[1].denominator, a.exps + in[1].exps,
+              a.keyed + in[1].keyed};
+    case ElementwiseKind::Mul:
+      return product(a, in[1]);
+    case ElementwiseKind::Div:
+      return {a.numerator + in[1].denominator,
+              a.denominator + in[1].numerator, a.exps + in[1].exps,
+              a.keyed + in[1].keyed};
+    case ElementwiseKind::Pow: {
+      ElementStats both = product(a, in[1]);
+      return keyedOf(both);
+    }
+    }
+    llvm_unreachable("unknown elementwise kind");
+  }
+
   std::vector<ElementStats> visit(const Node &node, const Graph &g,
                                   ArrayRef<ElementStats> in) {
     auto type = [&](int32_t value) -> const ValueType & {
       return g.values[value];
     };
+    if (std::optional<ElementwiseKind> fn = toElementwiseKind(node.kind))
+      return {visitElementwise(*fn, in)};
     const ElementStats &a = in.empty() ? ElementStats() : in[0];
     switch (node.kind) {
-    case OpKind::Exp: {
-      expDegree = std::max(expDegree, a.numerator + a.denominator);
-      ElementStats atom = fresh(a, 0);
-      atom.exps += 1;
-      return {atom};
-    }
-    case OpKind::Square:
-      return {product(a, a)};
-    case OpKind::Neg:
-    case OpKind::MulScalar:
     case OpKind::InputLoader:
     case OpKind::OutputSaver:
     case OpKind::ClusterGather:
       return {a};
-    case OpKind::Sqrt:
-    case OpKind::Silu:
-    case OpKind::Gelu:
-    case OpKind::Relu:
-      return {keyedOf(a)};
-    case OpKind::Rsqrt: {
-      ElementStats r = keyedOf(a);
-      return {{0, 1, r.exps, r.keyed}};
-    }
-    case OpKind::Add:
-    case OpKind::Sub:
-      return {{std::max(a.numerator + in[1].denominator,
-                        in[1].numerator + a.denominator),
-               a.denominator + in[1].denominator, a.exps + in[1].exps,
-               a.keyed + in[1].keyed}};
-    case OpKind::Mul:
-      return {product(a, in[1])};
-    case OpKind::Div:
-      return {{a.numerator + in[1].denominator,
-               a.denominator + in[1].numerator, a.exps + in[1].exps,
-               a.keyed + in[1].keyed}};
-    case OpKind::Pow: {
-      ElementStats both = product(a, in[1]);
-      return {keyedOf(both)};
-    }
     case OpKind::Matmul:
       return {sumOf(product(a, in[1]),
                     type(node.operands[0]).shape.back())};
@@ -266,19 +278,21 @@ private:
   }
 
   static bool isKeyed(OpKind kind) {
-    switch (kind) {
-    case OpKind::Sqrt:
-    case OpKind::Rsqrt:
-    case OpKind::Silu:
-    case OpKind::Gelu:
-    case OpKind::Relu:
-    case OpKind::Pow:
-    case OpKind::RmsNorm:
-    case OpKind::ForloopAccum: // rms_last and max apply keyed functions
-      return true;
-    default:
-      return false;
+    if (std::optional<ElementwiseKind> fn = toElementwiseKind(kind)) {
+      switch (*fn) {
+      case ElementwiseKind::Sqrt:
+      case ElementwiseKind::Rsqrt:
+      case ElementwiseKind::Silu:
+      case ElementwiseKind::Gelu:
+      case ElementwiseKind::Relu:
+      case ElementwiseKind::Pow:
+        return true;
+      default:
+        return false;
+      }
     }
+    // rms_last and max apply keyed functions
+    return kind == OpKind::RmsNorm || kind == OpKind::ForloopAccum;
   }
 
   const Program &program;

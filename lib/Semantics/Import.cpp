@@ -17,6 +17,33 @@ using namespace mlir;
 using namespace mlir::mirage;
 using namespace mlir::mirage::sem;
 
+namespace {
+
+/// The op kind of a Mirage op: its ElementwiseKind, shared by the three
+/// dialects, or the kind of its class.
+std::optional<OpKind> getOpKind(Operation *op) {
+  if (std::optional<ElementwiseKind> fn = getElementwiseKind(op))
+    return toOpKind(*fn);
+  auto kind = [](OpKind k) { return [k](Operation *) { return k; }; };
+  return llvm::TypeSwitch<Operation *, std::optional<OpKind>>(op)
+      .Case<kernel::MatmulOp, block::MatmulOp>(kind(OpKind::Matmul))
+      .Case<kernel::ReductionOp, block::ReductionOp>(kind(OpKind::Reduction))
+      .Case<kernel::RmsNormOp, block::RmsNormOp>(kind(OpKind::RmsNorm))
+      .Case<kernel::ConcatOp, block::ConcatOp>(kind(OpKind::Concat))
+      .Case<kernel::ChunkOp>(kind(OpKind::Chunk))
+      .Case<kernel::GraphDefOp>(kind(OpKind::GraphDef))
+      .Case<block::InputLoaderOp>(kind(OpKind::InputLoader))
+      .Case<block::OutputSaverOp>(kind(OpKind::OutputSaver))
+      .Case<block::ForloopAccumOp>(kind(OpKind::ForloopAccum))
+      .Case<block::ThreadGraphOp>(kind(OpKind::ThreadGraph))
+      .Case<block::ClusterReduceOp>(kind(OpKind::ClusterReduce))
+      .Case<block::ClusterGatherOp>(kind(OpKind::ClusterGather))
+      .Case<block::ClusterReduceScatterOp>(kind(OpKind::ClusterReduceScatter))
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+} // namespace
+
 ValueType mlir::mirage::sem::getValueType(Type type) {
   ValueType result;
   Type element = type;
@@ -77,10 +104,8 @@ FailureOr<int32_t> ProgramBuilder::addGraph(Block &block) {
 
 LogicalResult ProgramBuilder::addNode(Operation *op, Graph &graph,
                                       llvm::DenseMap<Value, int32_t> &ids) {
-  // The three dialects share mnemonics for the same function.
-  std::optional<OpKind> kind = getOpKind(op->getName().stripDialect());
-  StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
-  if (!kind || !dialect.starts_with("mirage_"))
+  std::optional<OpKind> kind = getOpKind(op);
+  if (!kind)
     return op->emitOpError() << "has no Mirage semantics";
   Node node;
   node.kind = *kind;

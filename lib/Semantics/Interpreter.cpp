@@ -17,6 +17,7 @@
 
 using namespace mlir;
 using namespace mlir::mirage::sem;
+using mlir::mirage::ElementwiseKind;
 
 namespace {
 
@@ -116,7 +117,8 @@ private:
     return t;
   }
   T unary(const Node &node, const T &in);
-  T binary(OpKind kind, const T &a, const T &b, ArrayRef<int64_t> shape);
+  T binary(ElementwiseKind kind, const T &a, const T &b,
+           ArrayRef<int64_t> shape);
   T matmul(const T &a, const T &b, ArrayRef<int64_t> shape);
   T reduction(const T &in, int64_t dim, int64_t size);
   T rmsNorm(const T &in, int64_t size, double eps);
@@ -166,21 +168,23 @@ private:
 template <typename D>
 typename Evaluator<D>::T Evaluator<D>::unary(const Node &node, const T &in) {
   T out(in.shape);
-  V scalar = node.kind == OpKind::MulScalar ? d.constant(node.scalar) : V();
+  ElementwiseKind kind = *toElementwiseKind(node.kind);
+  V scalar =
+      kind == ElementwiseKind::MulScalar ? d.constant(node.scalar) : V();
   V one = d.constant(1.0);
   for (int64_t i = 0, e = in.size(); i < e; ++i) {
     V x = in.data[i];
     V &y = out.data[i];
-    switch (node.kind) {
-    case OpKind::Exp: y = d.exp(x); break;
-    case OpKind::Square: y = d.mul(x, x); break;
-    case OpKind::Sqrt: y = d.sqrt(x); break;
-    case OpKind::Rsqrt: y = d.divide(one, d.divisor(d.sqrt(x))); break;
-    case OpKind::Silu: y = d.silu(x); break;
-    case OpKind::Gelu: y = d.gelu(x); break;
-    case OpKind::Relu: y = d.relu(x); break;
-    case OpKind::Neg: y = d.neg(x); break;
-    case OpKind::MulScalar: y = d.mul(x, scalar); break;
+    switch (kind) {
+    case ElementwiseKind::Exp: y = d.exp(x); break;
+    case ElementwiseKind::Square: y = d.mul(x, x); break;
+    case ElementwiseKind::Sqrt: y = d.sqrt(x); break;
+    case ElementwiseKind::Rsqrt: y = d.divide(one, d.divisor(d.sqrt(x))); break;
+    case ElementwiseKind::Silu: y = d.silu(x); break;
+    case ElementwiseKind::Gelu: y = d.gelu(x); break;
+    case ElementwiseKind::Relu: y = d.relu(x); break;
+    case ElementwiseKind::Neg: y = d.neg(x); break;
+    case ElementwiseKind::MulScalar: y = d.mul(x, scalar); break;
     default: llvm_unreachable("not a unary op");
     }
   }
@@ -188,11 +192,11 @@ typename Evaluator<D>::T Evaluator<D>::unary(const Node &node, const T &in) {
 }
 
 template <typename D>
-typename Evaluator<D>::T Evaluator<D>::binary(OpKind kind, const T &a,
-                                              const T &b,
+typename Evaluator<D>::T Evaluator<D>::binary(ElementwiseKind kind,
+                                              const T &a, const T &b,
                                               ArrayRef<int64_t> shape) {
   T out(shape);
-  if (kind == OpKind::Div) {
+  if (kind == ElementwiseKind::Div) {
     // One inverse per divisor element, not per result element.
     std::vector<typename D::Divisor> inverses;
     inverses.reserve(b.data.size());
@@ -206,10 +210,10 @@ typename Evaluator<D>::T Evaluator<D>::binary(OpKind kind, const T &a,
   forEachBroadcast(shape, a.shape, b.shape, [&](int64_t o, int64_t i, int64_t j) {
     const V &x = a.data[i], &y = b.data[j];
     switch (kind) {
-    case OpKind::Add: out.data[o] = d.add(x, y); break;
-    case OpKind::Sub: out.data[o] = d.sub(x, y); break;
-    case OpKind::Mul: out.data[o] = d.mul(x, y); break;
-    case OpKind::Pow: out.data[o] = d.pow(x, y); break;
+    case ElementwiseKind::Add: out.data[o] = d.add(x, y); break;
+    case ElementwiseKind::Sub: out.data[o] = d.sub(x, y); break;
+    case ElementwiseKind::Mul: out.data[o] = d.mul(x, y); break;
+    case ElementwiseKind::Pow: out.data[o] = d.pow(x, y); break;
     default: llvm_unreachable("not a binary op");
     }
   });
@@ -302,7 +306,8 @@ LogicalResult Evaluator<D>::evalTensorNode(
   if (isUnary(node.kind)) {
     results.push_back(unary(node, *operands[0]));
   } else if (isBinary(node.kind)) {
-    results.push_back(binary(node.kind, *operands[0], *operands[1], shape));
+    results.push_back(binary(*toElementwiseKind(node.kind), *operands[0],
+                             *operands[1], shape));
   } else {
     switch (node.kind) {
     case OpKind::Matmul:
@@ -509,7 +514,7 @@ LogicalResult Evaluator<D>::runBlockGroup(
         step = reduction(x, last, node.size);
         break;
       case AccumKind::RmsLast:
-        step = reduction(binary(OpKind::Mul, x, x, x.shape), last, 1);
+        step = reduction(binary(ElementwiseKind::Mul, x, x, x.shape), last, 1);
         break;
       }
       T &acc = accumulators[b][index];
@@ -574,7 +579,7 @@ LogicalResult Evaluator<D>::runThreadGraph(const Node &node, const Graph &body,
   std::vector<T> env(body.values.size());
   T zeros(shape, d.constant(0.0));
   for (auto [i, value] : llvm::enumerate(body.inputs))
-    env[value] = binary(OpKind::Add, *operands[i], zeros, shape);
+    env[value] = binary(ElementwiseKind::Add, *operands[i], zeros, shape);
   for (const Node &inner : body.nodes) {
     SmallVector<const T *, 2> innerOperands;
     for (int32_t operand : inner.operands)

@@ -44,22 +44,9 @@ constexpr OpKind kLastOpKind = OpKind::ClusterReduceScatter;
 } // namespace
 
 llvm::StringRef mlir::mirage::sem::getOpName(OpKind kind) {
-  // The three dialects share the mnemonics of the elementwise functions.
+  if (std::optional<ElementwiseKind> fn = toElementwiseKind(kind))
+    return stringifyElementwiseKind(*fn);
   switch (kind) {
-  case OpKind::Exp: return getMnemonic<thread::ExpOp>();
-  case OpKind::Square: return getMnemonic<thread::SquareOp>();
-  case OpKind::Sqrt: return getMnemonic<thread::SqrtOp>();
-  case OpKind::Rsqrt: return getMnemonic<thread::RsqrtOp>();
-  case OpKind::Silu: return getMnemonic<thread::SiluOp>();
-  case OpKind::Gelu: return getMnemonic<thread::GeluOp>();
-  case OpKind::Relu: return getMnemonic<thread::ReluOp>();
-  case OpKind::Neg: return getMnemonic<thread::NegOp>();
-  case OpKind::MulScalar: return getMnemonic<thread::MulScalarOp>();
-  case OpKind::Add: return getMnemonic<thread::AddOp>();
-  case OpKind::Sub: return getMnemonic<thread::SubOp>();
-  case OpKind::Mul: return getMnemonic<thread::MulOp>();
-  case OpKind::Div: return getMnemonic<thread::DivOp>();
-  case OpKind::Pow: return getMnemonic<thread::PowOp>();
   case OpKind::Matmul: return getMnemonic<kernel::MatmulOp>();
   case OpKind::Reduction: return getMnemonic<kernel::ReductionOp>();
   case OpKind::RmsNorm: return getMnemonic<kernel::RmsNormOp>();

@@ -59,8 +59,9 @@ llvm::ArrayRef<Attribute> getAttributes(OpKind kind) {
   static const Attribute inputLoader[] = {{"imap", Field::Map, -1},
                                           {"fmap", Field::Dim, -1}};
   static const Attribute outputSaver[] = {{"omap", Field::Map, -1}};
+  if (kind == toOpKind(mlir::mirage::ElementwiseKind::MulScalar))
+    return mulScalar;
   switch (kind) {
-  case OpKind::MulScalar: return mulScalar;
   case OpKind::Reduction: return reduction;
   case OpKind::RmsNorm: return rmsNorm;
   case OpKind::Concat:

@@ -28,16 +28,15 @@ using namespace mlir::mirage;
 namespace {
 
 /// The scalar op computing one element of elementwise block op `op`: the
-/// mirage_thread op of the same mnemonic, or nothing for other ops.
+/// mirage_thread op of the same ElementwiseKind (every kind has one), or
+/// nothing for other ops.
 std::optional<OperationName> getScalarForm(Operation *op) {
-  if (!isa<block::MirageBlockDialect>(op->getDialect()) ||
-      isa<block::YieldOp>(op))
+  std::optional<ElementwiseKind> kind = getElementwiseKind(op);
+  if (!kind || !isa<block::MirageBlockDialect>(op->getDialect()))
     return std::nullopt;
-  OperationName name(("mirage_thread." + op->getName().stripDialect()).str(),
-                     op->getContext());
-  if (!name.isRegistered())
-    return std::nullopt;
-  return name;
+  return OperationName(
+      ("mirage_thread." + stringifyElementwiseKind(*kind)).str(),
+      op->getContext());
 }
 
 /// Replaces the tree `members` (topological order, root last) by one

@@ -96,13 +96,15 @@ bool changeAnOp(sem::Program &program) {
   for (sem::Graph &graph : llvm::drop_begin(program.graphs))
     for (sem::Node &node : graph.nodes) {
       if (sem::isBinary(node.kind)) {
+        sem::OpKind mul = sem::toOpKind(ElementwiseKind::Mul);
         node.kind =
-            node.kind == sem::OpKind::Mul ? sem::OpKind::Div : sem::OpKind::Mul;
+            node.kind == mul ? sem::toOpKind(ElementwiseKind::Div) : mul;
         return true;
       }
       if (sem::isUnary(node.kind) || node.kind == sem::OpKind::RmsNorm) {
-        node.kind = node.kind == sem::OpKind::Sqrt ? sem::OpKind::Exp
-                                                   : sem::OpKind::Sqrt;
+        sem::OpKind sqrt = sem::toOpKind(ElementwiseKind::Sqrt);
+        node.kind =
+            node.kind == sqrt ? sem::toOpKind(ElementwiseKind::Exp) : sqrt;
         return true;
       }
     }

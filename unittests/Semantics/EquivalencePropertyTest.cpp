@@ -22,6 +22,7 @@
 
 using namespace mlir;
 using namespace mlir::mirage::sem;
+using EK = mlir::mirage::ElementwiseKind;
 
 namespace {
 
@@ -107,15 +108,15 @@ private:
     switch (rng() % 9) {
     case 0:
     case 1: {
-      OpKind kind = std::array{OpKind::Add, OpKind::Sub, OpKind::Mul}[rng() % 3];
-      double bound = kind == OpKind::Mul ? fa.bound * fb.bound
-                                         : fa.bound + fb.bound;
+      OpKind kind = toOpKind(std::array{EK::Add, EK::Sub, EK::Mul}[rng() % 3]);
+      double bound = kind == toOpKind(EK::Mul) ? fa.bound * fb.bound
+                                                 : fa.bound + fb.bound;
       node(kind, {a, b}, {3, 4}, {fa.hasExp || fb.hasExp, false, bound});
       break;
     }
     case 2:
       if (!fa.hasExp && fa.bound < 8) {
-        node(OpKind::Exp, {a}, {3, 4}, {true, true, std::exp(fa.bound)});
+        node(toOpKind(EK::Exp), {a}, {3, 4}, {true, true, std::exp(fa.bound)});
         break;
       }
       [[fallthrough]];
@@ -124,11 +125,11 @@ private:
       int32_t e = facts[b].positive
                       ? b
                       : (!fb.hasExp && fb.bound < 8
-                             ? node(OpKind::Exp, {b}, {3, 4},
+                             ? node(toOpKind(EK::Exp), {b}, {3, 4},
                                     {true, true, std::exp(fb.bound)})
                              : -1);
       if (e >= 0)
-        node(OpKind::Div, {a, e}, {3, 4},
+        node(toOpKind(EK::Div), {a, e}, {3, 4},
            {fa.hasExp || facts[e].hasExp, false,
             fa.bound * std::exp(fb.bound)});
       break;
@@ -141,23 +142,26 @@ private:
       int32_t r = node(OpKind::Reduction, {a}, {3, 1},
                        {fa.hasExp, false, 4 * fa.bound});
       if (r >= 0)
-        node(OpKind::Mul, {b, r}, {3, 4},
+        node(toOpKind(EK::Mul), {b, r}, {3, 4},
            {fa.hasExp || fb.hasExp, false, fb.bound * 4 * fa.bound});
       break;
     }
     case 6:
       // Non-negative, but possibly zero: never a divisor.
-      node(OpKind::Square, {a}, {3, 4}, {fa.hasExp, false, fa.bound * fa.bound});
+      node(toOpKind(EK::Square), {a}, {3, 4},
+           {fa.hasExp, false, fa.bound * fa.bound});
       break;
     case 7:
-      node(OpKind::MulScalar, {a}, {3, 4}, {fa.hasExp, false, fa.bound * 2},
+      node(toOpKind(EK::MulScalar), {a}, {3, 4},
+           {fa.hasExp, false, fa.bound * 2},
            std::array{0.5, -2.0, 0.25}[rng() % 3]);
       break;
     case 8:
       if (fa.positive)
-        node(OpKind::Sqrt, {a}, {3, 4}, {fa.hasExp, true, std::sqrt(fa.bound)});
+        node(toOpKind(EK::Sqrt), {a}, {3, 4},
+             {fa.hasExp, true, std::sqrt(fa.bound)});
       else
-        node(OpKind::Neg, {a}, {3, 4}, fa);
+        node(toOpKind(EK::Neg), {a}, {3, 4}, fa);
       break;
     }
   }
@@ -173,28 +177,31 @@ Program rewrite(Program p, std::mt19937_64 &rng) {
   for (int attempt = 0; attempt < 16; ++attempt) {
     size_t index = rng() % g.nodes.size();
     Node &n = g.nodes[index];
-    switch (n.kind) {
-    case OpKind::Add:
-    case OpKind::Mul:
+    std::optional<EK> fn = toElementwiseKind(n.kind);
+    if (!fn)
+      continue;
+    switch (*fn) {
+    case EK::Add:
+    case EK::Mul:
       std::swap(n.operands[0], n.operands[1]);
       return p;
-    case OpKind::Square:
-      n.kind = OpKind::Mul;
+    case EK::Square:
+      n.kind = toOpKind(EK::Mul);
       n.operands.push_back(n.operands[0]);
       return p;
-    case OpKind::Sub: {
+    case EK::Sub: {
       // a - b == a + neg(b)
       Node neg;
-      neg.kind = OpKind::Neg;
+      neg.kind = toOpKind(EK::Neg);
       neg.operands = {n.operands[1]};
       neg.results = {static_cast<int32_t>(g.values.size())};
       g.values.push_back(g.values[n.operands[1]]);
-      n.kind = OpKind::Add;
+      n.kind = toOpKind(EK::Add);
       n.operands[1] = neg.results[0];
       g.nodes.insert(g.nodes.begin() + index, neg);
       return p;
     }
-    case OpKind::MulScalar: {
+    case EK::MulScalar: {
       // x * c == (x * 2c) * 0.5
       Node first = n;
       first.scalar = 2 * n.scalar;
@@ -216,32 +223,37 @@ Program rewrite(Program p, std::mt19937_64 &rng) {
 Program mutate(Program p, std::mt19937_64 &rng) {
   Graph &g = p.graphs.front();
   Node &n = g.nodes[rng() % g.nodes.size()];
-  switch (n.kind) {
-  case OpKind::Add:
-    n.kind = OpKind::Sub;
+  // Feeds an input to the output instead of the last value.
+  auto feedInput = [&] { g.outputs.front() = g.inputs[rng() % 3]; };
+  std::optional<EK> fn = toElementwiseKind(n.kind);
+  if (!fn) {
+    feedInput();
+    return p;
+  }
+  switch (*fn) {
+  case EK::Add:
+    n.kind = toOpKind(EK::Sub);
     break;
-  case OpKind::Sub:
+  case EK::Sub:
     std::swap(n.operands[0], n.operands[1]);
     break;
-  case OpKind::Mul:
-    n.kind = OpKind::Add;
+  case EK::Mul:
+    n.kind = toOpKind(EK::Add);
     break;
-  case OpKind::MulScalar:
+  case EK::MulScalar:
     n.scalar = -n.scalar;
     break;
-  case OpKind::Exp:
-  case OpKind::Sqrt:
-  case OpKind::Square:
-    n.kind = OpKind::Neg;
+  case EK::Exp:
+  case EK::Sqrt:
+  case EK::Square:
+    n.kind = toOpKind(EK::Neg);
     break;
-  case OpKind::Div:
-    n.kind = OpKind::Mul;
+  case EK::Div:
+    n.kind = toOpKind(EK::Mul);
     break;
-  default: {
-    // Feed an input to the output instead of the last value.
-    g.outputs.front() = g.inputs[rng() % 3];
+  default:
+    feedInput();
     break;
-  }
   }
   return p;
 }

@@ -15,6 +15,7 @@
 #ifndef MIRAGE_SEMANTICS_PROGRAM_H
 #define MIRAGE_SEMANTICS_PROGRAM_H
 
+#include "Mirage/Dialect/Common/ElementwiseKind.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -44,14 +45,12 @@ struct ValueType {
   }
 };
 
-/// Every op of the three levels. Elementwise functions are shared.
+/// Every op of the three levels. The elementwise functions, which the levels
+/// share, have no enumerator here: they take the values below `Matmul`, each
+/// that of its ElementwiseKind (toOpKind, toElementwiseKind).
 enum class OpKind : uint8_t {
-  // Elementwise, one operand.
-  Exp, Square, Sqrt, Rsqrt, Silu, Gelu, Relu, Neg, MulScalar,
-  // Elementwise, two broadcasting operands.
-  Add, Sub, Mul, Div, Pow,
   // Structural ops on tensors or tiles.
-  Matmul, Reduction, RmsNorm, Concat, Chunk,
+  Matmul = kNumElementwiseKinds, Reduction, RmsNorm, Concat, Chunk,
   // Kernel level: a custom kernel whose body is another graph.
   GraphDef,
   // Block level.
@@ -59,16 +58,31 @@ enum class OpKind : uint8_t {
   ClusterGather, ClusterReduceScatter,
 };
 
+/// The op kind of elementwise function `kind`.
+constexpr OpKind toOpKind(ElementwiseKind kind) {
+  return static_cast<OpKind>(kind);
+}
+/// The elementwise function of `kind`, or nothing for the other ops.
+constexpr std::optional<ElementwiseKind> toElementwiseKind(OpKind kind) {
+  if (static_cast<unsigned>(kind) < kNumElementwiseKinds)
+    return static_cast<ElementwiseKind>(kind);
+  return std::nullopt;
+}
+
 /// The op's mnemonic (`exp`, `input_loader`, ...): that of its MLIR ops.
 llvm::StringRef getOpName(OpKind kind);
 /// The kind whose mnemonic is `name`, if any.
 std::optional<OpKind> getOpKind(llvm::StringRef name);
 
-/// True for the elementwise functions of one operand.
-inline bool isUnary(OpKind kind) { return kind <= OpKind::MulScalar; }
+/// True for the elementwise functions of one operand (mul_scalar included).
+inline bool isUnary(OpKind kind) {
+  std::optional<ElementwiseKind> fn = toElementwiseKind(kind);
+  return fn && getElementwiseArity(*fn) == 1;
+}
 /// True for the elementwise functions of two operands.
 inline bool isBinary(OpKind kind) {
-  return kind >= OpKind::Add && kind <= OpKind::Pow;
+  std::optional<ElementwiseKind> fn = toElementwiseKind(kind);
+  return fn && getElementwiseArity(*fn) == 2;
 }
 
 /// `forloop_accum` kinds (docs/LanguageReference.md, "Accumulators").

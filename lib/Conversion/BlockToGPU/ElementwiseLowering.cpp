@@ -24,11 +24,11 @@ void GraphDefLowering::lowerElementwise(Operation *op, double scalar) {
   Value result = op->getResult(0);
   ArrayRef<int64_t> shape = getShape(result);
   Tile out = allocateResult(result);
-  StringRef mnemonic = op->getName().stripDialect();
+  ElementwiseKind kind = *getElementwiseKind(op);
   emitElementwiseRuns(shape, operands, out,
                       [&](ArrayRef<Value> values) -> SmallVector<Value, 2> {
                         return {emitElementwise(emitter.getBuilder(),
-                                                emitter.getLoc(), mnemonic,
+                                                emitter.getLoc(), kind,
                                                 values, scalar)};
                       });
 }
@@ -62,7 +62,7 @@ Value GraphDefLowering::emitUnary(Operation *op, Value operand) {
   if (auto mulScalar = dyn_cast<block::MulScalarOp>(op))
     scalar = mulScalar.getValue().convertToDouble();
   return emitElementwise(emitter.getBuilder(), emitter.getLoc(),
-                         op->getName().stripDialect(), ValueRange{operand},
+                         *getElementwiseKind(op), ValueRange{operand},
                          scalar);
 }
 
@@ -100,7 +100,7 @@ LogicalResult GraphDefLowering::lowerThreadGraph(block::ThreadGraphOp op) {
     outs.push_back(allocateResult(result));
   Block &body = op.getBody().front();
   for (Operation &inner : body.without_terminator())
-    if (!isElementwise(inner.getName().stripDialect()))
+    if (!getElementwiseKind(&inner))
       return inner.emitOpError("has no GPU lowering");
   // Per element: the scalars of the body, in f32, rounded to their type
   // after every op.
@@ -117,7 +117,7 @@ LogicalResult GraphDefLowering::lowerThreadGraph(block::ThreadGraphOp op) {
           auto factor = inner.getAttrOfType<FloatAttr>("value");
           Value result = emitElementwise(
               emitter.getBuilder(), emitter.getLoc(),
-              inner.getName().stripDialect(), innerValues,
+              *getElementwiseKind(&inner), innerValues,
               factor ? factor.getValueAsDouble() : 0.0);
           scalars[inner.getResult(0)] =
               emitter.roundTo(result, inner.getResult(0).getType());

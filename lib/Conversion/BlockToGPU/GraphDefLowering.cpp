@@ -141,7 +141,7 @@ LogicalResult BlockLowerings::lower(GraphDefLowering &lowering,
                                     Operation *op) const {
   if (auto found = byOp.find(op->getName().getTypeID()); found != byOp.end())
     return found->second(lowering, op);
-  if (elementwise && isElementwise(op->getName().stripDialect()))
+  if (elementwise && getElementwiseKind(op))
     return elementwise(lowering, op);
   return op->emitOpError("has no GPU lowering");
 }

@@ -206,7 +206,7 @@ public:
   void add(Lowering lowering) {
     (byOp.try_emplace(TypeID::get<OpTys>(), lowering), ...);
   }
-  /// Lowers every op that no add() names and that isElementwise() accepts.
+  /// Lowers every op that no add() names and that has an ElementwiseKind.
   void addElementwise(Lowering lowering) { elementwise = std::move(lowering); }
   /// Emits `op`, or fails with an error on the op if no lowering takes it.
   LogicalResult lower(GraphDefLowering &lowering, Operation *op) const;

@@ -493,15 +493,8 @@ Tile KernelEmitter::allocateShared(ArrayRef<int64_t> shape, Type type,
   return tile;
 }
 
-bool mlir::mirage::isElementwise(StringRef mnemonic) {
-  return llvm::is_contained({"exp", "square", "sqrt", "rsqrt", "silu", "gelu",
-                             "relu", "neg", "mul_scalar", "add", "sub", "mul",
-                             "div", "pow"},
-                            mnemonic);
-}
-
 Value mlir::mirage::emitElementwise(OpBuilder &b, Location loc,
-                                    StringRef mnemonic, ValueRange operands,
+                                    ElementwiseKind kind, ValueRange operands,
                                     double scalar) {
   auto constant = [&](double value) -> Value {
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
@@ -514,47 +507,50 @@ Value mlir::mirage::emitElementwise(OpBuilder &b, Location loc,
     return math::Exp2Op::create(
         b, loc, arith::MulFOp::create(b, loc, v, constant(llvm::numbers::log2e)));
   };
-  return llvm::StringSwitch<std::function<Value()>>(mnemonic)
-      .Case("exp", [&]() -> Value { return exp(x); })
-      .Case("square", [&]() -> Value { return arith::MulFOp::create(b, loc, x, x); })
-      .Case("sqrt", [&]() -> Value { return math::SqrtOp::create(b, loc, x); })
-      .Case("rsqrt",
-            [&]() -> Value {
-              return arith::DivFOp::create(b, loc, constant(1.0),
-                                           math::SqrtOp::create(b, loc, x));
-            })
-      .Case("silu",
-            [&]() -> Value {
-              Value e = exp(arith::NegFOp::create(b, loc, x));
-              return arith::DivFOp::create(
-                  b, loc, x, arith::AddFOp::create(b, loc, constant(1.0), e));
-            })
-      .Case("gelu",
-            [&]() -> Value {
-              Value scaled = arith::MulFOp::create(
-                  b, loc, x, constant(0.70710678118654752440));
-              Value erf = math::ErfOp::create(b, loc, scaled);
-              Value half = arith::MulFOp::create(b, loc, constant(0.5), x);
-              return arith::MulFOp::create(
-                  b, loc, half, arith::AddFOp::create(b, loc, constant(1.0), erf));
-            })
-      .Case("relu",
-            [&]() -> Value {
-              Value positive = arith::CmpFOp::create(
-                  b, loc, arith::CmpFPredicate::OGT, x, constant(0.0));
-              return arith::SelectOp::create(b, loc, positive, x, constant(0.0));
-            })
-      .Case("neg", [&]() -> Value { return arith::NegFOp::create(b, loc, x); })
-      .Case("mul_scalar",
-            [&]() -> Value {
-              return arith::MulFOp::create(b, loc, x, constant(scalar));
-            })
-      .Case("add", [&]() -> Value { return arith::AddFOp::create(b, loc, x, y); })
-      .Case("sub", [&]() -> Value { return arith::SubFOp::create(b, loc, x, y); })
-      .Case("mul", [&]() -> Value { return arith::MulFOp::create(b, loc, x, y); })
-      .Case("div", [&]() -> Value { return arith::DivFOp::create(b, loc, x, y); })
-      .Case("pow", [&]() -> Value { return math::PowFOp::create(b, loc, x, y); })
-      .Default([]() -> Value { llvm_unreachable("not an elementwise op"); })();
+  switch (kind) {
+  case ElementwiseKind::Exp:
+    return exp(x);
+  case ElementwiseKind::Square:
+    return arith::MulFOp::create(b, loc, x, x);
+  case ElementwiseKind::Sqrt:
+    return math::SqrtOp::create(b, loc, x);
+  case ElementwiseKind::Rsqrt:
+    return arith::DivFOp::create(b, loc, constant(1.0),
+                                 math::SqrtOp::create(b, loc, x));
+  case ElementwiseKind::Silu: {
+    Value e = exp(arith::NegFOp::create(b, loc, x));
+    return arith::DivFOp::create(
+        b, loc, x, arith::AddFOp::create(b, loc, constant(1.0), e));
+  }
+  case ElementwiseKind::Gelu: {
+    Value scaled =
+        arith::MulFOp::create(b, loc, x, constant(0.70710678118654752440));
+    Value erf = math::ErfOp::create(b, loc, scaled);
+    Value half = arith::MulFOp::create(b, loc, constant(0.5), x);
+    return arith::MulFOp::create(
+        b, loc, half, arith::AddFOp::create(b, loc, constant(1.0), erf));
+  }
+  case ElementwiseKind::Relu: {
+    Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                           x, constant(0.0));
+    return arith::SelectOp::create(b, loc, positive, x, constant(0.0));
+  }
+  case ElementwiseKind::Neg:
+    return arith::NegFOp::create(b, loc, x);
+  case ElementwiseKind::MulScalar:
+    return arith::MulFOp::create(b, loc, x, constant(scalar));
+  case ElementwiseKind::Add:
+    return arith::AddFOp::create(b, loc, x, y);
+  case ElementwiseKind::Sub:
+    return arith::SubFOp::create(b, loc, x, y);
+  case ElementwiseKind::Mul:
+    return arith::MulFOp::create(b, loc, x, y);
+  case ElementwiseKind::Div:
+    return arith::DivFOp::create(b, loc, x, y);
+  case ElementwiseKind::Pow:
+    return math::PowFOp::create(b, loc, x, y);
+  }
+  llvm_unreachable("unknown elementwise kind");
 }
 
 //===----------------------------------------------------------------------===//

@@ -16,6 +16,7 @@
 #define MIRAGE_LIB_CONVERSION_BLOCKTOGPU_KERNELEMITTER_H
 
 #include "Mirage/Analysis/KernelSchedule.h"
+#include "Mirage/Dialect/Common/ElementwiseOpInterface.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
@@ -220,12 +221,10 @@ protected:
   Location loc;
 };
 
-/// True when `mnemonic` names an elementwise op `emitElementwise` knows.
-bool isElementwise(StringRef mnemonic);
-
-/// The f32 result of the elementwise op named `mnemonic` (`exp`, `add`,
-/// `mul_scalar`, ...) on f32 operands; `scalar` is mul_scalar's factor.
-Value emitElementwise(OpBuilder &builder, Location loc, StringRef mnemonic,
+/// The f32 result of elementwise function `kind` (`exp`, `add`, `mul_scalar`,
+/// ...; ask an op with `getElementwiseKind(op)`) on f32 operands; `scalar` is
+/// mul_scalar's factor.
+Value emitElementwise(OpBuilder &builder, Location loc, ElementwiseKind kind,
                       ValueRange operands, double scalar);
 
 } // namespace mlir::mirage

@@ -126,8 +126,8 @@ Exporter::exportBlockOp(Operation &op, kernel::GraphDefOp graph,
     }
     out["op_type"] = *type;
   } else {
-    std::optional<std::string> type = json_format::getComputeOpType(
-        "tb", op.getName().stripDialect());
+    std::optional<std::string> type =
+        json_format::getComputeOpType("tb", &op);
     auto norm = dyn_cast<block::RmsNormOp>(op);
     if (!type || (norm && (norm.getEps().convertToDouble() != 0.0 ||
                            norm.getSize() !=
@@ -218,7 +218,7 @@ LogicalResult Exporter::exportFunc(func::FuncOp func, json::Array &graphs) {
     }
     std::optional<std::string> type =
         op.getDialect() && op.getDialect()->getNamespace() == "mirage_kernel"
-            ? json_format::getComputeOpType("kn", op.getName().stripDialect())
+            ? json_format::getComputeOpType("kn", &op)
             : std::nullopt;
     auto norm = dyn_cast<kernel::RmsNormOp>(op);
     if (!type || (norm && (norm.getEps().convertToDouble() != 0.0 ||

@@ -7,18 +7,36 @@
 
 #include "MirageJSONFormat.h"
 
+#include "Mirage/Dialect/Block/IR/BlockOps.h"
+#include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace mlir::mirage;
 
 namespace {
-/// Compute ops, named as in the format without the level prefix and `_op`.
-constexpr json_format::ComputeOp kComputeOps[] = {
-    {"exp", 1},  {"silu", 1}, {"gelu", 1}, {"relu", 1},     {"sqrt", 1},
-    {"square", 1}, {"rsqrt", 1}, {"rms_norm", 1}, {"add", 2}, {"sub", 2},
-    {"mul", 2},  {"div", 2},  {"pow", 2},  {"matmul", 2},
+/// The elementwise functions the format has (not neg or mul_scalar). It names
+/// them as we do (stringifyElementwiseKind), without the level prefix and
+/// `_op`.
+constexpr ElementwiseKind kElementwiseOps[] = {
+    ElementwiseKind::Exp,   ElementwiseKind::Silu, ElementwiseKind::Gelu,
+    ElementwiseKind::Relu,  ElementwiseKind::Sqrt, ElementwiseKind::Square,
+    ElementwiseKind::Rsqrt, ElementwiseKind::Add,  ElementwiseKind::Sub,
+    ElementwiseKind::Mul,   ElementwiseKind::Div,  ElementwiseKind::Pow,
 };
+
+/// The other compute ops, named as in the format.
+constexpr json_format::ComputeOp kOtherComputeOps[] = {
+    {"rms_norm", 1},
+    {"matmul", 2},
+};
+
+/// The name of elementwise function `kind` in the format, if it has it.
+std::optional<StringRef> getElementwiseName(ElementwiseKind kind) {
+  if (!llvm::is_contained(kElementwiseOps, kind))
+    return std::nullopt;
+  return stringifyElementwiseKind(kind);
+}
 
 /// Accumulators, by the suffix after `tb_accum_` / `tb_forloop_accum_`.
 constexpr std::pair<StringLiteral, block::AccumKind> kAccumulators[] = {
@@ -38,18 +56,30 @@ json_format::lookupComputeOp(StringRef opType) {
   if (!(opType.consume_front("kn_") || opType.consume_front("tb_")) ||
       !opType.consume_back("_op"))
     return std::nullopt;
-  for (const ComputeOp &op : kComputeOps)
+  if (std::optional<ElementwiseKind> kind = symbolizeElementwiseKind(opType)) {
+    std::optional<StringRef> name = getElementwiseName(*kind);
+    if (!name)
+      return std::nullopt;
+    return ComputeOp{*name, getElementwiseArity(*kind)};
+  }
+  for (const ComputeOp &op : kOtherComputeOps)
     if (op.mnemonic == opType)
       return op;
   return std::nullopt;
 }
 
-std::optional<std::string>
-json_format::getComputeOpType(StringRef levelPrefix, StringRef mnemonic) {
-  if (llvm::none_of(kComputeOps,
-                    [&](const ComputeOp &op) { return op.mnemonic == mnemonic; }))
+std::optional<std::string> json_format::getComputeOpType(StringRef levelPrefix,
+                                                         Operation *op) {
+  std::optional<StringRef> name;
+  if (std::optional<ElementwiseKind> kind = getElementwiseKind(op))
+    name = getElementwiseName(*kind);
+  else if (isa<kernel::MatmulOp, block::MatmulOp>(op))
+    name = "matmul";
+  else if (isa<kernel::RmsNormOp, block::RmsNormOp>(op))
+    name = "rms_norm";
+  if (!name)
     return std::nullopt;
-  return (levelPrefix + "_" + mnemonic + "_op").str();
+  return (levelPrefix + "_" + *name + "_op").str();
 }
 
 std::optional<block::AccumKind> json_format::lookupAccumKind(StringRef opType) {

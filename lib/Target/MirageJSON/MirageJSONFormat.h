@@ -20,6 +20,10 @@
 #include <optional>
 #include <string>
 
+namespace mlir {
+class Operation;
+} // namespace mlir
+
 namespace mlir::mirage::json_format {
 
 /// The fp16 data_type code written on export (the 2024 generation's).
@@ -34,9 +38,10 @@ struct ComputeOp {
 };
 /// The compute op named `opType` (`kn_exp_op`, `tb_matmul_op`, ...).
 std::optional<ComputeOp> lookupComputeOp(StringRef opType);
-/// `kn_<mnemonic>_op` or `tb_<mnemonic>_op`, when the format has the op.
+/// `kn_<mnemonic>_op` or `tb_<mnemonic>_op` for kernel or block compute op
+/// `op` (an elementwise op, matmul or rms_norm), when the format has it.
 std::optional<std::string> getComputeOpType(StringRef levelPrefix,
-                                            StringRef mnemonic);
+                                            Operation *op);
 
 /// The accumulator `opType` names, in either generation
 /// (`tb_accum_nored_op`, `tb_forloop_accum_red_ld_sum_op`, ...).

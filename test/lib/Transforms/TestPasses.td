@@ -15,6 +15,26 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TestElementwiseKindsPass
+    : Pass<"mirage-test-elementwise-kinds", "::mlir::ModuleOp"> {
+  let summary = "Report the ElementwiseKind of every op";
+  let description = [{
+    For every op that implements `ElementwiseOpInterface`, emits a remark
+    with its kind's string form (`stringifyElementwiseKind`) and arity
+    (`getElementwiseArity`), and an error when the op's mnemonic is not that
+    string or its operand count not that arity. An op of a Mirage dialect
+    without the interface whose mnemonic names a kind
+    (`symbolizeElementwiseKind`) is an error too: it forgot
+    `MirageElementwise<fn>` in ODS.
+
+    Example:
+
+    ```
+    mirage-opt --mirage-test-elementwise-kinds --verify-diagnostics ops.mlir
+    ```
+  }];
+}
+
 def TestEvaluatePass : Pass<"mirage-test-evaluate", "::mlir::ModuleOp"> {
   let summary = "Evaluate every kernel graph and print its outputs";
   let description = [{

@@ -12,6 +12,7 @@
 #include "Mirage/Dialect/Block/IR/BlockDialect.h"
 #include "Mirage/Dialect/Block/IR/BlockTypes.h"
 #include "Mirage/Dialect/Block/IR/LoopPhase.h"
+#include "Mirage/Dialect/Common/ElementwiseOpInterface.h"
 #include "Mirage/Dialect/Common/ShapeRules.h"
 #include "Mirage/Dialect/Common/Traits.h"
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"

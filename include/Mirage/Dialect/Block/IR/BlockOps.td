@@ -30,7 +30,8 @@ class MB_ComputeOp<string mnemonic, list<Trait> traits = []>
     : MB_Op<mnemonic, !listconcat(traits, [Pure])>;
 
 class MB_UnaryOp<MirageElementwiseFn fn>
-    : MB_ComputeOp<fn.mnemonic, [SameOperandsAndResultType]> {
+    : MB_ComputeOp<fn.mnemonic, [SameOperandsAndResultType,
+                                  MirageElementwise<fn>]> {
   let summary = "Elementwise " # fn.mnemonic # " of a tile";
   let description = "Computes " # fn.math # " for every element `x` of the "
     # "tile.\n\nExample:\n\n```mlir\n%y = " # fn.mnemonic
@@ -41,7 +42,8 @@ class MB_UnaryOp<MirageElementwiseFn fn>
 }
 
 class MB_BinaryOp<MirageElementwiseFn fn>
-    : MB_ComputeOp<fn.mnemonic, [MirageBroadcastingElementwise]> {
+    : MB_ComputeOp<fn.mnemonic, [MirageBroadcastingElementwise,
+                                  MirageElementwise<fn>]> {
   let summary = "Elementwise " # fn.mnemonic # " of two tiles, broadcasting";
   let description = "Computes " # fn.math # " elementwise, broadcasting like "
     # "`mirage_kernel." # fn.mnemonic # "`.\n\nExample:\n\n```mlir\n%c = "
@@ -128,7 +130,8 @@ foreach fn = MirageUnaryFns in
 foreach fn = MirageBinaryFns in
   def MB_ # fn.cpp # Op : MB_BinaryOp<fn>;
 
-def MB_MulScalarOp : MB_ComputeOp<"mul_scalar", [SameOperandsAndResultType]> {
+def MB_MulScalarOp : MB_ComputeOp<MirageMulScalarFn.mnemonic, [
+    SameOperandsAndResultType, MirageElementwise<MirageMulScalarFn>]> {
   let summary = "Multiply every element of a tile by a constant";
   let description = [{
     Computes `x * value` elementwise.

@@ -8,6 +8,7 @@
 #ifndef MIRAGE_DIALECT_KERNEL_IR_KERNELOPS_H
 #define MIRAGE_DIALECT_KERNEL_IR_KERNELOPS_H
 
+#include "Mirage/Dialect/Common/ElementwiseOpInterface.h"
 #include "Mirage/Dialect/Common/Traits.h"
 #include "Mirage/Dialect/Kernel/IR/KernelDialect.h"
 #include "mlir/IR/BuiltinTypes.h"

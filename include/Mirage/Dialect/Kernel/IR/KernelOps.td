@@ -29,7 +29,8 @@ class MK_Op<string mnemonic, list<Trait> traits = []>
 
 /// `op %x : tensor<...>`: an elementwise function of one tensor.
 class MK_UnaryOp<MirageElementwiseFn fn>
-    : MK_Op<fn.mnemonic, [Pure, SameOperandsAndResultType]> {
+    : MK_Op<fn.mnemonic, [Pure, SameOperandsAndResultType,
+                          MirageElementwise<fn>]> {
   let summary = "Elementwise " # fn.mnemonic # " of a tensor";
   let description = "Computes " # fn.math # " for every element `x` of the "
     # "input; one kernel launch.\n\nExample:\n\n```mlir\n%y = mirage_kernel."
@@ -42,7 +43,8 @@ class MK_UnaryOp<MirageElementwiseFn fn>
 /// `op %a, %b : tA, tB -> tC`: an elementwise function of two tensors with
 /// broadcasting (each dimension equal, or 1 on one side).
 class MK_BinaryOp<MirageElementwiseFn fn>
-    : MK_Op<fn.mnemonic, [Pure, MirageBroadcastingElementwise]> {
+    : MK_Op<fn.mnemonic, [Pure, MirageBroadcastingElementwise,
+                          MirageElementwise<fn>]> {
   let summary = "Elementwise " # fn.mnemonic # " of two tensors, broadcasting";
   let description = "Computes " # fn.math # " elementwise. The operands have "
     # "the same rank and element type; each dimension is equal on both sides "
@@ -67,7 +69,8 @@ foreach fn = MirageUnaryFns in
 foreach fn = MirageBinaryFns in
   def MK_ # fn.cpp # Op : MK_BinaryOp<fn>;
 
-def MK_MulScalarOp : MK_Op<"mul_scalar", [Pure, SameOperandsAndResultType]> {
+def MK_MulScalarOp : MK_Op<MirageMulScalarFn.mnemonic, [
+    Pure, SameOperandsAndResultType, MirageElementwise<MirageMulScalarFn>]> {
   let summary = "Multiply every element of a tensor by a constant";
   let description = [{
     Computes `x * value` elementwise.

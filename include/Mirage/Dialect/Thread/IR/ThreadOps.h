@@ -9,6 +9,7 @@
 #define MIRAGE_DIALECT_THREAD_IR_THREADOPS_H
 
 #include "Mirage/Dialect/Block/IR/BlockOps.h"
+#include "Mirage/Dialect/Common/ElementwiseOpInterface.h"
 #include "Mirage/Dialect/Thread/IR/ThreadDialect.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/OpDefinition.h"

@@ -20,7 +20,8 @@ class MT_Op<string mnemonic, list<Trait> traits = []>
         HasParent<"::mlir::mirage::block::ThreadGraphOp">])>;
 
 class MT_UnaryOp<MirageElementwiseFn fn>
-    : MT_Op<fn.mnemonic, [Pure, SameOperandsAndResultType]> {
+    : MT_Op<fn.mnemonic, [Pure, SameOperandsAndResultType,
+                          MirageElementwise<fn>]> {
   let summary = "Scalar " # fn.mnemonic;
   let description = "Computes " # fn.math # " on one element, in registers."
     # "\n\nExample:\n\n```mlir\n%y = " # fn.mnemonic # " %x : f16\n```";
@@ -30,7 +31,8 @@ class MT_UnaryOp<MirageElementwiseFn fn>
 }
 
 class MT_BinaryOp<MirageElementwiseFn fn>
-    : MT_Op<fn.mnemonic, [Pure, SameOperandsAndResultType]> {
+    : MT_Op<fn.mnemonic, [Pure, SameOperandsAndResultType,
+                          MirageElementwise<fn>]> {
   let summary = "Scalar " # fn.mnemonic;
   let description = "Computes " # fn.math # " on two elements of one type, in "
     # "registers.\n\nExample:\n\n```mlir\n%c = " # fn.mnemonic
@@ -46,7 +48,8 @@ foreach fn = MirageUnaryFns in
 foreach fn = MirageBinaryFns in
   def MT_ # fn.cpp # Op : MT_BinaryOp<fn>;
 
-def MT_MulScalarOp : MT_Op<"mul_scalar", [Pure, SameOperandsAndResultType]> {
+def MT_MulScalarOp : MT_Op<MirageMulScalarFn.mnemonic, [
+    Pure, SameOperandsAndResultType, MirageElementwise<MirageMulScalarFn>]> {
   let summary = "Multiply an element by a constant";
   let description = [{
     Computes `x * value`.
