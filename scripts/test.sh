@@ -31,5 +31,10 @@ expected+=("$reports/runtime-ctest.xml" "$reports/python-pytest.xml"
   >"$reports/runtime.log" 2>&1 \
   || { echo "runtime tests failed:"; tail -40 "$reports/runtime.log"; }
 
+# Every C++ file formatted by .clang-format.
+expected+=("$reports/clang-format.xml")
+/usr/bin/python3 "$root/scripts/check-format.py" "$reports/clang-format.xml" \
+  | tail -20
+
 # A suite that crashed before writing its report counts as a failure.
 /usr/bin/python3 "$root/scripts/summarize-tests.py" "${expected[@]}"

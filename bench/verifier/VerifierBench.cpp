@@ -36,8 +36,8 @@ static llvm::cl::list<std::string> files(llvm::cl::Positional,
                                          llvm::cl::desc("<module files>"),
                                          llvm::cl::OneOrMore);
 static llvm::cl::opt<unsigned> numThreads("checker-threads",
-                                       llvm::cl::desc("Checking threads"),
-                                       llvm::cl::init(1));
+                                          llvm::cl::desc("Checking threads"),
+                                          llvm::cl::init(1));
 static llvm::cl::opt<double>
     minSeconds("min-seconds",
                llvm::cl::desc("Repeat the candidates for at least this long"),
@@ -106,9 +106,9 @@ static bool benchFile(MLIRContext &context, StringRef file) {
     llvm::errs() << file << ": a candidate could not be checked\n";
     return false;
   }
-  llvm::outs() << "| " << llvm::sys::path::filename(file) << " | "
-               << candidates << " | " << llvm::format("%.3f", setup) << " | "
-               << checks << " | " << llvm::format("%.3f", elapsed) << " | "
+  llvm::outs() << "| " << llvm::sys::path::filename(file) << " | " << candidates
+               << " | " << llvm::format("%.3f", setup) << " | " << checks
+               << " | " << llvm::format("%.3f", elapsed) << " | "
                << llvm::format("%.1f", checks / elapsed) << " | "
                << llvm::format("%.1f", 100.0 * equivalent / checks) << "% |\n";
   return true;

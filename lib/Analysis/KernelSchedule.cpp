@@ -26,9 +26,12 @@ static constexpr int64_t kBaseRegisters = 32;
 
 StringRef mlir::mirage::stringifyMatmulEngine(MatmulEngine engine) {
   switch (engine) {
-  case MatmulEngine::Simt: return "simt";
-  case MatmulEngine::MmaSync: return "mma.sync";
-  case MatmulEngine::Wgmma: return "wgmma";
+  case MatmulEngine::Simt:
+    return "simt";
+  case MatmulEngine::MmaSync:
+    return "mma.sync";
+  case MatmulEngine::Wgmma:
+    return "wgmma";
   }
   llvm_unreachable("unknown matmul engine");
 }
@@ -102,17 +105,16 @@ Operation *KernelSchedule::getReader(Operation *op) const {
 }
 
 LoopPhase KernelSchedule::getRunPhase(Operation *op) const {
-  return isa<block::ForloopAccumOp>(op) ? LoopPhase::InLoop
-                                        : phases.lookup(op);
+  return isa<block::ForloopAccumOp>(op) ? LoopPhase::InLoop : phases.lookup(op);
 }
 
 //===----------------------------------------------------------------------===//
 // The ladder
 //===----------------------------------------------------------------------===//
 
-FailureOr<KernelSchedule> mlir::mirage::planKernel(kernel::GraphDefOp graph,
-                                                   const Chip &chip,
-                                                   const ScheduleChoices &choices) {
+FailureOr<KernelSchedule>
+mlir::mirage::planKernel(kernel::GraphDefOp graph, const Chip &chip,
+                         const ScheduleChoices &choices) {
   KernelSchedule schedule;
   FailureOr<block::LoopPhaseMap> phases =
       block::analyzeLoopPhases(graph.getBodyBlock(), graph.getForloop());
@@ -209,8 +211,9 @@ void KernelSchedule::print(raw_ostream &os, kernel::GraphDefOp graph) const {
   os << "threads " << threads << ", shared " << sharedBytes << " bytes, "
      << "registers ~" << registerEstimate << ", resident blocks "
      << residentBlocks << "\n";
-  os << "  choices: stages<=" << choices.maxStages << " staging<="
-     << choices.stagingBytes << " vector-sums=" << choices.vectorSums
+  os << "  choices: stages<=" << choices.maxStages
+     << " staging<=" << choices.stagingBytes
+     << " vector-sums=" << choices.vectorSums
      << " tensor-cores=" << choices.tensorCores
      << " wgmma=" << choices.warpgroupMatmuls << " tma=" << choices.tensorCopies
      << " preload=" << choices.preloadInvariants << "\n";
@@ -239,7 +242,6 @@ void KernelSchedule::print(raw_ostream &os, kernel::GraphDefOp graph) const {
        << chain.firstRegister << ", "
        << chain.firstRegister + chain.numRegisters << ")\n";
   for (const SharedBuffer &buffer : buffers)
-    os << "  buffer [" << buffer.offset << ", "
-       << buffer.offset + buffer.bytes << ") align " << buffer.alignment
-       << "\n";
+    os << "  buffer [" << buffer.offset << ", " << buffer.offset + buffer.bytes
+       << ") align " << buffer.alignment << "\n";
 }

@@ -84,14 +84,13 @@ WarpgroupPlan::WarpgroupPlan(int64_t depth, ArrayRef<int64_t> shape,
 SmallVector<int64_t, 6>
 WarpgroupPlan::getPackedShape(int64_t paddedRows) const {
   SmallVector<int64_t, 6> shape(batchShape.begin(), batchShape.end());
-  shape.append({paddedRows / kCoreRows, depth / kCoreColumns, kCoreRows,
-                kCoreColumns});
+  shape.append(
+      {paddedRows / kCoreRows, depth / kCoreColumns, kCoreRows, kCoreColumns});
   return shape;
 }
 
 bool mlir::mirage::canUseWarpgroupMatmul(Type lhsType, Type rhsType,
-                                         int64_t depth,
-                                         ArrayRef<int64_t> shape,
+                                         int64_t depth, ArrayRef<int64_t> shape,
                                          int64_t numThreads) {
   return lhsType.isF16() && rhsType.isF16() &&
          depth % kWarpgroupDepthStep == 0 && numThreads % kWarpgroupSize == 0 &&

@@ -146,8 +146,8 @@ void Planner::planPreloads() {
     if (getVectorWidth(global) != width || global.shape.back() % width != 0)
       continue;
     int64_t swizzle = getSharedSwizzle(op.getResult());
-    int64_t offset = allocate(global.shape, global.storageType,
-                              kMaxVectorBytes, swizzle);
+    int64_t offset =
+        allocate(global.shape, global.storageType, kMaxVectorBytes, swizzle);
     TileLayout layout;
     layout.shape = global.shape;
     layout.strides = getContiguousStrides(global.shape);
@@ -165,7 +165,8 @@ constexpr int64_t kMaxBoxRank = 5, kMaxBoxExtent = 256;
 bool Planner::canCopyWithTMA(block::InputLoaderOp op) {
   ArrayRef<int64_t> whole = getShape(op.getSource());
   ArrayRef<int64_t> shape = getShape(op.getResult());
-  int64_t elementBytes = getElementType(op.getResult()).getIntOrFloatBitWidth() / 8;
+  int64_t elementBytes =
+      getElementType(op.getResult()).getIntOrFloatBitWidth() / 8;
   int64_t tileBytes = elementBytes * getNumElements(shape);
   return int64_t(shape.size()) <= kMaxBoxRank &&
          llvm::all_of(shape, [](int64_t e) { return e <= kMaxBoxExtent; }) &&
@@ -195,9 +196,9 @@ void Planner::planStaging() {
   if (loaders.empty() || stages < 2)
     return;
   s.stages = stages;
-  s.tensorCopies =
-      choices.tensorCopies &&
-      llvm::all_of(loaders, [&](auto op) { return canCopyWithTMA(op); });
+  s.tensorCopies = choices.tensorCopies && llvm::all_of(loaders, [&](auto op) {
+                     return canCopyWithTMA(op);
+                   });
   for (block::InputLoaderOp op : loaders) {
     ArrayRef<int64_t> tile = getShape(op.getResult());
     Type type = getElementType(op.getResult());
@@ -311,11 +312,10 @@ void Planner::planRegisterChain(block::ForloopAccumOp accum, int64_t &count) {
   ArrayRef<int64_t> shape = getShape(intermediate);
   int64_t depth = getShape(first.getLhs()).back();
   int64_t columns = getShape(second.getResult()).back();
-  if (!canChainMatmuls(getElementType(first.getLhs()),
-                       getElementType(first.getRhs()),
-                       getElementType(intermediate),
-                       getElementType(second.getRhs()), shape, depth, columns,
-                       s.threads))
+  if (!canChainMatmuls(
+          getElementType(first.getLhs()), getElementType(first.getRhs()),
+          getElementType(intermediate), getElementType(second.getRhs()), shape,
+          depth, columns, s.threads))
     return;
   int64_t added =
       ChainShape(shape, columns, s.threads, !rowSums.empty()).getNumRegisters();
@@ -347,8 +347,8 @@ MatmulEngine Planner::chooseEngine(block::MatmulOp op) {
 // Shared memory
 //===----------------------------------------------------------------------===//
 
-int64_t Planner::allocate(ArrayRef<int64_t> shape, Type type,
-                          int64_t alignment, int64_t swizzle) {
+int64_t Planner::allocate(ArrayRef<int64_t> shape, Type type, int64_t alignment,
+                          int64_t swizzle) {
   if (swizzle != 0)
     alignment = std::max(alignment, kSwizzleAlignment);
   int64_t bytes = getNumElements(shape) * type.getIntOrFloatBitWidth() / 8;
@@ -365,8 +365,8 @@ void Planner::allocateResult(Value result) {
   layout.storageType = getElementType(result);
   layout.shared = true;
   layout.swizzle = getSharedSwizzle(result);
-  int64_t offset = allocate(shape, layout.storageType, kMaxVectorBytes,
-                            layout.swizzle);
+  int64_t offset =
+      allocate(shape, layout.storageType, kMaxVectorBytes, layout.swizzle);
   owned[result] = {offset, s.buffers.back().bytes};
   layouts[result] = std::move(layout);
 }
@@ -497,8 +497,8 @@ void Planner::visitMatmul(block::MatmulOp op) {
     if (auto sum = s.registerSums.find(*op->user_begin());
         sum != s.registerSums.end()) {
       if (sum->second.engine == MatmulEngine::Wgmma)
-        planWarpgroupOperands(WarpgroupPlan(getShape(op.getLhs()).back(),
-                                            shape, s.threads));
+        planWarpgroupOperands(
+            WarpgroupPlan(getShape(op.getLhs()).back(), shape, s.threads));
       emitCode();
       if (s.stages == 0)
         barrier();
@@ -589,9 +589,9 @@ void Planner::finishAccumulator(block::ForloopAccumOp op) {
       return;
     }
     auto matmul = op.getInput().getDefiningOp<block::MatmulOp>();
-    planStoreResults(getTensorCoreSlices(shape, getShape(matmul.getLhs()).back(),
-                                         s.threads),
-                     shape);
+    planStoreResults(
+        getTensorCoreSlices(shape, getShape(matmul.getLhs()).back(), s.threads),
+        shape);
     return;
   }
   // In place, rounded to the result's type.
@@ -670,10 +670,11 @@ void Planner::run() {
   for (block::ForloopAccumOp accum : accums)
     if (!s.isInRegisters(accum))
       initAccumulator(accum);
-  bool hasLoopBody = !accums.empty() ||
-                     llvm::any_of(body.without_terminator(), [&](Operation &op) {
-                       return phaseOf(op) == LoopPhase::InLoop;
-                     });
+  bool hasLoopBody =
+      !accums.empty() ||
+      llvm::any_of(body.without_terminator(), [&](Operation &op) {
+        return phaseOf(op) == LoopPhase::InLoop;
+      });
   if (hasLoopBody) {
     emitCode();
     if (s.stages != 0) {

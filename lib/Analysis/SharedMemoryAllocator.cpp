@@ -61,4 +61,3 @@ void SharedMemoryAllocator::synchronize() {
   }
   pending.clear();
 }
-

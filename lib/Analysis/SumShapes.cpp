@@ -15,8 +15,8 @@ using namespace mlir::mirage;
 /// The shortest slice of a sum a thread adds up on its own.
 static constexpr int64_t kMinSliceLength = 32;
 
-int64_t mlir::mirage::getRunWidth(ArrayRef<int64_t> shape,
-                                  ArrayRef<Type> types, int64_t groupSize) {
+int64_t mlir::mirage::getRunWidth(ArrayRef<int64_t> shape, ArrayRef<Type> types,
+                                  int64_t groupSize) {
   int64_t widestBytes = 1;
   for (Type type : types)
     widestBytes =
@@ -29,8 +29,7 @@ int64_t mlir::mirage::getRunWidth(ArrayRef<int64_t> shape,
 int64_t mlir::mirage::getSumSlices(int64_t groups, int64_t terms,
                                    int64_t threads, int64_t termRun) {
   int64_t slices = 1;
-  while (groups * slices < 2 * threads &&
-         terms % (2 * slices * termRun) == 0 &&
+  while (groups * slices < 2 * threads && terms % (2 * slices * termRun) == 0 &&
          terms / (2 * slices) >= kMinSliceLength)
     slices *= 2;
   return slices;

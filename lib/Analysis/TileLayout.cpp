@@ -12,7 +12,8 @@
 using namespace mlir;
 using namespace mlir::mirage;
 
-SmallVector<int64_t, 4> mlir::mirage::getContiguousStrides(ArrayRef<int64_t> shape) {
+SmallVector<int64_t, 4>
+mlir::mirage::getContiguousStrides(ArrayRef<int64_t> shape) {
   SmallVector<int64_t, 4> strides(shape.size(), 1);
   for (int64_t k = static_cast<int64_t>(shape.size()) - 2; k >= 0; --k)
     strides[k] = strides[k + 1] * shape[k + 1];

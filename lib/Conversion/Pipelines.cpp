@@ -14,8 +14,8 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -44,11 +44,10 @@ mirage::MirageToPTXPipelineOptions::toCodegenOptions() const {
 void mirage::buildMirageToPTXPipeline(OpPassManager &pm,
                                       const CodegenOptions &options) {
   pm.addNestedPass<func::FuncOp>(kernel::createExpandToBlocksPass());
-  pm.addPass(createConvertMirageBlockToGPUPass(
-      ConvertMirageBlockToGPUPassOptions{options.chip, options.stages,
-                                         options.maxSharedMemory,
-                                         options.tensorCores,
-                                         options.wgmma, options.tma}));
+  pm.addPass(
+      createConvertMirageBlockToGPUPass(ConvertMirageBlockToGPUPassOptions{
+          options.chip, options.stages, options.maxSharedMemory,
+          options.tensorCores, options.wgmma, options.tma}));
   pm.addPass(createConvertMirageKernelToGPUPass());
 
   GpuNVVMAttachTargetOptions target;

@@ -14,8 +14,8 @@
 #include "Mirage/Conversion/TensorMaps.h"
 
 #include "Mirage/Conversion/Passes.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 
@@ -92,16 +92,16 @@ struct MirageTensorMapParamsPass
   LogicalResult markParameters(LLVM::LLVMFuncOp function, ArrayAttr entries) {
     MLIRContext *context = &getContext();
     Builder builder(context);
-    auto storage = LLVM::LLVMArrayType::get(IntegerType::get(context, 8),
-                                            kTensorMapBytes);
+    auto storage =
+        LLVM::LLVMArrayType::get(IntegerType::get(context, 8), kTensorMapBytes);
     for (Attribute attr : entries) {
       std::optional<TensorMapParam> param = TensorMapParam::fromAttr(attr);
       if (!param || param->argument >= function.getNumArguments() ||
           !isa<LLVM::LLVMPointerType>(
               function.getArgument(param->argument).getType()))
-        return function.emitOpError() << "has a malformed "
-                                      << kTensorMapsAttrName << " entry "
-                                      << attr;
+        return function.emitOpError()
+               << "has a malformed " << kTensorMapsAttrName << " entry "
+               << attr;
       function.setArgAttr(param->argument,
                           LLVM::LLVMDialect::getByValAttrName(),
                           TypeAttr::get(storage));

@@ -87,20 +87,34 @@ ExprId ExprPool::concat(ExprId a, ExprId b) {
 
 static const char *getName(ExprKind kind) {
   switch (kind) {
-  case ExprKind::Input: return "in";
-  case ExprKind::Constant: return "const";
-  case ExprKind::Add: return "add";
-  case ExprKind::Mul: return "mul";
-  case ExprKind::Div: return "div";
-  case ExprKind::Pow: return "pow";
-  case ExprKind::Exp: return "exp";
-  case ExprKind::Sqrt: return "sqrt";
-  case ExprKind::Silu: return "silu";
-  case ExprKind::Gelu: return "gelu";
-  case ExprKind::Relu: return "relu";
-  case ExprKind::Max: return "max";
-  case ExprKind::Sum: return "sum";
-  case ExprKind::Concat: return "concat";
+  case ExprKind::Input:
+    return "in";
+  case ExprKind::Constant:
+    return "const";
+  case ExprKind::Add:
+    return "add";
+  case ExprKind::Mul:
+    return "mul";
+  case ExprKind::Div:
+    return "div";
+  case ExprKind::Pow:
+    return "pow";
+  case ExprKind::Exp:
+    return "exp";
+  case ExprKind::Sqrt:
+    return "sqrt";
+  case ExprKind::Silu:
+    return "silu";
+  case ExprKind::Gelu:
+    return "gelu";
+  case ExprKind::Relu:
+    return "relu";
+  case ExprKind::Max:
+    return "max";
+  case ExprKind::Sum:
+    return "sum";
+  case ExprKind::Concat:
+    return "concat";
   }
   llvm_unreachable("unknown expression kind");
 }
@@ -157,7 +171,8 @@ private:
   void walk(size_t g);
   /// Binds the inputs of body `g` to `operands` and walks it; returns the
   /// expressions of its outputs.
-  llvm::SmallVector<ExprId> walkBody(int32_t g, llvm::ArrayRef<ExprId> operands);
+  llvm::SmallVector<ExprId> walkBody(int32_t g,
+                                     llvm::ArrayRef<ExprId> operands);
 
   const sem::Program &program;
   ExprPool &pool;
@@ -189,8 +204,8 @@ void ExpressionBuilder::walk(size_t g) {
   }
 }
 
-llvm::SmallVector<ExprId> ExpressionBuilder::walkBody(
-    int32_t g, llvm::ArrayRef<ExprId> operands) {
+llvm::SmallVector<ExprId>
+ExpressionBuilder::walkBody(int32_t g, llvm::ArrayRef<ExprId> operands) {
   const Graph &body = program.graphs[g];
   for (auto [value, expr] : llvm::zip(body.inputs, operands))
     exprs[g][value] = expr;
@@ -209,23 +224,34 @@ namespace {
 ExprId computeElementwise(ExprPool &pool, ElementwiseKind fn, double scalar,
                           llvm::ArrayRef<ExprId> x) {
   switch (fn) {
-  case ElementwiseKind::Exp: return pool.apply(ExprKind::Exp, x[0]);
-  case ElementwiseKind::Square: return pool.mul(x[0], x[0]);
-  case ElementwiseKind::Sqrt: return pool.apply(ExprKind::Sqrt, x[0]);
+  case ElementwiseKind::Exp:
+    return pool.apply(ExprKind::Exp, x[0]);
+  case ElementwiseKind::Square:
+    return pool.mul(x[0], x[0]);
+  case ElementwiseKind::Sqrt:
+    return pool.apply(ExprKind::Sqrt, x[0]);
   case ElementwiseKind::Rsqrt:
     return pool.div(pool.constant(1.0), pool.apply(ExprKind::Sqrt, x[0]));
-  case ElementwiseKind::Silu: return pool.apply(ExprKind::Silu, x[0]);
-  case ElementwiseKind::Gelu: return pool.apply(ExprKind::Gelu, x[0]);
-  case ElementwiseKind::Relu: return pool.apply(ExprKind::Relu, x[0]);
-  case ElementwiseKind::Neg: return pool.mul(x[0], pool.constant(-1.0));
+  case ElementwiseKind::Silu:
+    return pool.apply(ExprKind::Silu, x[0]);
+  case ElementwiseKind::Gelu:
+    return pool.apply(ExprKind::Gelu, x[0]);
+  case ElementwiseKind::Relu:
+    return pool.apply(ExprKind::Relu, x[0]);
+  case ElementwiseKind::Neg:
+    return pool.mul(x[0], pool.constant(-1.0));
   case ElementwiseKind::MulScalar:
     return pool.mul(x[0], pool.constant(scalar));
-  case ElementwiseKind::Add: return pool.add(x[0], x[1]);
+  case ElementwiseKind::Add:
+    return pool.add(x[0], x[1]);
   case ElementwiseKind::Sub:
     return pool.add(x[0], pool.mul(x[1], pool.constant(-1.0)));
-  case ElementwiseKind::Mul: return pool.mul(x[0], x[1]);
-  case ElementwiseKind::Div: return pool.div(x[0], x[1]);
-  case ElementwiseKind::Pow: return pool.pow(x[0], x[1]);
+  case ElementwiseKind::Mul:
+    return pool.mul(x[0], x[1]);
+  case ElementwiseKind::Div:
+    return pool.div(x[0], x[1]);
+  case ElementwiseKind::Pow:
+    return pool.pow(x[0], x[1]);
   }
   llvm_unreachable("unknown elementwise kind");
 }
@@ -251,7 +277,8 @@ ExprId compute(ExprPool &pool, const Node &node, const Graph &graph,
       mean = pool.add(mean, pool.constant(node.scalar));
     return pool.div(x[0], pool.apply(ExprKind::Sqrt, mean));
   }
-  case OpKind::Concat: return pool.concat(x[0], x[1]);
+  case OpKind::Concat:
+    return pool.concat(x[0], x[1]);
   default:
     llvm_unreachable("not an op with an expression of its operands");
   }
@@ -263,10 +290,14 @@ ExprId accumulate(ExprPool &pool, const Node &node, const Graph &body,
   int64_t iterations = body.forloop;
   int64_t last = body.values[node.operands[0]].shape.back();
   switch (node.accum) {
-  case AccumKind::Sum: return pool.sum(iterations, x);
-  case AccumKind::Max: return pool.max(iterations, x);
-  case AccumKind::SumLast: return pool.sum(iterations * last, x);
-  case AccumKind::SumLastTo: return pool.sum(iterations * last / node.size, x);
+  case AccumKind::Sum:
+    return pool.sum(iterations, x);
+  case AccumKind::Max:
+    return pool.max(iterations, x);
+  case AccumKind::SumLast:
+    return pool.sum(iterations * last, x);
+  case AccumKind::SumLastTo:
+    return pool.sum(iterations * last / node.size, x);
   case AccumKind::RmsLast: {
     int64_t count = iterations * last;
     return pool.apply(ExprKind::Sqrt,

@@ -152,15 +152,15 @@ LogicalResult Searcher::resume(std::string &error) {
     return success();
   if (failed(checkCheckpointWritable(options.checkpointPath, error)))
     return failure();
-  FailureOr<std::optional<CheckpointEntry>> entry = readCheckpoint(
-      options.checkpointPath, options.checkpointKey, error);
+  FailureOr<std::optional<CheckpointEntry>> entry =
+      readCheckpoint(options.checkpointPath, options.checkpointKey, error);
   if (failed(entry))
     return failure();
   if (!*entry)
     return success();
   if ((*entry)->fingerprint != fingerprint) {
-    error = ("checkpoint '" + Twine(options.checkpointPath) + "' records a search of '" +
-             options.checkpointKey +
+    error = ("checkpoint '" + Twine(options.checkpointPath) +
+             "' records a search of '" + options.checkpointKey +
              "' with another reference or other options; remove the file "
              "or pass another one")
                 .str();
@@ -266,8 +266,8 @@ void Searcher::reportProgress(int64_t forloop, size_t launches) const {
   *options.progress << llvm::formatv(
       "mirage-superoptimize: {0}: forloop {1}: {2} launches, {3} states, {4} "
       "complete, {5} of {6} verified",
-      options.checkpointKey.empty() ? "search" : options.checkpointKey,
-      forloop, launches, now.states, now.complete, now.verified, now.checked);
+      options.checkpointKey.empty() ? "search" : options.checkpointKey, forloop,
+      launches, now.states, now.complete, now.verified, now.checked);
   if (!found.empty())
     *options.progress << llvm::formatv(", best {0:f1} us",
                                        found.front().cost.microseconds);
@@ -337,8 +337,8 @@ std::vector<sem::Program> Searcher::explore(ArrayRef<Launch> launches) {
   // cost by orders of magnitude, and one launch may hold most of a range.
   std::vector<std::pair<size_t, int64_t>> tasks;
   for (auto [i, launch] : llvm::enumerate(launches))
-    for (int64_t c = 0, e = workers.front()->countConfigurations(launch);
-         c < e; ++c)
+    for (int64_t c = 0, e = workers.front()->countConfigurations(launch); c < e;
+         ++c)
       tasks.push_back({i, c});
   std::vector<std::vector<sem::Program>> results(tasks.size());
   std::atomic<size_t> next = 0;
@@ -381,8 +381,7 @@ bool Searcher::verify(std::vector<sem::Program> candidates) {
     return a.second < b.second;
   });
   for (auto &[cost, i] : order) {
-    if (found.size() >= options.maxCandidates &&
-        !isCheaper(cost, found.back()))
+    if (found.size() >= options.maxCandidates && !isCheaper(cost, found.back()))
       break;
     // The time limit bounds verification too: a candidate is checked only
     // if its estimated cost fits in the time left; the checker evaluates
@@ -475,10 +474,8 @@ void search::addCounts(BlockSearchStatistics &total,
   total.ranges += other.ranges;
 }
 
-FailureOr<std::vector<RankedProgram>>
-search::searchBlockGraphs(const sem::Program &reference,
-                          const BlockSearchOptions &options,
-                          BlockSearchStatistics &statistics,
-                          std::string &error) {
+FailureOr<std::vector<RankedProgram>> search::searchBlockGraphs(
+    const sem::Program &reference, const BlockSearchOptions &options,
+    BlockSearchStatistics &statistics, std::string &error) {
   return Searcher(reference, options, statistics).run(error);
 }

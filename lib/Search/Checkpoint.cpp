@@ -42,13 +42,18 @@ std::string hashJSON(const json::Value &value) {
 namespace mlir::mirage::search {
 
 json::Value toJSON(const BlockSearchStatistics &s) {
-  return json::Object{
-      {"configurations", s.configurations}, {"states", s.states},
-      {"pruned", s.pruned},                 {"complete", s.complete},
-      {"checked", s.checked},               {"verified", s.verified},
-      {"oracle_queries", s.oracleQueries},  {"oracle_cache_hits", s.oracleCacheHits},
-      {"seconds", s.seconds},               {"first_seconds", s.firstSeconds},
-      {"best_seconds", s.bestSeconds},      {"ranges", s.ranges}};
+  return json::Object{{"configurations", s.configurations},
+                      {"states", s.states},
+                      {"pruned", s.pruned},
+                      {"complete", s.complete},
+                      {"checked", s.checked},
+                      {"verified", s.verified},
+                      {"oracle_queries", s.oracleQueries},
+                      {"oracle_cache_hits", s.oracleCacheHits},
+                      {"seconds", s.seconds},
+                      {"first_seconds", s.firstSeconds},
+                      {"best_seconds", s.bestSeconds},
+                      {"ranges", s.ranges}};
 }
 
 bool fromJSON(const json::Value &value, BlockSearchStatistics &s,
@@ -210,14 +215,21 @@ LogicalResult createTemporary(StringRef path, int &fd,
 std::string search::fingerprintSearch(const sem::Program &reference,
                                       const BlockSearchOptions &o) {
   // The ranges are recorded one by one, so a search may resume with more.
-  json::Value options = json::Array{
-      o.maxOps,         json::Array(o.gridSizes), o.maxBlocks,
-      o.maxComplete,    o.maxCandidates,
-      o.oracleTimeoutMs, o.pruneUnknown,
-      o.splitKernels,   o.singleKernels,
-      static_cast<int64_t>(o.seed), o.maxSplitOutputs,
-      json::Array(o.omap), json::Array(o.imaps),
-      json::Array(o.fmaps), o.chip->name};
+  json::Value options = json::Array{o.maxOps,
+                                    json::Array(o.gridSizes),
+                                    o.maxBlocks,
+                                    o.maxComplete,
+                                    o.maxCandidates,
+                                    o.oracleTimeoutMs,
+                                    o.pruneUnknown,
+                                    o.splitKernels,
+                                    o.singleKernels,
+                                    static_cast<int64_t>(o.seed),
+                                    o.maxSplitOutputs,
+                                    json::Array(o.omap),
+                                    json::Array(o.imaps),
+                                    json::Array(o.fmaps),
+                                    o.chip->name};
   return hashJSON(json::Array{sem::toJSON(reference), std::move(options)});
 }
 

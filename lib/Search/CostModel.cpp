@@ -98,8 +98,8 @@ static MultiplyAdds countBlockMultiplyAdds(const Graph &body,
 /// (warps with too few tiles split the steps, as the code generator does).
 static double countWarpSteps(const MatmulShape &shape, double threads) {
   double warps = std::max(1.0, threads / kWarpSize);
-  double tiles = shape.batch * std::ceil(shape.rows / kTileM) *
-                 (shape.columns / kTileN);
+  double tiles =
+      shape.batch * std::ceil(shape.rows / kTileM) * (shape.columns / kTileN);
   double steps = shape.depth / kTileK;
   double slices = 1.0;
   while (tiles * slices * 2 <= warps && std::fmod(steps, slices * 2) == 0.0)
@@ -135,8 +135,8 @@ static double countSerialTerms(const Graph &body,
       terms = double(operand.shape.back());
     else if (node.kind == OpKind::Reduction || node.kind == OpKind::RmsNorm ||
              node.kind == OpKind::ForloopAccum)
-      terms = double(operand.getNumElements()) /
-              double(result.getNumElements());
+      terms =
+          double(operand.getNumElements()) / double(result.getNumElements());
     double owned = std::ceil(double(result.getNumElements()) / threads);
     total += owned * terms * times;
   }
@@ -184,8 +184,8 @@ CostEstimate search::estimateCost(const sem::Program &program,
       double resident = getResidentBlocks(shared, gpu);
       overlapsLoads = body.forloop > 1;
       double waves = std::ceil(blocks / (gpu.multiprocessors * resident));
-      serial = countSerialTerms(body, phases, kThreads) * waves *
-               kTermMicroseconds;
+      serial =
+          countSerialTerms(body, phases, kThreads) * waves * kTermMicroseconds;
       for (const sem::Node &inner : body.nodes) {
         if (inner.kind == OpKind::InputLoader) {
           int64_t loads =

@@ -30,7 +30,9 @@ public:
     std::iota(parents.begin(), parents.end(), 0);
   }
 
-  int32_t find(int32_t value, int64_t dim) { return find(offsets[value] + dim); }
+  int32_t find(int32_t value, int64_t dim) {
+    return find(offsets[value] + dim);
+  }
   void unite(int32_t a, int64_t dimA, int32_t b, int64_t dimB) {
     parents[find(a, dimA)] = find(b, dimB);
   }

@@ -112,8 +112,8 @@ std::optional<Labels> inferLabels(const OpChoice &choice,
     result.push_back(b.labels[rank - 1]);
     return result;
   }
-  bool reducesLast = choice.kind == OpKind::Reduction ||
-                     choice.accum != AccumKind::Sum;
+  bool reducesLast =
+      choice.kind == OpKind::Reduction || choice.accum != AccumKind::Sum;
   if (!reducesLast)
     return a.labels;
   if (!reference.isReduced(a.labels.back()))
@@ -210,8 +210,8 @@ void BodyEnumerator::searchLoads(size_t index) {
   for (int32_t mx : axisDims[0])
     for (int32_t my : axisDims[1]) {
       if ((mx >= 0 && mx == my) ||
-          (!space.imaps.empty() && (space.imaps[2 * index] != mx ||
-                                    space.imaps[2 * index + 1] != my)))
+          (!space.imaps.empty() &&
+           (space.imaps[2 * index] != mx || space.imaps[2 * index + 1] != my)))
         continue;
       Shape tile(shape);
       if (mx >= 0)
@@ -265,9 +265,8 @@ void BodyEnumerator::searchOps(
   for (auto [choiceIndex, choice] : llvm::enumerate(space.vocabulary)) {
     if (stopping())
       return;
-    unsigned arity = sem::isBinary(choice.kind) || choice.kind == OpKind::Matmul
-                         ? 2
-                         : 1;
+    unsigned arity =
+        sem::isBinary(choice.kind) || choice.kind == OpKind::Matmul ? 2 : 1;
     if (choice.kind == OpKind::ForloopAccum && launch.forloop == 1)
       continue;
     SmallVector<int32_t, 2> operands(arity, 0);

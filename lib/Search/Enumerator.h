@@ -156,8 +156,8 @@ struct KernelSpace {
 
 /// Called on every partial body with at least one op, newest tile last;
 /// returns true to stop the enumeration.
-using StateVisitor = llvm::function_ref<bool(
-    const Launch &, const sem::Graph &, ArrayRef<Tile>)>;
+using StateVisitor = llvm::function_ref<bool(const Launch &, const sem::Graph &,
+                                             ArrayRef<Tile>)>;
 
 /// Enumerates the bodies of one graph_def for a launch: the imap and fmap of
 /// every input, then block ops depth first, each new value pruned unless its

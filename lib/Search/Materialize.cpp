@@ -21,20 +21,28 @@ namespace {
 
 Type getElementType(MLIRContext *context, sem::ElementType type) {
   switch (type) {
-  case sem::ElementType::F16: return Float16Type::get(context);
-  case sem::ElementType::BF16: return BFloat16Type::get(context);
-  case sem::ElementType::F32: return Float32Type::get(context);
+  case sem::ElementType::F16:
+    return Float16Type::get(context);
+  case sem::ElementType::BF16:
+    return BFloat16Type::get(context);
+  case sem::ElementType::F32:
+    return Float32Type::get(context);
   }
   llvm_unreachable("unknown element type");
 }
 
 block::AccumKind getAccumKind(sem::AccumKind kind) {
   switch (kind) {
-  case sem::AccumKind::Sum: return block::AccumKind::Sum;
-  case sem::AccumKind::SumLast: return block::AccumKind::SumLast;
-  case sem::AccumKind::SumLastTo: return block::AccumKind::SumLastTo;
-  case sem::AccumKind::RmsLast: return block::AccumKind::RmsLast;
-  case sem::AccumKind::Max: return block::AccumKind::Max;
+  case sem::AccumKind::Sum:
+    return block::AccumKind::Sum;
+  case sem::AccumKind::SumLast:
+    return block::AccumKind::SumLast;
+  case sem::AccumKind::SumLastTo:
+    return block::AccumKind::SumLastTo;
+  case sem::AccumKind::RmsLast:
+    return block::AccumKind::RmsLast;
+  case sem::AccumKind::Max:
+    return block::AccumKind::Max;
   }
   llvm_unreachable("unknown accumulator kind");
 }
@@ -80,8 +88,7 @@ LogicalResult buildBody(const Graph &body, OpBuilder &builder, Location loc,
     }
     case OpKind::ForloopAccum:
       value = block::ForloopAccumOp::create(
-          builder, loc, tileType(result), operands[0],
-          getAccumKind(node.accum),
+          builder, loc, tileType(result), operands[0], getAccumKind(node.accum),
           node.accum == sem::AccumKind::SumLastTo
               ? builder.getI64IntegerAttr(node.size)
               : IntegerAttr());
@@ -92,7 +99,8 @@ LogicalResult buildBody(const Graph &body, OpBuilder &builder, Location loc,
           node.kind != OpKind::RmsNorm)
         return emitError(loc) << "cannot materialize a block-level "
                               << sem::getOpName(node.kind);
-      OperationState state(loc, ("mirage_block." + sem::getOpName(node.kind)).str());
+      OperationState state(loc,
+                           ("mirage_block." + sem::getOpName(node.kind)).str());
       state.addOperands(operands);
       state.addTypes(tileType(result));
       if (node.kind == OpKind::Reduction) {

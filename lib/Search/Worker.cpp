@@ -79,8 +79,7 @@ SmallVector<int32_t> appendGraphDef(Graph &kernel, ArrayRef<int32_t> operands,
 /// The launch of a split µGraph's combining kernel: grid axes over the
 /// outermost output dimensions but the last (where the parts are stacked),
 /// about kCombineBlocks blocks.
-Launch getCombineLaunch(ArrayRef<int64_t> shape,
-                        ArrayRef<int64_t> gridSizes) {
+Launch getCombineLaunch(ArrayRef<int64_t> shape, ArrayRef<int64_t> gridSizes) {
   Launch launch;
   int64_t blocks = 1;
   unsigned axis = 0;
@@ -154,9 +153,8 @@ bool Worker::visitSplit(const Launch &launch, const Graph &body,
     if (!used.contains(tile.value))
       parts.push_back(&tile);
   if (parts.size() > shared.options.maxSplitOutputs ||
-      llvm::any_of(parts, [&](const Tile *tile) {
-        return !isSaveable(launch, *tile);
-      }))
+      llvm::any_of(
+          parts, [&](const Tile *tile) { return !isSaveable(launch, *tile); }))
     return done();
   // Stacked side by side, in body order (expression ids depend on the
   // worker, and the output must not): x as in the output, y along the last

@@ -79,9 +79,10 @@ Z3Oracle::Impl::Impl(const ExprPool &pool, unsigned timeoutMs)
       add(context.function("add", e, e, e)),
       mul(context.function("mul", e, e, e)),
       div(context.function("div", e, e, e)),
-      pow(context.function("pow", e, e, e)),
-      exp(context.function("exp", e, e)), sqrt(context.function("sqrt", e, e)),
-      silu(context.function("silu", e, e)), gelu(context.function("gelu", e, e)),
+      pow(context.function("pow", e, e, e)), exp(context.function("exp", e, e)),
+      sqrt(context.function("sqrt", e, e)),
+      silu(context.function("silu", e, e)),
+      gelu(context.function("gelu", e, e)),
       relu(context.function("relu", e, e)),
       max(context.function("max", context.int_sort(), e, e)),
       sum(context.function("sum", context.int_sort(), e, e)),
@@ -143,15 +144,16 @@ void Z3Oracle::Impl::addAxioms() {
                     sum(i, add(x, y)) == add(sum(i, x), sum(i, y))));
   solver.add(forall({i, x, y}, {sum(i, div(x, y))},
                     sum(i, div(x, y)) == div(sum(i, x), y)));
-  solver.add(forall({x, y}, {exp(add(x, y))},
-                    exp(add(x, y)) == mul(exp(x), exp(y))));
+  solver.add(
+      forall({x, y}, {exp(add(x, y))}, exp(add(x, y)) == mul(exp(x), exp(y))));
 
   // Subexpression axioms: every operand is a subexpression, every term is
   // one of itself, a partial sum is one of a larger sum, and the relation is
   // transitive.
   for (const z3::func_decl &binary : {add, mul, div, pow, concat}) {
     z3::expr term = binary(x, y);
-    solver.add(forall({x, y}, {term}, sub(x, term) && sub(y, term) && sub(term, term)));
+    solver.add(forall({x, y}, {term},
+                      sub(x, term) && sub(y, term) && sub(term, term)));
   }
   for (const z3::func_decl &unary : {exp, sqrt, silu, gelu, relu}) {
     z3::expr term = unary(x);
@@ -180,24 +182,37 @@ z3::expr Z3Oracle::Impl::term(ExprId id) {
   z3::expr count = context.int_val(static_cast<int64_t>(node.count));
   z3::expr result = [&]() -> z3::expr {
     switch (node.kind) {
-    case ExprKind::Input: return input(count);
+    case ExprKind::Input:
+      return input(count);
     case ExprKind::Constant: {
       auto [it, inserted] =
           constantIds.try_emplace(node.constant, constantIds.size());
       return constant(context.int_val(it->second));
     }
-    case ExprKind::Add: return add(operands[0], operands[1]);
-    case ExprKind::Mul: return mul(operands[0], operands[1]);
-    case ExprKind::Div: return div(operands[0], operands[1]);
-    case ExprKind::Pow: return pow(operands[0], operands[1]);
-    case ExprKind::Exp: return exp(operands[0]);
-    case ExprKind::Sqrt: return sqrt(operands[0]);
-    case ExprKind::Silu: return silu(operands[0]);
-    case ExprKind::Gelu: return gelu(operands[0]);
-    case ExprKind::Relu: return relu(operands[0]);
-    case ExprKind::Max: return max(count, operands[0]);
-    case ExprKind::Sum: return sum(count, operands[0]);
-    case ExprKind::Concat: return concat(operands[0], operands[1]);
+    case ExprKind::Add:
+      return add(operands[0], operands[1]);
+    case ExprKind::Mul:
+      return mul(operands[0], operands[1]);
+    case ExprKind::Div:
+      return div(operands[0], operands[1]);
+    case ExprKind::Pow:
+      return pow(operands[0], operands[1]);
+    case ExprKind::Exp:
+      return exp(operands[0]);
+    case ExprKind::Sqrt:
+      return sqrt(operands[0]);
+    case ExprKind::Silu:
+      return silu(operands[0]);
+    case ExprKind::Gelu:
+      return gelu(operands[0]);
+    case ExprKind::Relu:
+      return relu(operands[0]);
+    case ExprKind::Max:
+      return max(count, operands[0]);
+    case ExprKind::Sum:
+      return sum(count, operands[0]);
+    case ExprKind::Concat:
+      return concat(operands[0], operands[1]);
     }
     llvm_unreachable("unknown expression kind");
   }();
@@ -238,7 +253,8 @@ Verdict Z3Oracle::isSubexpression(ExprId part, ExprId whole) {
     ++statistics.yes;
     return Verdict::Yes;
   }
-  auto [it, inserted] = impl->cache.try_emplace({part, whole}, Verdict::Unknown);
+  auto [it, inserted] =
+      impl->cache.try_emplace({part, whole}, Verdict::Unknown);
   if (!inserted) {
     ++statistics.cacheHits;
     return it->second;
@@ -251,9 +267,15 @@ Verdict Z3Oracle::isSubexpression(ExprId part, ExprId whole) {
   Verdict verdict = impl->check(part, whole);
   impl->cache[{part, whole}] = verdict;
   switch (verdict) {
-  case Verdict::Yes: ++statistics.yes; break;
-  case Verdict::No: ++statistics.no; break;
-  case Verdict::Unknown: ++statistics.unknown; break;
+  case Verdict::Yes:
+    ++statistics.yes;
+    break;
+  case Verdict::No:
+    ++statistics.no;
+    break;
+  case Verdict::Unknown:
+    ++statistics.unknown;
+    break;
   }
   return verdict;
 }

@@ -80,8 +80,7 @@ using u128 = unsigned __int128;
 
 /// Arithmetic modulo an odd `Modulus` < 2^62 on residues in Montgomery form
 /// (x represented as x * 2^64 mod Modulus).
-template <uint64_t Modulus>
-struct Montgomery {
+template <uint64_t Modulus> struct Montgomery {
   /// -Modulus^-1 mod 2^64, by Newton iteration.
   static constexpr uint64_t negInverse() {
     uint64_t inv = Modulus; // correct to 3 bits for an odd modulus
@@ -91,14 +90,15 @@ struct Montgomery {
   }
   static constexpr uint64_t kNegInverse = negInverse();
   /// 2^128 mod Modulus, to enter Montgomery form.
-  static constexpr uint64_t kR2 = static_cast<uint64_t>(
-      ((static_cast<u128>(1) << 64) % Modulus) *
-      ((static_cast<u128>(1) << 64) % Modulus) % Modulus);
+  static constexpr uint64_t kR2 =
+      static_cast<uint64_t>(((static_cast<u128>(1) << 64) % Modulus) *
+                            ((static_cast<u128>(1) << 64) % Modulus) % Modulus);
 
   static uint64_t mul(uint64_t a, uint64_t b) {
     u128 t = static_cast<u128>(a) * b;
     uint64_t m = static_cast<uint64_t>(t) * kNegInverse;
-    uint64_t u = static_cast<uint64_t>((t + static_cast<u128>(m) * Modulus) >> 64);
+    uint64_t u =
+        static_cast<uint64_t>((t + static_cast<u128>(m) * Modulus) >> 64);
     return u >= Modulus ? u - Modulus : u;
   }
   static uint64_t add(uint64_t a, uint64_t b) {
@@ -179,8 +179,7 @@ uint64_t uniform(uint64_t &state, uint64_t bound) {
 }
 
 /// Applies `fn` to the q residues unless one of them is unknown.
-template <typename Fn>
-uint64_t onExponents(uint64_t a, uint64_t b, Fn fn) {
+template <typename Fn> uint64_t onExponents(uint64_t a, uint64_t b, Fn fn) {
   return a == kNoExponent || b == kNoExponent ? kNoExponent : fn(a, b);
 }
 } // namespace
@@ -307,9 +306,8 @@ void FieldDomain::matmul(const Value *a, const Value *b, Value *c, int64_t m,
         }
       }
       for (int64_t j = 0; j < width; ++j)
-        c[i * n + j0 + j] = {sumP[j], rowUnknownQ || unknownQ[j]
-                                          ? kNoExponent
-                                          : sumQ[j]};
+        c[i * n + j0 + j] = {sumP[j], rowUnknownQ || unknownQ[j] ? kNoExponent
+                                                                 : sumQ[j]};
     }
   }
 }

@@ -55,17 +55,17 @@ LogicalResult checkSignatures(const Program &reference,
     }
     for (auto [i, e, a] : llvm::enumerate(expected, actual))
       if (e.shape != a.shape) {
-        error = llvm::formatv("candidate {0} {1} is {2}, the reference's is {3}",
-                              what.drop_back(), i, describe(a), describe(e));
+        error =
+            llvm::formatv("candidate {0} {1} is {2}, the reference's is {3}",
+                          what.drop_back(), i, describe(a), describe(e));
         return failure();
       }
     return success();
   };
-  return failure(
-      failed(compare("inputs", reference.getInputTypes(),
-                     candidate.getInputTypes())) ||
-      failed(compare("outputs", reference.getOutputTypes(),
-                     candidate.getOutputTypes())));
+  return failure(failed(compare("inputs", reference.getInputTypes(),
+                                candidate.getInputTypes())) ||
+                 failed(compare("outputs", reference.getOutputTypes(),
+                                candidate.getOutputTypes())));
 }
 
 //===----------------------------------------------------------------------===//
@@ -124,8 +124,8 @@ private:
     for (const Node &node : g.nodes) {
       if (!node.results.empty()) {
         double evaluations =
-            multiplicity * std::max<int64_t>(
-                               1, g.values[node.results[0]].getNumElements());
+            multiplicity *
+            std::max<int64_t>(1, g.values[node.results[0]].getNumElements());
         if (node.kind == toOpKind(ElementwiseKind::Exp))
           totalExps += evaluations;
         if (isKeyed(node.kind))
@@ -149,8 +149,7 @@ private:
     return fresh(a, 1);
   }
 
-  ElementStats visitElementwise(ElementwiseKind fn,
-                                ArrayRef<ElementStats> in) {
+  ElementStats visitElementwise(ElementwiseKind fn, ArrayRef<ElementStats> in) {
     const ElementStats &a = in[0];
     switch (fn) {
     case ElementwiseKind::Exp: {
@@ -182,9 +181,8 @@ private:
     case ElementwiseKind::Mul:
       return product(a, in[1]);
     case ElementwiseKind::Div:
-      return {a.numerator + in[1].denominator,
-              a.denominator + in[1].numerator, a.exps + in[1].exps,
-              a.keyed + in[1].keyed};
+      return {a.numerator + in[1].denominator, a.denominator + in[1].numerator,
+              a.exps + in[1].exps, a.keyed + in[1].keyed};
     case ElementwiseKind::Pow: {
       ElementStats both = product(a, in[1]);
       return keyedOf(both);
@@ -207,8 +205,7 @@ private:
     case OpKind::ClusterGather:
       return {a};
     case OpKind::Matmul:
-      return {sumOf(product(a, in[1]),
-                    type(node.operands[0]).shape.back())};
+      return {sumOf(product(a, in[1]), type(node.operands[0]).shape.back())};
     case OpKind::Reduction:
       return {sumOf(a, type(node.operands[0]).shape[node.dim] / node.size)};
     case OpKind::RmsNorm:
@@ -229,9 +226,12 @@ private:
       double loop = static_cast<double>(currentForloop);
       double last = static_cast<double>(input.shape.back());
       switch (node.accum) {
-      case AccumKind::Sum: return {sumOf(a, loop)};
-      case AccumKind::SumLast: return {sumOf(a, loop * last)};
-      case AccumKind::SumLastTo: return {sumOf(a, loop * last / node.size)};
+      case AccumKind::Sum:
+        return {sumOf(a, loop)};
+      case AccumKind::SumLast:
+        return {sumOf(a, loop * last)};
+      case AccumKind::SumLastTo:
+        return {sumOf(a, loop * last / node.size)};
       case AccumKind::RmsLast: {
         ElementStats r = keyedOf(sumOf(product(a, a), loop * last));
         return {{0, 1, r.exps, r.keyed}};
@@ -256,7 +256,8 @@ private:
     case OpKind::GraphDef: {
       const Graph &body = program.graphs[node.body];
       int64_t savedForloop = currentForloop;
-      double savedCluster = currentClusterSize, savedMultiplicity = multiplicity;
+      double savedCluster = currentClusterSize,
+             savedMultiplicity = multiplicity;
       currentForloop = body.forloop;
       currentClusterSize = static_cast<double>(body.getClusterSize());
       multiplicity *= static_cast<double>(body.getNumBlocks()) * body.forloop;
@@ -318,13 +319,13 @@ double mlir::mirage::sem::log2TrialErrorBound(const Program &reference,
     // (1) two different exponents collide mod q; (2) the numerator of the
     // difference, or a denominator, vanishes mod p; (3) two keyed
     // applications on different arguments collide.
-    double exps = std::min(a.exps, ref.totalExps) +
-                  std::min(b.exps, cand.totalExps);
-    double degree = std::max(a.numerator + b.denominator,
-                             b.numerator + a.denominator) +
-                    a.denominator + b.denominator;
-    double keyed = std::min(a.keyed, ref.totalKeyed) +
-                   std::min(b.keyed, cand.totalKeyed);
+    double exps =
+        std::min(a.exps, ref.totalExps) + std::min(b.exps, cand.totalExps);
+    double degree =
+        std::max(a.numerator + b.denominator, b.numerator + a.denominator) +
+        a.denominator + b.denominator;
+    double keyed =
+        std::min(a.keyed, ref.totalKeyed) + std::min(b.keyed, cand.totalKeyed);
     double eps = exps * exps * expDegree / q +
                  (degree + keyed * keyed * keyedDegree) / p;
     worst = std::max(worst, eps);
@@ -366,7 +367,7 @@ EquivalenceChecker::getTrial(unsigned index, std::string &error) const {
     }
     FieldDomain domain(mixSeed(options.seed, 2 * trial + 1));
     if (failed(Interpreter<FieldDomain>(domain).run(reference, t.inputs,
-                                                     t.outputs, error))) {
+                                                    t.outputs, error))) {
       error = "reference: " + error;
       return failure();
     }
@@ -396,7 +397,7 @@ EquivalenceChecker::check(const Program &candidate, std::string &error) const {
     FieldDomain domain(mixSeed(options.seed, 2 * index + 1));
     std::vector<Tensor<FieldValue>> results;
     if (failed(Interpreter<FieldDomain>(domain).run(candidate, (*trial)->inputs,
-                                                     results, error)))
+                                                    results, error)))
       return failure();
     for (auto [o, expected, actual] :
          llvm::enumerate((*trial)->outputs, results)) {
@@ -449,7 +450,8 @@ double mlir::mirage::sem::maxRelativeError(ArrayRef<Tensor<double>> expected,
       diff += (x - y) * (x - y);
       norm += x * x;
     }
-    worst = std::max(worst, norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff));
+    worst =
+        std::max(worst, norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff));
   }
   return worst;
 }

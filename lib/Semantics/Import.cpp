@@ -164,9 +164,9 @@ LogicalResult ProgramBuilder::addNode(Operation *op, Graph &graph,
           })
           .Case<kernel::ConcatOp, block::ConcatOp, block::ClusterGatherOp,
                 block::ClusterReduceScatterOp>([&](auto cat) {
-                node.dim = cat.getDim();
-                return success();
-              })
+            node.dim = cat.getDim();
+            return success();
+          })
           .Case([&](kernel::ChunkOp chunk) {
             node.dim = chunk.getDim();
             node.size = chunk.getParts();
@@ -191,7 +191,8 @@ FailureOr<Program> mlir::mirage::sem::buildProgram(func::FuncOp func) {
     return func.emitOpError()
            << "must have a body of one block to be evaluated";
   for (Type type : func.getFunctionType().getInputs())
-    if (!isa<RankedTensorType>(type) || !cast<ShapedType>(type).hasStaticShape())
+    if (!isa<RankedTensorType>(type) ||
+        !cast<ShapedType>(type).hasStaticShape())
       return func.emitOpError() << "argument type " << type
                                 << " is not a statically shaped tensor";
   for (Operation &op : func.getBody().front())

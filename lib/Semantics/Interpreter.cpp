@@ -79,9 +79,10 @@ template <typename V>
 Tensor<V> extractBox(const Tensor<V> &whole, ArrayRef<int64_t> offsets,
                      ArrayRef<int64_t> shape) {
   Tensor<V> box(shape);
-  forEachBoxRow(shape, whole.shape, offsets, [&](int64_t b, int64_t w, int64_t n) {
-    std::copy_n(whole.data.begin() + w, n, box.data.begin() + b);
-  });
+  forEachBoxRow(shape, whole.shape, offsets,
+                [&](int64_t b, int64_t w, int64_t n) {
+                  std::copy_n(whole.data.begin() + w, n, box.data.begin() + b);
+                });
   return box;
 }
 
@@ -89,14 +90,14 @@ Tensor<V> extractBox(const Tensor<V> &whole, ArrayRef<int64_t> offsets,
 template <typename V>
 void insertBox(Tensor<V> &whole, const Tensor<V> &box,
                ArrayRef<int64_t> offsets) {
-  forEachBoxRow(box.shape, whole.shape, offsets, [&](int64_t b, int64_t w, int64_t n) {
-    std::copy_n(box.data.begin() + b, n, whole.data.begin() + w);
-  });
+  forEachBoxRow(box.shape, whole.shape, offsets,
+                [&](int64_t b, int64_t w, int64_t n) {
+                  std::copy_n(box.data.begin() + b, n, whole.data.begin() + w);
+                });
 }
 
 /// Evaluates one program in domain D.
-template <typename D>
-class Evaluator {
+template <typename D> class Evaluator {
 public:
   using V = typename D::Value;
   using T = Tensor<V>;
@@ -169,31 +170,49 @@ template <typename D>
 typename Evaluator<D>::T Evaluator<D>::unary(const Node &node, const T &in) {
   T out(in.shape);
   ElementwiseKind kind = *toElementwiseKind(node.kind);
-  V scalar =
-      kind == ElementwiseKind::MulScalar ? d.constant(node.scalar) : V();
+  V scalar = kind == ElementwiseKind::MulScalar ? d.constant(node.scalar) : V();
   V one = d.constant(1.0);
   for (int64_t i = 0, e = in.size(); i < e; ++i) {
     V x = in.data[i];
     V &y = out.data[i];
     switch (kind) {
-    case ElementwiseKind::Exp: y = d.exp(x); break;
-    case ElementwiseKind::Square: y = d.mul(x, x); break;
-    case ElementwiseKind::Sqrt: y = d.sqrt(x); break;
-    case ElementwiseKind::Rsqrt: y = d.divide(one, d.divisor(d.sqrt(x))); break;
-    case ElementwiseKind::Silu: y = d.silu(x); break;
-    case ElementwiseKind::Gelu: y = d.gelu(x); break;
-    case ElementwiseKind::Relu: y = d.relu(x); break;
-    case ElementwiseKind::Neg: y = d.neg(x); break;
-    case ElementwiseKind::MulScalar: y = d.mul(x, scalar); break;
-    default: llvm_unreachable("not a unary op");
+    case ElementwiseKind::Exp:
+      y = d.exp(x);
+      break;
+    case ElementwiseKind::Square:
+      y = d.mul(x, x);
+      break;
+    case ElementwiseKind::Sqrt:
+      y = d.sqrt(x);
+      break;
+    case ElementwiseKind::Rsqrt:
+      y = d.divide(one, d.divisor(d.sqrt(x)));
+      break;
+    case ElementwiseKind::Silu:
+      y = d.silu(x);
+      break;
+    case ElementwiseKind::Gelu:
+      y = d.gelu(x);
+      break;
+    case ElementwiseKind::Relu:
+      y = d.relu(x);
+      break;
+    case ElementwiseKind::Neg:
+      y = d.neg(x);
+      break;
+    case ElementwiseKind::MulScalar:
+      y = d.mul(x, scalar);
+      break;
+    default:
+      llvm_unreachable("not a unary op");
     }
   }
   return out;
 }
 
 template <typename D>
-typename Evaluator<D>::T Evaluator<D>::binary(ElementwiseKind kind,
-                                              const T &a, const T &b,
+typename Evaluator<D>::T Evaluator<D>::binary(ElementwiseKind kind, const T &a,
+                                              const T &b,
                                               ArrayRef<int64_t> shape) {
   T out(shape);
   if (kind == ElementwiseKind::Div) {
@@ -202,21 +221,32 @@ typename Evaluator<D>::T Evaluator<D>::binary(ElementwiseKind kind,
     inverses.reserve(b.data.size());
     for (const V &v : b.data)
       inverses.push_back(d.divisor(v));
-    forEachBroadcast(shape, a.shape, b.shape, [&](int64_t o, int64_t i, int64_t j) {
-      out.data[o] = d.divide(a.data[i], inverses[j]);
-    });
+    forEachBroadcast(shape, a.shape, b.shape,
+                     [&](int64_t o, int64_t i, int64_t j) {
+                       out.data[o] = d.divide(a.data[i], inverses[j]);
+                     });
     return out;
   }
-  forEachBroadcast(shape, a.shape, b.shape, [&](int64_t o, int64_t i, int64_t j) {
-    const V &x = a.data[i], &y = b.data[j];
-    switch (kind) {
-    case ElementwiseKind::Add: out.data[o] = d.add(x, y); break;
-    case ElementwiseKind::Sub: out.data[o] = d.sub(x, y); break;
-    case ElementwiseKind::Mul: out.data[o] = d.mul(x, y); break;
-    case ElementwiseKind::Pow: out.data[o] = d.pow(x, y); break;
-    default: llvm_unreachable("not a binary op");
-    }
-  });
+  forEachBroadcast(shape, a.shape, b.shape,
+                   [&](int64_t o, int64_t i, int64_t j) {
+                     const V &x = a.data[i], &y = b.data[j];
+                     switch (kind) {
+                     case ElementwiseKind::Add:
+                       out.data[o] = d.add(x, y);
+                       break;
+                     case ElementwiseKind::Sub:
+                       out.data[o] = d.sub(x, y);
+                       break;
+                     case ElementwiseKind::Mul:
+                       out.data[o] = d.mul(x, y);
+                       break;
+                     case ElementwiseKind::Pow:
+                       out.data[o] = d.pow(x, y);
+                       break;
+                     default:
+                       llvm_unreachable("not a binary op");
+                     }
+                   });
   return out;
 }
 
@@ -301,8 +331,8 @@ template <typename D>
 LogicalResult Evaluator<D>::evalTensorNode(
     const Node &node, const Graph &g, ArrayRef<const T *> operands,
     std::vector<T> &results, std::optional<ArrayRef<int64_t>> shapeOverride) {
-  ArrayRef<int64_t> shape =
-      shapeOverride.value_or(ArrayRef<int64_t>(g.values[node.results[0]].shape));
+  ArrayRef<int64_t> shape = shapeOverride.value_or(
+      ArrayRef<int64_t>(g.values[node.results[0]].shape));
   if (isUnary(node.kind)) {
     results.push_back(unary(node, *operands[0]));
   } else if (isBinary(node.kind)) {
@@ -353,8 +383,8 @@ LogicalResult Evaluator<D>::runKernelGraph(const Graph &g,
       operands.push_back(values[operand]);
     std::vector<T> results;
     if (node.kind == OpKind::GraphDef) {
-      if (failed(runGraphDef(node, program.graphs[node.body], operands,
-                             results)))
+      if (failed(
+              runGraphDef(node, program.graphs[node.body], operands, results)))
         return failure();
     } else if (failed(evalTensorNode(node, g, operands, results))) {
       return failure();
@@ -395,10 +425,11 @@ LogicalResult Evaluator<D>::runGraphDef(const Node &node, const Graph &body,
 }
 
 template <typename D>
-LogicalResult Evaluator<D>::runBlockGroup(
-    const Graph &body, ArrayRef<const T *> inputs,
-    ArrayRef<std::array<int64_t, 3>> blocks,
-    const std::vector<LoopPhase> &phases, std::vector<T> &outputs) {
+LogicalResult
+Evaluator<D>::runBlockGroup(const Graph &body, ArrayRef<const T *> inputs,
+                            ArrayRef<std::array<int64_t, 3>> blocks,
+                            const std::vector<LoopPhase> &phases,
+                            std::vector<T> &outputs) {
   size_t numBlocks = blocks.size();
   // env[b][value]: the values of block b.
   std::vector<std::vector<T>> env(numBlocks,
@@ -439,7 +470,8 @@ LogicalResult Evaluator<D>::runBlockGroup(
         SmallVector<int64_t, 4> offsets(tile.shape.size(), 0);
         for (int axis = 0; axis < 3; ++axis)
           if (node.map[axis] >= 0)
-            offsets[node.map[axis]] += blocks[b][axis] * tile.shape[node.map[axis]];
+            offsets[node.map[axis]] +=
+                blocks[b][axis] * tile.shape[node.map[axis]];
         insertBox(whole, tile, offsets);
       }
       return success();
@@ -590,8 +622,7 @@ LogicalResult Evaluator<D>::runThreadGraph(const Node &node, const Graph &body,
     env[inner.results[0]] = std::move(innerResults[0]);
   }
   for (auto [i, value] : llvm::enumerate(body.outputs))
-    results.push_back(
-        store(env[value], g.values[node.results[i]].elementType));
+    results.push_back(store(env[value], g.values[node.results[i]].elementType));
   return success();
 }
 

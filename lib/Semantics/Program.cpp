@@ -18,15 +18,16 @@ using namespace mlir;
 using namespace mlir::mirage;
 using namespace mlir::mirage::sem;
 
-int64_t ValueType::getNumElements() const {
-  return sem::getNumElements(shape);
-}
+int64_t ValueType::getNumElements() const { return sem::getNumElements(shape); }
 
 llvm::StringRef mlir::mirage::sem::getElementTypeName(ElementType type) {
   switch (type) {
-  case ElementType::F16: return "f16";
-  case ElementType::BF16: return "bf16";
-  case ElementType::F32: return "f32";
+  case ElementType::F16:
+    return "f16";
+  case ElementType::BF16:
+    return "bf16";
+  case ElementType::F32:
+    return "f32";
   }
   llvm_unreachable("unknown element type");
 }
@@ -34,8 +35,7 @@ llvm::StringRef mlir::mirage::sem::getElementTypeName(ElementType type) {
 namespace {
 
 /// The mnemonic of `OpTy`, without its dialect's prefix.
-template <typename OpTy>
-llvm::StringRef getMnemonic() {
+template <typename OpTy> llvm::StringRef getMnemonic() {
   return OpTy::getOperationName().split('.').second;
 }
 
@@ -47,18 +47,30 @@ llvm::StringRef mlir::mirage::sem::getOpName(OpKind kind) {
   if (std::optional<ElementwiseKind> fn = toElementwiseKind(kind))
     return stringifyElementwiseKind(*fn);
   switch (kind) {
-  case OpKind::Matmul: return getMnemonic<kernel::MatmulOp>();
-  case OpKind::Reduction: return getMnemonic<kernel::ReductionOp>();
-  case OpKind::RmsNorm: return getMnemonic<kernel::RmsNormOp>();
-  case OpKind::Concat: return getMnemonic<kernel::ConcatOp>();
-  case OpKind::Chunk: return getMnemonic<kernel::ChunkOp>();
-  case OpKind::GraphDef: return getMnemonic<kernel::GraphDefOp>();
-  case OpKind::InputLoader: return getMnemonic<block::InputLoaderOp>();
-  case OpKind::OutputSaver: return getMnemonic<block::OutputSaverOp>();
-  case OpKind::ForloopAccum: return getMnemonic<block::ForloopAccumOp>();
-  case OpKind::ThreadGraph: return getMnemonic<block::ThreadGraphOp>();
-  case OpKind::ClusterReduce: return getMnemonic<block::ClusterReduceOp>();
-  case OpKind::ClusterGather: return getMnemonic<block::ClusterGatherOp>();
+  case OpKind::Matmul:
+    return getMnemonic<kernel::MatmulOp>();
+  case OpKind::Reduction:
+    return getMnemonic<kernel::ReductionOp>();
+  case OpKind::RmsNorm:
+    return getMnemonic<kernel::RmsNormOp>();
+  case OpKind::Concat:
+    return getMnemonic<kernel::ConcatOp>();
+  case OpKind::Chunk:
+    return getMnemonic<kernel::ChunkOp>();
+  case OpKind::GraphDef:
+    return getMnemonic<kernel::GraphDefOp>();
+  case OpKind::InputLoader:
+    return getMnemonic<block::InputLoaderOp>();
+  case OpKind::OutputSaver:
+    return getMnemonic<block::OutputSaverOp>();
+  case OpKind::ForloopAccum:
+    return getMnemonic<block::ForloopAccumOp>();
+  case OpKind::ThreadGraph:
+    return getMnemonic<block::ThreadGraphOp>();
+  case OpKind::ClusterReduce:
+    return getMnemonic<block::ClusterReduceOp>();
+  case OpKind::ClusterGather:
+    return getMnemonic<block::ClusterGatherOp>();
   case OpKind::ClusterReduceScatter:
     return getMnemonic<block::ClusterReduceScatterOp>();
   }
@@ -77,11 +89,16 @@ llvm::StringRef mlir::mirage::sem::getAccumName(AccumKind kind) {
     return block::stringifyAccumKind(kind);
   };
   switch (kind) {
-  case AccumKind::Sum: return name(block::AccumKind::Sum);
-  case AccumKind::SumLast: return name(block::AccumKind::SumLast);
-  case AccumKind::SumLastTo: return name(block::AccumKind::SumLastTo);
-  case AccumKind::RmsLast: return name(block::AccumKind::RmsLast);
-  case AccumKind::Max: return name(block::AccumKind::Max);
+  case AccumKind::Sum:
+    return name(block::AccumKind::Sum);
+  case AccumKind::SumLast:
+    return name(block::AccumKind::SumLast);
+  case AccumKind::SumLastTo:
+    return name(block::AccumKind::SumLastTo);
+  case AccumKind::RmsLast:
+    return name(block::AccumKind::RmsLast);
+  case AccumKind::Max:
+    return name(block::AccumKind::Max);
   }
   llvm_unreachable("unknown accumulator kind");
 }

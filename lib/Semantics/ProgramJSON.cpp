@@ -62,15 +62,22 @@ llvm::ArrayRef<Attribute> getAttributes(OpKind kind) {
   if (kind == toOpKind(mlir::mirage::ElementwiseKind::MulScalar))
     return mulScalar;
   switch (kind) {
-  case OpKind::Reduction: return reduction;
-  case OpKind::RmsNorm: return rmsNorm;
+  case OpKind::Reduction:
+    return reduction;
+  case OpKind::RmsNorm:
+    return rmsNorm;
   case OpKind::Concat:
   case OpKind::ClusterGather:
-  case OpKind::ClusterReduceScatter: return dim;
-  case OpKind::Chunk: return chunk;
-  case OpKind::InputLoader: return inputLoader;
-  case OpKind::OutputSaver: return outputSaver;
-  default: return {};
+  case OpKind::ClusterReduceScatter:
+    return dim;
+  case OpKind::Chunk:
+    return chunk;
+  case OpKind::InputLoader:
+    return inputLoader;
+  case OpKind::OutputSaver:
+    return outputSaver;
+  default:
+    return {};
   }
 }
 
@@ -83,10 +90,18 @@ json::Object writeOp(const Program &program, const Node &node) {
   for (const Attribute &attribute : getAttributes(node.kind)) {
     json::Value &value = op[attribute.key];
     switch (attribute.field) {
-    case Field::Dim: value = node.dim; break;
-    case Field::Size: value = node.size; break;
-    case Field::Scalar: value = node.scalar; break;
-    case Field::Map: value = json::Array(node.map); break;
+    case Field::Dim:
+      value = node.dim;
+      break;
+    case Field::Size:
+      value = node.size;
+      break;
+    case Field::Scalar:
+      value = node.scalar;
+      break;
+    case Field::Map:
+      value = json::Array(node.map);
+      break;
     }
   }
   if (node.kind == OpKind::ForloopAccum) {
@@ -127,10 +142,13 @@ bool isAllowed(OpKind kind, Level level) {
   case OpKind::Matmul:
   case OpKind::Reduction:
   case OpKind::RmsNorm:
-  case OpKind::Concat: return level != Level::Thread;
+  case OpKind::Concat:
+    return level != Level::Thread;
   case OpKind::Chunk:
-  case OpKind::GraphDef: return level == Level::Kernel;
-  default: return level == Level::Block;
+  case OpKind::GraphDef:
+    return level == Level::Kernel;
+  default:
+    return level == Level::Block;
   }
 }
 
@@ -253,8 +271,7 @@ int32_t ProgramReader::readGraph(const json::Value &json, Level level,
       return -1;
     }
     if (level == Level::Block && !scope.saved[output]) {
-      path.field(kOutputs).index(i).report(
-          "not the result of an output_saver");
+      path.field(kOutputs).index(i).report("not the result of an output_saver");
       return -1;
     }
   }
@@ -292,8 +309,7 @@ bool ProgramReader::readOp(const json::Value &json, Scope &scope,
   bool variadic = node.kind == OpKind::Concat ||
                   node.kind == OpKind::GraphDef ||
                   node.kind == OpKind::ThreadGraph;
-  size_t expected =
-      isBinary(node.kind) || node.kind == OpKind::Matmul ? 2 : 1;
+  size_t expected = isBinary(node.kind) || node.kind == OpKind::Matmul ? 2 : 1;
   if (variadic ? operands == 0 : operands != expected) {
     path.field(kOperands).report("wrong number of operands");
     return false;
@@ -353,9 +369,8 @@ bool ProgramReader::readOp(const json::Value &json, Scope &scope,
   return true;
 }
 
-bool ProgramReader::readAttributes(const json::Value &json,
-                                   const Graph &graph, Node &node,
-                                   json::Path path) {
+bool ProgramReader::readAttributes(const json::Value &json, const Graph &graph,
+                                   Node &node, json::Path path) {
   json::ObjectMapper mapper(json, path);
   for (const Attribute &attribute : getAttributes(node.kind)) {
     if (attribute.field == Field::Scalar) {
@@ -404,22 +419,21 @@ bool ProgramReader::readAttributes(const json::Value &json,
   return true;
 }
 
-bool ProgramReader::readBody(const json::Value &json, Scope &scope,
-                             Node &node, json::Path path) {
+bool ProgramReader::readBody(const json::Value &json, Scope &scope, Node &node,
+                             json::Path path) {
   bool isGraphDef = node.kind == OpKind::GraphDef;
   std::array<int64_t, 3> grid, cluster;
   int64_t forloop = 1;
-  if (isGraphDef &&
-      (!readTriple(json, kGrid, 1, grid, path) ||
-       !readTriple(json, kCluster, 1, cluster, path) ||
-       !json::ObjectMapper(json, path).map(kForloop, forloop)))
+  if (isGraphDef && (!readTriple(json, kGrid, 1, grid, path) ||
+                     !readTriple(json, kCluster, 1, cluster, path) ||
+                     !json::ObjectMapper(json, path).map(kForloop, forloop)))
     return false;
   if (forloop < 1) {
     path.field(kForloop).report("out of range");
     return false;
   }
-  if (isGraphDef && (grid[0] % cluster[0] || grid[1] % cluster[1] ||
-                     grid[2] % cluster[2])) {
+  if (isGraphDef &&
+      (grid[0] % cluster[0] || grid[1] % cluster[1] || grid[2] % cluster[2])) {
     path.field(kCluster).report("does not divide the grid");
     return false;
   }
@@ -454,13 +468,11 @@ bool ProgramReader::readBody(const json::Value &json, Scope &scope,
     return llvm::map_to_vector(values, inBody);
   };
   if (bodyTypes(graph.inputs) != types(node.operands)) {
-    path.field(kBody).field(kInputs).report(
-        "do not match the operands' types");
+    path.field(kBody).field(kInputs).report("do not match the operands' types");
     return false;
   }
   if (bodyTypes(graph.outputs) != types(node.results)) {
-    path.field(kBody).field(kOutputs).report(
-        "do not match the results' types");
+    path.field(kBody).field(kOutputs).report("do not match the results' types");
     return false;
   }
   return true;

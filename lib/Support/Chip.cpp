@@ -35,15 +35,16 @@ static const Chip kChips[] = {
 int64_t Chip::residentBlocks(int64_t sharedBytes, int64_t threads) const {
   int64_t bySharedMemory =
       sharedBytesPerSM / (sharedBytes + reservedSharedBytesPerBlock);
-  return std::min({bySharedMemory, maxThreadsPerSM / std::max<int64_t>(threads, 1),
+  return std::min({bySharedMemory,
+                   maxThreadsPerSM / std::max<int64_t>(threads, 1),
                    maxBlocksPerSM});
 }
 
 llvm::ArrayRef<Chip> mlir::mirage::getChips() { return kChips; }
 
 const Chip *mlir::mirage::lookupChip(llvm::StringRef name) {
-  const Chip *found =
-      llvm::find_if(kChips, [&](const Chip &chip) { return chip.name == name; });
+  const Chip *found = llvm::find_if(
+      kChips, [&](const Chip &chip) { return chip.name == name; });
   return found == std::end(kChips) ? nullptr : found;
 }
 
@@ -66,7 +67,8 @@ mlir::mirage::getDefaultChips(bool usesClusters) {
   return chips;
 }
 
-int64_t mlir::mirage::getSharedBytesPerBlock(llvm::ArrayRef<const Chip *> chips) {
+int64_t
+mlir::mirage::getSharedBytesPerBlock(llvm::ArrayRef<const Chip *> chips) {
   int64_t limit = std::numeric_limits<int64_t>::max();
   for (const Chip *chip : chips)
     limit = std::min(limit, chip->sharedBytesPerBlock);

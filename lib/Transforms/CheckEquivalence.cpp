@@ -28,8 +28,8 @@ namespace {
 
 /// Float64 outputs of `program` on `inputs`, or failure.
 FailureOr<std::vector<sem::Tensor<double>>>
-evaluateFloat(const sem::Program &program,
-              ArrayRef<sem::Tensor<double>> inputs, std::string &error) {
+evaluateFloat(const sem::Program &program, ArrayRef<sem::Tensor<double>> inputs,
+              std::string &error) {
   sem::FloatDomain domain;
   std::vector<sem::Tensor<double>> outputs;
   if (failed(sem::Interpreter<sem::FloatDomain>(domain).run(program, inputs,
@@ -105,11 +105,10 @@ struct CheckEquivalencePass
     } else {
       const sem::Mismatch &m = *verdict->mismatch;
       diag << "output " << m.output << " differs at ["
-           << llvm::join(llvm::map_range(m.index,
-                                         [](int64_t i) {
-                                           return std::to_string(i);
-                                         }),
-                         ", ")
+           << llvm::join(
+                  llvm::map_range(m.index,
+                                  [](int64_t i) { return std::to_string(i); }),
+                  ", ")
            << "] (trial " << m.trial << ")";
     }
     // The float64 comparison is evidence for either verdict.

@@ -43,9 +43,9 @@ struct EstimateCostPass : mirage::impl::EstimateCostPassBase<EstimateCostPass> {
           "@{0}: estimated {1:f2} us on {2}: {3} bytes of global memory, {4} "
           "multiply-adds, {5} launches, {6} bytes of shared memory per "
           "block{7}",
-          function.getSymName(), cost.microseconds, gpu->name,
-          cost.globalBytes, static_cast<int64_t>(cost.multiplyAdds),
-          cost.launches, cost.sharedBytes,
+          function.getSymName(), cost.microseconds, gpu->name, cost.globalBytes,
+          static_cast<int64_t>(cost.multiplyAdds), cost.launches,
+          cost.sharedBytes,
           cost.fitsSharedMemory() ? "" : " (more than the chip has)"));
     }
   }

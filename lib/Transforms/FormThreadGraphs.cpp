@@ -5,15 +5,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Mirage/Transforms/ThreadGraphs.h"
 #include "Mirage/Transforms/Passes.h"
+#include "Mirage/Transforms/ThreadGraphs.h"
 
 #include "Mirage/Dialect/Block/IR/BlockOps.h"
 #include "Mirage/Dialect/Block/IR/LoopPhase.h"
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 #include "Mirage/Dialect/Thread/IR/ThreadOps.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -56,10 +56,9 @@ void fuse(ArrayRef<Operation *> members) {
   Block *body = builder.createBlock(&graph.getBody());
   IRMapping scalars;
   for (Value input : inputs)
-    scalars.map(input,
-                body->addArgument(cast<ShapedType>(input.getType())
-                                      .getElementType(),
-                                  input.getLoc()));
+    scalars.map(input, body->addArgument(
+                           cast<ShapedType>(input.getType()).getElementType(),
+                           input.getLoc()));
   Type elementType =
       cast<ShapedType>(root->getResult(0).getType()).getElementType();
   for (Operation *op : members) {

@@ -74,7 +74,8 @@ template <typename T> std::string formatOptionValue(T value) {
 bool isCompilable(const sem::Program &program, FunctionType type,
                   int32_t threads, MLIRContext *context) {
   // The code generator's refusals are expected: they are not the user's.
-  ScopedDiagnosticHandler quiet(context, [](Diagnostic &) { return success(); });
+  ScopedDiagnosticHandler quiet(context,
+                                [](Diagnostic &) { return success(); });
   Location loc = UnknownLoc::get(context);
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   OpBuilder builder = OpBuilder::atBlockEnd(module->getBody());
@@ -192,8 +193,9 @@ struct SuperoptimizePass
 
   /// Adds `candidates` after `function` as @<name>_candidate_<rank>, each
   /// with its estimated time and global-memory traffic.
-  LogicalResult emitCandidatesAfter(func::FuncOp function,
-                                    ArrayRef<search::RankedProgram> candidates) {
+  LogicalResult
+  emitCandidatesAfter(func::FuncOp function,
+                      ArrayRef<search::RankedProgram> candidates) {
     OpBuilder builder(function->getContext());
     builder.setInsertionPointAfter(function);
     for (auto [rank, candidate] : llvm::enumerate(candidates)) {
@@ -255,7 +257,8 @@ struct SuperoptimizePass
     numChecked += stats.checked;
     numVerified += stats.verified;
     numUncompilable += stats.uncompilable;
-    search::CostEstimate before = search::estimateCost(*reference, *options.chip);
+    search::CostEstimate before =
+        search::estimateCost(*reference, *options.chip);
     std::string summary = llvm::formatv(
         "{0} configurations, {1} states, {2} values pruned, {3} complete "
         "candidates, {4} of {5} verified in {6:f2} s{7}{8}",
@@ -266,9 +269,9 @@ struct SuperoptimizePass
                             stats.resumedRanges)
                   .str()
             : "",
-        stats.tooLargeToVerify
-            ? " (verification too costly for the time limit)"
-            : stats.timedOut ? " (time limit reached)" : "");
+        stats.tooLargeToVerify ? " (verification too costly for the time limit)"
+        : stats.timedOut       ? " (time limit reached)"
+                               : "");
     if (stats.uncompilable != 0)
       summary += llvm::formatv("; {0} left out, the code generator refuses "
                                "them",

@@ -61,21 +61,19 @@ Error encodeTensorMap(CUtensorMap &descriptor, const TensorMap &map,
     if (d != 0)
       strides[d - 1] = tensor.strides[from] * dtypeSize(tensor.dtype);
   }
-  CUtensorMapSwizzle swizzle = map.swizzle == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
-                                : map.swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
-                                : map.swizzle == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
-                                                    : CU_TENSOR_MAP_SWIZZLE_NONE;
-  CUtensorMapDataType type = tensor.dtype == DType::F16
-                                 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
-                             : tensor.dtype == DType::BF16
-                                 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-                                 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  CUtensorMapSwizzle swizzle = map.swizzle == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
+                               : map.swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                               : map.swizzle == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                                   : CU_TENSOR_MAP_SWIZZLE_NONE;
+  CUtensorMapDataType type =
+      tensor.dtype == DType::F16    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+      : tensor.dtype == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                    : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
   return checkDriver(
       cuTensorMapEncodeTiled(&descriptor, type, static_cast<cuuint32_t>(rank),
                              reinterpret_cast<void *>(pointer), dims, strides,
                              box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                             swizzle,
-                             CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                             swizzle, CU_TENSOR_MAP_L2_PROMOTION_NONE,
                              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
       "cuTensorMapEncodeTiled");
 }
@@ -265,15 +263,14 @@ Error Bundle::prepareKernels() {
       if (!staticShared)
         return staticShared.takeError();
       if (int64_t(shared) + *staticShared > *optIn)
-        return Error(ErrorCode::InvalidBundle,
-                     launchName(function, l, launch) + ": " +
-                         std::to_string(shared) +
-                         " bytes of dynamic shared memory (plus " +
-                         std::to_string(*staticShared) +
-                         " static) exceed the " + std::to_string(*optIn) +
-                         " bytes a block may use on device " +
-                         std::to_string(deviceInfo.ordinal) + " (" +
-                         deviceInfo.name + ")");
+        return Error(
+            ErrorCode::InvalidBundle,
+            launchName(function, l, launch) + ": " + std::to_string(shared) +
+                " bytes of dynamic shared memory (plus " +
+                std::to_string(*staticShared) + " static) exceed the " +
+                std::to_string(*optIn) + " bytes a block may use on device " +
+                std::to_string(deviceInfo.ordinal) + " (" + deviceInfo.name +
+                ")");
       Expected<int> maxThreads = functionAttribute(
           CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, needs.handle);
       if (!maxThreads)
@@ -381,9 +378,8 @@ Error Bundle::checkMemory(const Function &function,
 }
 
 Error Bundle::getTensorMap(const LoadedFunction &state, size_t launch,
-                          size_t argument, const TensorMap &map,
-                          CUdeviceptr pointer,
-                          CUtensorMap &descriptor) const {
+                           size_t argument, const TensorMap &map,
+                           CUdeviceptr pointer, CUtensorMap &descriptor) const {
   std::lock_guard<std::mutex> lock(tensorMapMutex);
   EncodedTensorMap &cached = state.tensorMaps[{launch, argument}];
   if (!cached.encoded || cached.pointer != pointer) {
@@ -438,7 +434,7 @@ Error Bundle::run(std::string_view name, const std::vector<TensorArg> &inputs,
         continue;
       }
       if (Error error = getTensorMap(state, l, a, *arg.tensorMap, pointer,
-                                    tensorMaps.emplace_back()))
+                                     tensorMaps.emplace_back()))
         return Error(error.code(),
                      launchName(function, l, launch) + ": " + error.message());
       parameters.push_back(&tensorMaps.back());

@@ -528,15 +528,16 @@ private:
     size_t rank = map.tensor.shape.size();
     int64_t elementBytes = dtypeSize(map.tensor.dtype);
     if (map.box.size() != rank || rank > 5)
-      fail(member(path, "box"),
-           "has " + std::to_string(map.box.size()) +
-               " dimensions for a tensor of " + std::to_string(rank) +
-               " (a TMA box has as many, at most 5)");
+      fail(member(path, "box"), "has " + std::to_string(map.box.size()) +
+                                    " dimensions for a tensor of " +
+                                    std::to_string(rank) +
+                                    " (a TMA box has as many, at most 5)");
     else if ((map.box.back() * elementBytes) % 16 != 0 ||
              (map.tensor.shape.back() * elementBytes) % 16 != 0)
       fail(member(path, "box"),
            "rows of the box and of the tensor must be whole 16-byte chunks");
-    if (const json::Value *swizzle = value.find("swizzle"); swizzle && !failed()) {
+    if (const json::Value *swizzle = value.find("swizzle");
+        swizzle && !failed()) {
       map.swizzle = integer(*swizzle, member(path, "swizzle"), 32, 128);
       bool known = map.swizzle == 32 || map.swizzle == 64 || map.swizzle == 128;
       if (!failed() && (!known || map.swizzle != map.box.back() * elementBytes))

@@ -139,9 +139,9 @@ MIRAGE_TEST(Plan, AcceptsClustersWithOnlySm90a) {
 }
 
 MIRAGE_TEST(Plan, ReadsSharedMemoryByChip) {
-  Expected<Plan> plan = parseEdited(
-      R"("shared_memory": 8192)",
-      R"("shared_memory": {"sm_80": 90112, "sm_90a": 74752})");
+  Expected<Plan> plan =
+      parseEdited(R"("shared_memory": 8192)",
+                  R"("shared_memory": {"sm_80": 90112, "sm_90a": 74752})");
   EXPECT_OK(plan);
   if (!plan)
     return;
@@ -156,13 +156,14 @@ MIRAGE_TEST(Plan, RejectsSharedMemoryOfOtherChips) {
   const std::string shared = R"("shared_memory": 8192)";
   EXPECT_FAILS_WITH(
       parseEdited(shared, R"("shared_memory": {"sm_90a": 74752})"),
-      "plan.json: " + launch + "shared_memory: no bytes for sm_80, a chip of "
-                               "ptx");
-  EXPECT_FAILS_WITH(
-      parseEdited(shared, R"("shared_memory": {"sm_80": 1, "sm_90a": 2, )"
-                          R"("sm_100": 3})"),
       "plan.json: " + launch +
-          "shared_memory: \"sm_100\" is not a chip of ptx");
+          "shared_memory: no bytes for sm_80, a chip of "
+          "ptx");
+  EXPECT_FAILS_WITH(parseEdited(shared,
+                                R"("shared_memory": {"sm_80": 1, "sm_90a": 2, )"
+                                R"("sm_100": 3})"),
+                    "plan.json: " + launch +
+                        "shared_memory: \"sm_100\" is not a chip of ptx");
   EXPECT_FAILS_WITH(
       parseEdited(shared, R"("shared_memory": {"sm_80": 1, "sm_90a": -2})"),
       "plan.json: " + launch +
@@ -558,8 +559,9 @@ MIRAGE_TEST(Plan, ParsesTensorMapArguments) {
                     "tensor_map.box[1]");
   EXPECT_FAILS_WITH(edited(R"("box": [1, 64, 64])", R"("box": [1, 64, 4])"),
                     "whole 16-byte chunks");
-  EXPECT_FAILS_WITH(edited(R"("shape": [2, 256, 64])", R"("shape": [4, 256, 64])"),
-                    "needs 131072 bytes, more than the 65536 of the argument");
+  EXPECT_FAILS_WITH(
+      edited(R"("shape": [2, 256, 64])", R"("shape": [4, 256, 64])"),
+      "needs 131072 bytes, more than the 65536 of the argument");
   // A swizzled box: its rows are the swizzle's bytes (64 f16 = 128 bytes).
   Expected<Plan> swizzled = edited(R"("box": [1, 64, 64]})",
                                    R"("box": [1, 64, 64], "swizzle": 128})");
@@ -567,12 +569,14 @@ MIRAGE_TEST(Plan, ParsesTensorMapArguments) {
   if (swizzled && swizzled->functions[0].launches[0].args[3].tensorMap)
     EXPECT_EQ(swizzled->functions[0].launches[0].args[3].tensorMap->swizzle,
               int64_t(128));
-  EXPECT_FAILS_WITH(edited(R"("box": [1, 64, 64]})", R"("box": [1, 64, 64], "swizzle": 1})"),
-                    "tensor_map.swizzle");
-  EXPECT_FAILS_WITH(edited(R"("box": [1, 64, 64]})", R"("box": [1, 64, 64], "swizzle": 64})"),
-                    "must be the bytes of a row of the box");
-  EXPECT_FAILS_WITH(edited(R"("box": [1, 64, 64]})", R"("box": [1, 64, 64], "colour": 1})"),
-                    "colour");
-  EXPECT_FAILS_WITH(edited(R"("chip": "sm_90a")", R"("chip": 90)"),
-                    "chip");
+  EXPECT_FAILS_WITH(
+      edited(R"("box": [1, 64, 64]})", R"("box": [1, 64, 64], "swizzle": 1})"),
+      "tensor_map.swizzle");
+  EXPECT_FAILS_WITH(
+      edited(R"("box": [1, 64, 64]})", R"("box": [1, 64, 64], "swizzle": 64})"),
+      "must be the bytes of a row of the box");
+  EXPECT_FAILS_WITH(
+      edited(R"("box": [1, 64, 64]})", R"("box": [1, 64, 64], "colour": 1})"),
+      "colour");
+  EXPECT_FAILS_WITH(edited(R"("chip": "sm_90a")", R"("chip": 90)"), "chip");
 }

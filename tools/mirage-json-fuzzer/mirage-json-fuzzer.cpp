@@ -50,8 +50,8 @@ MLIRContext &getContext() {
 
 OwningOpRef<ModuleOp> import(StringRef text, StringRef name) {
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text, name), llvm::SMLoc());
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, name),
+                               llvm::SMLoc());
   return mirage::importMirageJSON(sourceMgr, &getContext(), "fuzz");
 }
 

@@ -62,8 +62,7 @@ func.func @few(%y: tensor<8192x512xf16>) -> tensor<8192x64xf16> {
 
 TEST_F(KernelScheduleTest, StagesAsManyIterationsAsAllowed) {
   kernel::GraphDefOp graph = parse(kStagedSum);
-  FailureOr<KernelSchedule> schedule =
-      scheduleKernel(graph, sm80(), defaults);
+  FailureOr<KernelSchedule> schedule = scheduleKernel(graph, sm80(), defaults);
   ASSERT_TRUE(succeeded(schedule));
   // Fewer blocks than SMs: 4 stages, nothing gained by fewer.
   EXPECT_EQ(schedule->stages, 4);

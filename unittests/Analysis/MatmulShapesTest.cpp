@@ -59,16 +59,12 @@ TEST_F(ChainedMatmulTest, RefusesWhatItCannotSplit) {
 
 TEST_F(ChainedMatmulTest, CountsTheRegistersOfEveryStrip) {
   // 8 tiles of 4 sums for a 64-column product, 2 row sums per strip.
-  EXPECT_EQ(ChainShape({1, 64, 32}, 64, 128, true).getNumRegisters(),
-            34);
-  EXPECT_EQ(ChainShape({1, 64, 32}, 64, 128, false).getNumRegisters(),
-            32);
+  EXPECT_EQ(ChainShape({1, 64, 32}, 64, 128, true).getNumRegisters(), 34);
+  EXPECT_EQ(ChainShape({1, 64, 32}, 64, 128, false).getNumRegisters(), 32);
   // Two strips per warp.
-  EXPECT_EQ(ChainShape({2, 64, 32}, 64, 128, true).getNumRegisters(),
-            68);
+  EXPECT_EQ(ChainShape({2, 64, 32}, 64, 128, true).getNumRegisters(), 68);
   // Split keys: one strip per warp still.
-  EXPECT_EQ(ChainShape({1, 16, 64}, 64, 128, true).getNumRegisters(),
-            34);
+  EXPECT_EQ(ChainShape({1, 16, 64}, 64, 128, true).getNumRegisters(), 34);
 }
 
 } // namespace

@@ -74,7 +74,8 @@ TEST_F(AbstractExprTest, HashConsingAndNormalisation) {
   EXPECT_NE(pool.div(x, y), pool.div(y, x));
   EXPECT_EQ(pool.sum(4, pool.sum(8, x)), pool.sum(32, x));
   EXPECT_EQ(pool.sum(1, x), x);
-  EXPECT_EQ(pool.toString(pool.sum(32, pool.mul(x, y))), "sum(32, mul(in0, in1))");
+  EXPECT_EQ(pool.toString(pool.sum(32, pool.mul(x, y))),
+            "sum(32, mul(in0, in1))");
 }
 
 TEST_F(AbstractExprTest, MatmulAndTilingKeepTheExpression) {
@@ -105,9 +106,12 @@ TEST_F(AbstractExprTest, OracleProvesTheFusedGraphsPieces) {
           << pool.toString(exprs[1][value]) << " in " << pool.toString(ref);
   // Things the reference never computes are not.
   ExprId x = pool.input(0), w = pool.input(1);
-  EXPECT_EQ(oracle.isSubexpression(pool.apply(ExprKind::Exp, x), ref), Verdict::No);
-  EXPECT_EQ(oracle.isSubexpression(pool.sum(256, pool.mul(w, w)), ref), Verdict::No);
-  EXPECT_EQ(oracle.isSubexpression(pool.sum(512, pool.mul(x, w)), ref), Verdict::No);
+  EXPECT_EQ(oracle.isSubexpression(pool.apply(ExprKind::Exp, x), ref),
+            Verdict::No);
+  EXPECT_EQ(oracle.isSubexpression(pool.sum(256, pool.mul(w, w)), ref),
+            Verdict::No);
+  EXPECT_EQ(oracle.isSubexpression(pool.sum(512, pool.mul(x, w)), ref),
+            Verdict::No);
   // Queries are cached.
   int64_t queries = oracle.getStatistics().queries;
   EXPECT_EQ(oracle.isSubexpression(pool.apply(ExprKind::Exp, x), ref),

@@ -1,4 +1,5 @@
-//===- BlockGraphSearchTest.cpp - The µGraph search ------------------------===//
+//===- BlockGraphSearchTest.cpp - The µGraph search
+//------------------------===//
 //
 // Part of the Mirage-MLIR project, under the Apache License v2.0.
 // SPDX-License-Identifier: Apache-2.0
@@ -102,8 +103,8 @@ TEST_F(BlockGraphSearchTest, RejectsProgramsOutsideTheFragment) {
     })mlir");
   BlockSearchStatistics statistics;
   std::string error;
-  EXPECT_TRUE(failed(searchBlockGraphs(reference, BlockSearchOptions(),
-                                       statistics, error)));
+  EXPECT_TRUE(failed(
+      searchBlockGraphs(reference, BlockSearchOptions(), statistics, error)));
   EXPECT_EQ(error, "the search handles references with one output");
 }
 
@@ -127,7 +128,8 @@ TEST_F(BlockGraphSearchTest, LabelsAttentionDimensions) {
   sem::Program reference = parse(kAttention);
   DimensionLabels labels = labelDimensions(reference);
   ASSERT_EQ(labels.inputs.size(), 3u);
-  const auto &q = labels.inputs[0], &k = labels.inputs[1], &v = labels.inputs[2];
+  const auto &q = labels.inputs[0], &k = labels.inputs[1],
+             &v = labels.inputs[2];
   EXPECT_EQ(q[0], labels.output[0]);
   EXPECT_EQ(k[0], labels.output[0]);
   EXPECT_EQ(v[0], labels.output[0]);

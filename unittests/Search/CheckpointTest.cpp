@@ -1,4 +1,5 @@
-//===- CheckpointTest.cpp - Checkpoints and programs as JSON ---------------===//
+//===- CheckpointTest.cpp - Checkpoints and programs as JSON
+//---------------===//
 //
 // Part of the Mirage-MLIR project, under the Apache License v2.0.
 // SPDX-License-Identifier: Apache-2.0
@@ -69,7 +70,8 @@ protected:
   /// file) when the test ends.
   std::string temporaryPath() {
     SmallString<128> path;
-    EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("checkpoint", "json", path));
+    EXPECT_FALSE(
+        llvm::sys::fs::createTemporaryFile("checkpoint", "json", path));
     llvm::sys::fs::remove(path);
     paths.push_back(path.str().str());
     return paths.back();
@@ -190,10 +192,10 @@ TEST_F(CheckpointTest, RejectsCyclesAndUndefinedValues) {
     entry.candidates = {broken};
     ASSERT_TRUE(succeeded(writeCheckpoint(path, "f", entry, error))) << error;
     EXPECT_TRUE(failed(readCheckpoint(path, "f", error)));
-    EXPECT_EQ(error.rfind("checkpoint '" + path +
-                              "' has an invalid entry for 'f': ",
-                          0),
-              0u)
+    EXPECT_EQ(
+        error.rfind("checkpoint '" + path + "' has an invalid entry for 'f': ",
+                    0),
+        0u)
         << error;
     EXPECT_NE(error.find("entry.candidates[0].ops[1].operands[0]"),
               std::string::npos)

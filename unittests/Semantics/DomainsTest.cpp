@@ -23,7 +23,8 @@ TEST(FieldDomain, ExpTurnsSumsIntoProducts) {
   for (int i = 0; i < 100; ++i) {
     FieldValue a = FieldDomain::random(state), b = FieldDomain::random(state);
     EXPECT_TRUE(same(f.exp(f.add(a, b)), f.mul(f.exp(a), f.exp(b))));
-    EXPECT_TRUE(same(f.exp(f.neg(a)), f.divide(f.constant(1), f.divisor(f.exp(a)))));
+    EXPECT_TRUE(
+        same(f.exp(f.neg(a)), f.divide(f.constant(1), f.divisor(f.exp(a)))));
   }
   EXPECT_EQ(f.getError(), nullptr);
 }
@@ -82,14 +83,14 @@ TEST(FloatDomain, RoundsToHalfPrecision) {
   // Ties go to even: 1 + 2^-11 lies halfway between 1 and 1 + 2^-10.
   EXPECT_EQ(roundToF16(1.0f + 0x1p-11f), 1.0f);
   EXPECT_EQ(roundToF16(1.0f + 3 * 0x1p-11f), 1.0f + 0x1p-9f);
-  EXPECT_EQ(roundToF16(0x1p-24f), 0x1p-24f);    // smallest subnormal
-  EXPECT_EQ(roundToF16(0x1p-25f), 0.0f);        // tie to even (zero)
+  EXPECT_EQ(roundToF16(0x1p-24f), 0x1p-24f); // smallest subnormal
+  EXPECT_EQ(roundToF16(0x1p-25f), 0.0f);     // tie to even (zero)
   EXPECT_EQ(roundToF16(-0.1f), -0.0999755859375f);
 }
 
 TEST(FloatDomain, RoundsToBFloat16) {
   EXPECT_EQ(roundToBF16(1.0f), 1.0f);
-  EXPECT_EQ(roundToBF16(1.0f + 0x1p-8f), 1.0f);          // tie to even
+  EXPECT_EQ(roundToBF16(1.0f + 0x1p-8f), 1.0f); // tie to even
   EXPECT_EQ(roundToBF16(1.0f + 3 * 0x1p-8f), 1.0f + 0x1p-6f);
   EXPECT_EQ(roundToBF16(3.14159265f), 3.140625f);
 }

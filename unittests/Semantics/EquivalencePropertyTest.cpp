@@ -54,7 +54,7 @@ private:
   struct Facts {
     bool hasExp = false;
     bool positive = false; // strictly: a safe divisor and sqrt argument
-    double bound = 1; // bound on the magnitude
+    double bound = 1;      // bound on the magnitude
   };
 
   Graph &graph() { return program.graphs.front(); }
@@ -109,8 +109,8 @@ private:
     case 0:
     case 1: {
       OpKind kind = toOpKind(std::array{EK::Add, EK::Sub, EK::Mul}[rng() % 3]);
-      double bound = kind == toOpKind(EK::Mul) ? fa.bound * fb.bound
-                                                 : fa.bound + fb.bound;
+      double bound =
+          kind == toOpKind(EK::Mul) ? fa.bound * fb.bound : fa.bound + fb.bound;
       node(kind, {a, b}, {3, 4}, {fa.hasExp || fb.hasExp, false, bound});
       break;
     }
@@ -130,8 +130,8 @@ private:
                              : -1);
       if (e >= 0)
         node(toOpKind(EK::Div), {a, e}, {3, 4},
-           {fa.hasExp || facts[e].hasExp, false,
-            fa.bound * std::exp(fb.bound)});
+             {fa.hasExp || facts[e].hasExp, false,
+              fa.bound * std::exp(fb.bound)});
       break;
     }
     case 4:
@@ -143,7 +143,7 @@ private:
                        {fa.hasExp, false, 4 * fa.bound});
       if (r >= 0)
         node(toOpKind(EK::Mul), {b, r}, {3, 4},
-           {fa.hasExp || fb.hasExp, false, fb.bound * 4 * fa.bound});
+             {fa.hasExp || fb.hasExp, false, fb.bound * 4 * fa.bound});
       break;
     }
     case 6:
@@ -263,11 +263,11 @@ double floatError(const Program &a, const Program &b, uint64_t seed) {
   FloatDomain domain;
   std::vector<Tensor<double>> outA, outB;
   std::string error;
-  EXPECT_TRUE(succeeded(
-      Interpreter<FloatDomain>(domain).run(a, inputs, outA, error)))
+  EXPECT_TRUE(
+      succeeded(Interpreter<FloatDomain>(domain).run(a, inputs, outA, error)))
       << error;
-  EXPECT_TRUE(succeeded(
-      Interpreter<FloatDomain>(domain).run(b, inputs, outB, error)))
+  EXPECT_TRUE(
+      succeeded(Interpreter<FloatDomain>(domain).run(b, inputs, outB, error)))
       << error;
   return maxRelativeError(outA, outB);
 }

@@ -29,8 +29,8 @@ protected:
     FloatDomain domain;
     std::vector<Tensor<double>> outputs;
     std::string error;
-    EXPECT_TRUE(succeeded(Interpreter<FloatDomain>(domain).run(
-        *program, inputs, outputs, error)))
+    EXPECT_TRUE(succeeded(
+        Interpreter<FloatDomain>(domain).run(*program, inputs, outputs, error)))
         << error;
     return outputs;
   }
@@ -153,8 +153,7 @@ TEST_F(InterpreterTest, ClusterReduceScatterKeepsTheChunkOfEachRank) {
     })mlir",
                  {iota({4, 4})});
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_EQ(out[0].data,
-            (std::vector<double>{8, 10, 12, 14, 16, 18, 20, 22}));
+  EXPECT_EQ(out[0].data, (std::vector<double>{8, 10, 12, 14, 16, 18, 20, 22}));
 }
 
 TEST_F(InterpreterTest, ThreadGraphBroadcastsItsOperands) {
@@ -190,8 +189,8 @@ TEST_F(InterpreterTest, RejectsInputsOfTheWrongShape) {
   FloatDomain domain;
   std::vector<Tensor<double>> outputs;
   std::string error;
-  EXPECT_TRUE(failed(Interpreter<FloatDomain>(domain).run(
-      *program, {iota({4})}, outputs, error)));
+  EXPECT_TRUE(failed(Interpreter<FloatDomain>(domain).run(*program, {iota({4})},
+                                                          outputs, error)));
   EXPECT_EQ(error, "input 0 has shape 4, expected 8");
   EXPECT_TRUE(failed(
       Interpreter<FloatDomain>(domain).run(*program, {}, outputs, error)));
@@ -213,8 +212,8 @@ TEST_F(InterpreterTest, FieldRejectsExpOfExp) {
     v = FieldDomain::random(state);
   std::vector<Tensor<FieldValue>> outputs;
   std::string error;
-  EXPECT_TRUE(failed(Interpreter<FieldDomain>(domain).run(*program, {input},
-                                                          outputs, error)));
+  EXPECT_TRUE(failed(
+      Interpreter<FieldDomain>(domain).run(*program, {input}, outputs, error)));
   EXPECT_NE(error.find("exp: exp of a value that already depends on exp"),
             std::string::npos)
       << error;

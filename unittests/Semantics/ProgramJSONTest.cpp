@@ -154,10 +154,9 @@ TEST_F(ProgramJSONTest, RejectsDanglingAndCyclicReferences) {
 }
 
 TEST_F(ProgramJSONTest, RejectsUnknownNamesAndBadShapes) {
-  EXPECT_EQ(readEdited([](json::Object &kernel) {
-              op(kernel, 2)["op"] = "tanh";
-            }),
-            "unknown op at program.ops[2].op");
+  EXPECT_EQ(
+      readEdited([](json::Object &kernel) { op(kernel, 2)["op"] = "tanh"; }),
+      "unknown op at program.ops[2].op");
   EXPECT_EQ(readEdited([](json::Object &kernel) {
               op(kernel, 2)["op"] = "input_loader";
             }),
@@ -171,8 +170,7 @@ TEST_F(ProgramJSONTest, RejectsUnknownNamesAndBadShapes) {
             }),
             "only sum_last_to has a size at program.ops[5].body.ops[3].size");
   EXPECT_EQ(readEdited([](json::Object &kernel) {
-              (*(*kernel.getArray("values"))[0].getAsObject())["dtype"] =
-                  "f64";
+              (*(*kernel.getArray("values"))[0].getAsObject())["dtype"] = "f64";
             }),
             "unknown element type at program.values[0].dtype");
   EXPECT_EQ(readEdited([](json::Object &kernel) {
@@ -186,23 +184,19 @@ TEST_F(ProgramJSONTest, RejectsUnknownNamesAndBadShapes) {
             }),
             "not a scalar in a thread_graph body at "
             "program.ops[5].body.ops[6].body.values[0].shape");
-  EXPECT_EQ(readEdited([](json::Object &kernel) {
-              op(kernel, 3)["dim"] = 2;
-            }),
+  EXPECT_EQ(readEdited([](json::Object &kernel) { op(kernel, 3)["dim"] = 2; }),
             "a dimension is out of range for the operand's rank at "
             "program.ops[3]");
   EXPECT_EQ(readEdited([](json::Object &kernel) {
               op(kernel, 5)["cluster"] = json::Array{3, 1, 1};
             }),
             "does not divide the grid at program.ops[5].cluster");
-  EXPECT_EQ(readEdited([](json::Object &kernel) {
-              op(kernel, 0)["parts"] = 3;
-            }),
-            "wrong number of results at program.ops[0].results");
-  EXPECT_EQ(readEdited([](json::Object &kernel) {
-              op(kernel, 3).erase("size");
-            }),
-            "missing value at program.ops[3].size");
+  EXPECT_EQ(
+      readEdited([](json::Object &kernel) { op(kernel, 0)["parts"] = 3; }),
+      "wrong number of results at program.ops[0].results");
+  EXPECT_EQ(
+      readEdited([](json::Object &kernel) { op(kernel, 3).erase("size"); }),
+      "missing value at program.ops[3].size");
 }
 
 TEST_F(ProgramJSONTest, RejectsMisusedKernelTensors) {

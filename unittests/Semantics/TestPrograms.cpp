@@ -24,7 +24,7 @@ void sem::test::loadDialects(MLIRContext &context) {
 }
 
 std::optional<sem::Program> sem::test::parseProgram(MLIRContext &context,
-                                                       StringRef source) {
+                                                    StringRef source) {
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
   if (!module)
     return std::nullopt;

@@ -198,8 +198,7 @@ FailureOr<KernelSchedule> scheduleKernel(kernel::GraphDefOp graph,
 
 /// The schedule of `graph` with `choices`, however much shared memory it
 /// takes; failure (with an error) when the loop phases are invalid.
-FailureOr<KernelSchedule> planKernel(kernel::GraphDefOp graph,
-                                     const Chip &chip,
+FailureOr<KernelSchedule> planKernel(kernel::GraphDefOp graph, const Chip &chip,
                                      const ScheduleChoices &choices);
 
 /// The swizzle of the shared tile of `value` (TileLayout::swizzle): for an

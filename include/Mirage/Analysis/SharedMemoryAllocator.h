@@ -1,4 +1,5 @@
-//===- SharedMemoryAllocator.h - A kernel's shared-memory ranges -*- C++ -*-===//
+//===- SharedMemoryAllocator.h - A kernel's shared-memory ranges -*- C++
+//-*-===//
 //
 // Part of the Mirage-MLIR project, under the Apache License v2.0.
 // SPDX-License-Identifier: Apache-2.0

@@ -58,8 +58,7 @@ LogicalResult checkCheckpointWritable(StringRef path, std::string &error);
 /// renaming a unique temporary file over it, so a failure (a full disk)
 /// leaves the previous file intact.
 LogicalResult writeCheckpoint(StringRef path, StringRef key,
-                              const CheckpointEntry &entry,
-                              std::string &error);
+                              const CheckpointEntry &entry, std::string &error);
 
 } // namespace mlir::mirage::search
 

@@ -8,10 +8,11 @@
 // A first analytic cost model (docs/Search.md): the global-memory traffic of
 // a program, which bounds the memory-bound kernels the benchmarks are made
 // of, the multiply-adds of its matmuls on the tensor cores where the code
-// generator puts them there (f16 tiles, k in 16s, n in 8s) and on the SIMT cores otherwise, the latency of the sums (or mma.sync
-// steps) each thread takes in turn, and its number of launches, on an A100
-// (sm_80) or an H100 (sm_90a).
-// Calibration against measured times is the job of the fast-kernels work.
+// generator puts them there (f16 tiles, k in 16s, n in 8s) and on the SIMT
+// cores otherwise, the latency of the sums (or mma.sync steps) each thread
+// takes in turn, and its number of launches, on an A100 (sm_80) or an H100
+// (sm_90a). Calibration against measured times is the job of the fast-kernels
+// work.
 //
 //===----------------------------------------------------------------------===//
 

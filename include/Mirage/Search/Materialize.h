@@ -19,11 +19,9 @@ namespace mlir::mirage::search {
 /// elementwise ops, matmuls, reductions, accumulators and saves, with
 /// `threads` threads per block). Fails with a diagnostic at `loc` for
 /// anything else.
-FailureOr<SmallVector<Value>> materializeProgram(const sem::Program &program,
-                                                 OpBuilder &builder,
-                                                 Location loc,
-                                                 ValueRange inputs,
-                                                 int32_t threads);
+FailureOr<SmallVector<Value>>
+materializeProgram(const sem::Program &program, OpBuilder &builder,
+                   Location loc, ValueRange inputs, int32_t threads);
 
 } // namespace mlir::mirage::search
 

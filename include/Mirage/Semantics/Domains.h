@@ -86,9 +86,9 @@ public:
 private:
   /// Rounds an intermediate result to f32 in Storage mode.
   Value fix(double v) const {
-    return precision == FloatPrecision::F64 ? v
-                                            : static_cast<double>(
-                                                  static_cast<float>(v));
+    return precision == FloatPrecision::F64
+               ? v
+               : static_cast<double>(static_cast<float>(v));
   }
 
   FloatPrecision precision;

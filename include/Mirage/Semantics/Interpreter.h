@@ -28,8 +28,7 @@
 namespace mlir::mirage::sem {
 
 /// Evaluates programs in the number system `Domain`.
-template <typename Domain>
-class Interpreter {
+template <typename Domain> class Interpreter {
 public:
   using Value = typename Domain::Value;
 

@@ -50,12 +50,21 @@ struct ValueType {
 /// that of its ElementwiseKind (toOpKind, toElementwiseKind).
 enum class OpKind : uint8_t {
   // Structural ops on tensors or tiles.
-  Matmul = kNumElementwiseKinds, Reduction, RmsNorm, Concat, Chunk,
+  Matmul = kNumElementwiseKinds,
+  Reduction,
+  RmsNorm,
+  Concat,
+  Chunk,
   // Kernel level: a custom kernel whose body is another graph.
   GraphDef,
   // Block level.
-  InputLoader, OutputSaver, ForloopAccum, ThreadGraph, ClusterReduce,
-  ClusterGather, ClusterReduceScatter,
+  InputLoader,
+  OutputSaver,
+  ForloopAccum,
+  ThreadGraph,
+  ClusterReduce,
+  ClusterGather,
+  ClusterReduceScatter,
 };
 
 /// The op kind of elementwise function `kind`.

@@ -33,8 +33,7 @@ inline llvm::SmallVector<int64_t, 4> getStrides(llvm::ArrayRef<int64_t> shape) {
 }
 
 /// A dense, row-major tensor of values of some number system.
-template <typename V>
-struct Tensor {
+template <typename V> struct Tensor {
   llvm::SmallVector<int64_t, 4> shape;
   std::vector<V> data;
 

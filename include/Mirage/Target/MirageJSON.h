@@ -25,8 +25,7 @@ namespace mlir::mirage {
 /// `func.func @<prefix>_<i>`. Emits a diagnostic that names the graph, op and
 /// problem, and returns null, on any malformed input.
 OwningOpRef<ModuleOp> importMirageJSON(llvm::SourceMgr &sourceMgr,
-                                       MLIRContext *context,
-                                       StringRef prefix);
+                                       MLIRContext *context, StringRef prefix);
 
 /// Writes the kernel-graph functions of `module` as a µGraph file (one graph
 /// per function). Fails with a diagnostic on an op the format cannot express.

@@ -45,16 +45,17 @@ FailureOr<gpu::GPUFuncOp> lowerKernel(kernel::GraphDefOp graph, StringRef name,
   for (Type type : graph.getResultTypes())
     argumentTypes.push_back(getFlatBufferType(type));
   OpBuilder builder = OpBuilder::atBlockEnd(kernels.getBody());
-  auto kernel = gpu::GPUFuncOp::create(
-      builder, graph.getLoc(), name, builder.getFunctionType(argumentTypes, {}));
+  auto kernel =
+      gpu::GPUFuncOp::create(builder, graph.getLoc(), name,
+                             builder.getFunctionType(argumentTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                   builder.getUnitAttr());
   kernel.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(graph.getBlock()));
   // Enough blocks per SM for 256 threads: lets ptxas use up to 255
   // registers per thread rather than spill to reach a higher occupancy.
   kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                  builder.getI32IntegerAttr(std::max<int64_t>(
-                      1, kThreadsPerSM / schedule.threads)));
+                  builder.getI32IntegerAttr(
+                      std::max<int64_t>(1, kThreadsPerSM / schedule.threads)));
   if (std::optional<ArrayRef<int32_t>> cluster = graph.getCluster())
     kernel->setAttr("nvvm.cluster_dim", builder.getDenseI32ArrayAttr(*cluster));
   SymbolTable(kernels).insert(kernel);
@@ -66,7 +67,8 @@ FailureOr<gpu::GPUFuncOp> lowerKernel(kernel::GraphDefOp graph, StringRef name,
 }
 
 struct ConvertMirageBlockToGPUPass
-    : mirage::impl::ConvertMirageBlockToGPUPassBase<ConvertMirageBlockToGPUPass> {
+    : mirage::impl::ConvertMirageBlockToGPUPassBase<
+          ConvertMirageBlockToGPUPass> {
   using Base::Base;
 
   void runOnOperation() override;
@@ -93,8 +95,7 @@ LogicalResult
 ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph, StringRef name,
                                      gpu::GPUModuleOp kernels,
                                      const BlockLowerings &lowerings) {
-  ScheduleOptions options = {stages, tensorCores, wgmma, tma,
-                             maxSharedMemory};
+  ScheduleOptions options = {stages, tensorCores, wgmma, tma, maxSharedMemory};
   FailureOr<KernelSchedule> schedule =
       scheduleKernel(graph, *lookupChip(chip), options);
   if (failed(schedule))
@@ -106,11 +107,10 @@ ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph, StringRef name,
 
   OpBuilder builder(graph);
   auto symbol = SymbolRefAttr::get(
-      kernels.getNameAttr(),
-      {FlatSymbolRefAttr::get(kernel->getNameAttr())});
+      kernels.getNameAttr(), {FlatSymbolRefAttr::get(kernel->getNameAttr())});
   auto launch = kernel::LaunchOp::create(
-      builder, graph.getLoc(), graph.getResultTypes(), symbol, graph.getInputs(),
-      graph.getGridAttr(), graph.getBlockAttr(),
+      builder, graph.getLoc(), graph.getResultTypes(), symbol,
+      graph.getInputs(), graph.getGridAttr(), graph.getBlockAttr(),
       graph.getClusterAttr() ? graph.getClusterAttr()
                              : builder.getDenseI32ArrayAttr({1, 1, 1}),
       graph.getNonPortableClusterAttr(),
@@ -122,16 +122,16 @@ ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph, StringRef name,
 
 void ConvertMirageBlockToGPUPass::runOnOperation() {
   if (!lookupChip(chip)) {
-    getOperation().emitError() << "unknown chip '" << chip << "', expected "
-                               << getChipNames();
+    getOperation().emitError()
+        << "unknown chip '" << chip << "', expected " << getChipNames();
     return signalPassFailure();
   }
   SmallVector<std::pair<kernel::GraphDefOp, std::string>> graphs;
   for (auto function : getOperation().getOps<func::FuncOp>()) {
     unsigned count = 0;
     function.walk([&](kernel::GraphDefOp graph) {
-      graphs.emplace_back(graph, (function.getSymName() + "_kernel" +
-                                  Twine(count++)).str());
+      graphs.emplace_back(
+          graph, (function.getSymName() + "_kernel" + Twine(count++)).str());
     });
   }
   if (graphs.empty())

@@ -25,7 +25,6 @@
 
 namespace mlir::mirage {
 
-
 /// The sum over the for-loop of `E x C`, `E = f(A x B)` kept in registers,
 /// and optionally the sum over the loop of E's rows (`forloop_accum
 /// sum_last` of E). A *strip* is 16 rows of E at one batch index. With at

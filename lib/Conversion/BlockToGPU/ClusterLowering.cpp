@@ -37,9 +37,10 @@ void GraphDefLowering::lowerClusterCollective(Operation *op) {
   Tile in = tiles[input];
   if (!in.isShared()) {
     Tile copy = emitter.allocateShared(in.shape, getElementType(input));
-    emitter.forEachElement(in.shape, [&](ValueRange c) {
-      emitter.store(copy, c, emitter.load(in, c));
-    }, /*synchronize=*/false);
+    emitter.forEachElement(
+        in.shape,
+        [&](ValueRange c) { emitter.store(copy, c, emitter.load(in, c)); },
+        /*synchronize=*/false);
     in = copy;
   }
   ArrayRef<int32_t> cluster = *graph.getCluster();
@@ -53,7 +54,8 @@ void GraphDefLowering::lowerClusterCollective(Operation *op) {
   Type elementType = in.getStorageType();
   auto sharedPtr = LLVM::LLVMPointerType::get(ctx, 3);
   auto clusterPtr = LLVM::LLVMPointerType::get(ctx, 7);
-  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, in.buffer);
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, in.buffer);
   Value local = LLVM::IntToPtrOp::create(
       b, loc, sharedPtr,
       arith::IndexCastOp::create(b, loc, b.getI64Type(), address).getResult());
@@ -80,41 +82,45 @@ void GraphDefLowering::lowerClusterCollective(Operation *op) {
     Value rank = arith::IndexCastOp::create(
         b, loc, b.getIndexType(),
         NVVM::ClusterId::create(b, loc, b.getI32Type()));
-    chunkOffset = arith::MulIOp::create(b, loc, rank,
-                                        emitter.index(out.shape[dim]));
+    chunkOffset =
+        arith::MulIOp::create(b, loc, rank, emitter.index(out.shape[dim]));
   }
-  emitter.forEachElement(out.shape, [&](ValueRange c) {
-    if (dim < 0 || scatter) {
-      SmallVector<Value, 4> ic(c);
-      if (scatter)
-        ic[dim] = arith::AddIOp::create(b, loc, c[dim], chunkOffset);
-      // Sum in rank order, the same in every block.
-      Value sum = loadPeer(peers[0], ic);
-      for (Value peer : ArrayRef(peers).drop_front())
-        sum = arith::AddFOp::create(b, loc, sum, loadPeer(peer, ic));
-      emitter.store(out, c, sum);
-      return;
-    }
-    // Element c comes from rank c[dim] / extent, at c[dim] % extent.
-    int64_t extent = in.shape[dim];
-    SmallVector<Value, 4> ic(c);
-    Value rank = arith::DivUIOp::create(b, loc, c[dim], emitter.index(extent));
-    ic[dim] = arith::RemUIOp::create(b, loc, c[dim], emitter.index(extent));
-    Value value = loadPeer(peers[0], ic);
-    for (int64_t r = 1; r < size; ++r) {
-      Value isRank = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rank,
-                                           emitter.index(r));
-      // Read only the owning peer: the others' addresses are not loaded.
-      auto branch = scf::IfOp::create(b, loc, b.getF32Type(), isRank, true);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(branch.thenBlock());
-      scf::YieldOp::create(b, loc, loadPeer(peers[r], ic));
-      b.setInsertionPointToStart(branch.elseBlock());
-      scf::YieldOp::create(b, loc, value);
-      value = branch.getResult(0);
-    }
-    emitter.store(out, c, value);
-  }, /*synchronize=*/false);
+  emitter.forEachElement(
+      out.shape,
+      [&](ValueRange c) {
+        if (dim < 0 || scatter) {
+          SmallVector<Value, 4> ic(c);
+          if (scatter)
+            ic[dim] = arith::AddIOp::create(b, loc, c[dim], chunkOffset);
+          // Sum in rank order, the same in every block.
+          Value sum = loadPeer(peers[0], ic);
+          for (Value peer : ArrayRef(peers).drop_front())
+            sum = arith::AddFOp::create(b, loc, sum, loadPeer(peer, ic));
+          emitter.store(out, c, sum);
+          return;
+        }
+        // Element c comes from rank c[dim] / extent, at c[dim] % extent.
+        int64_t extent = in.shape[dim];
+        SmallVector<Value, 4> ic(c);
+        Value rank =
+            arith::DivUIOp::create(b, loc, c[dim], emitter.index(extent));
+        ic[dim] = arith::RemUIOp::create(b, loc, c[dim], emitter.index(extent));
+        Value value = loadPeer(peers[0], ic);
+        for (int64_t r = 1; r < size; ++r) {
+          Value isRank = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                               rank, emitter.index(r));
+          // Read only the owning peer: the others' addresses are not loaded.
+          auto branch = scf::IfOp::create(b, loc, b.getF32Type(), isRank, true);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(branch.thenBlock());
+          scf::YieldOp::create(b, loc, loadPeer(peers[r], ic));
+          b.setInsertionPointToStart(branch.elseBlock());
+          scf::YieldOp::create(b, loc, value);
+          value = branch.getResult(0);
+        }
+        emitter.store(out, c, value);
+      },
+      /*synchronize=*/false);
   // No block leaves or overwrites its tile while a peer may still read it.
   clusterBarrier();
 }

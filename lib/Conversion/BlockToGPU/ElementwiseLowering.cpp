@@ -28,8 +28,8 @@ void GraphDefLowering::lowerElementwise(Operation *op, double scalar) {
   emitElementwiseRuns(shape, operands, out,
                       [&](ArrayRef<Value> values) -> SmallVector<Value, 2> {
                         return {emitElementwise(emitter.getBuilder(),
-                                                emitter.getLoc(), kind,
-                                                values, scalar)};
+                                                emitter.getLoc(), kind, values,
+                                                scalar)};
                       });
 }
 
@@ -62,8 +62,7 @@ Value GraphDefLowering::emitUnary(Operation *op, Value operand) {
   if (auto mulScalar = dyn_cast<block::MulScalarOp>(op))
     scalar = mulScalar.getValue().convertToDouble();
   return emitElementwise(emitter.getBuilder(), emitter.getLoc(),
-                         *getElementwiseKind(op), ValueRange{operand},
-                         scalar);
+                         *getElementwiseKind(op), ValueRange{operand}, scalar);
 }
 
 void GraphDefLowering::lowerConcat(block::ConcatOp op) {
@@ -73,8 +72,8 @@ void GraphDefLowering::lowerConcat(block::ConcatOp op) {
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
   emitter.forEachElement(out.shape, [&](ValueRange c) {
-    Value inLhs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c[dim],
-                                        emitter.index(split));
+    Value inLhs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        c[dim], emitter.index(split));
     auto select = scf::IfOp::create(b, loc, b.getF32Type(), inLhs,
                                     /*withElseRegion=*/true);
     {
@@ -115,10 +114,10 @@ LogicalResult GraphDefLowering::lowerThreadGraph(block::ThreadGraphOp op) {
           for (Value v : inner.getOperands())
             innerValues.push_back(scalars.lookup(v));
           auto factor = inner.getAttrOfType<FloatAttr>("value");
-          Value result = emitElementwise(
-              emitter.getBuilder(), emitter.getLoc(),
-              *getElementwiseKind(&inner), innerValues,
-              factor ? factor.getValueAsDouble() : 0.0);
+          Value result =
+              emitElementwise(emitter.getBuilder(), emitter.getLoc(),
+                              *getElementwiseKind(&inner), innerValues,
+                              factor ? factor.getValueAsDouble() : 0.0);
           scalars[inner.getResult(0)] =
               emitter.roundTo(result, inner.getResult(0).getType());
         }
@@ -132,7 +131,8 @@ LogicalResult GraphDefLowering::lowerThreadGraph(block::ThreadGraphOp op) {
 
 void lowering::populateElementwiseLowerings(BlockLowerings &lowerings) {
   lowerings.add<block::MulScalarOp>([](GraphDefLowering &l, Operation *op) {
-    l.lowerElementwise(op, cast<block::MulScalarOp>(op).getValue().convertToDouble());
+    l.lowerElementwise(
+        op, cast<block::MulScalarOp>(op).getValue().convertToDouble());
     return success();
   });
   lowerings.addElementwise([](GraphDefLowering &l, Operation *op) {

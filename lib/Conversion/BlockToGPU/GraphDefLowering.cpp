@@ -66,10 +66,11 @@ LogicalResult GraphDefLowering::run() {
   for (block::ForloopAccumOp accum : accums)
     if (!schedule.isInRegisters(accum))
       initAccumulator(accum);
-  bool hasLoopBody = !accums.empty() ||
-                     llvm::any_of(body.without_terminator(), [&](Operation &op) {
-                       return phaseOf(op) == LoopPhase::InLoop;
-                     });
+  bool hasLoopBody =
+      !accums.empty() ||
+      llvm::any_of(body.without_terminator(), [&](Operation &op) {
+        return phaseOf(op) == LoopPhase::InLoop;
+      });
   if (hasLoopBody) {
     auto loop = scf::ForOp::create(b, loc, emitter.index(0),
                                    emitter.index(graph.getForloop()),

@@ -199,11 +199,11 @@ public:
 /// into the kernel that a GraphDefLowering builds.
 class BlockLowerings {
 public:
-  using Lowering = std::function<LogicalResult(GraphDefLowering &, Operation *)>;
+  using Lowering =
+      std::function<LogicalResult(GraphDefLowering &, Operation *)>;
 
   /// Lowers the ops `OpTys` with `lowering`.
-  template <typename... OpTys>
-  void add(Lowering lowering) {
+  template <typename... OpTys> void add(Lowering lowering) {
     (byOp.try_emplace(TypeID::get<OpTys>(), lowering), ...);
   }
   /// Lowers every op that no add() names and that has an ElementwiseKind.

@@ -32,9 +32,11 @@ KernelEmitter::KernelEmitter(gpu::GPUFuncOp kernel, ArrayRef<int32_t> blockDims)
   Value ty = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::y);
   Value tz = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::z);
   Value yz = arith::AddIOp::create(
-      builder, loc, ty, arith::MulIOp::create(builder, loc, tz, index(blockDims[1])));
+      builder, loc, ty,
+      arith::MulIOp::create(builder, loc, tz, index(blockDims[1])));
   threadId = arith::AddIOp::create(
-      builder, loc, tx, arith::MulIOp::create(builder, loc, yz, index(blockDims[0])));
+      builder, loc, tx,
+      arith::MulIOp::create(builder, loc, yz, index(blockDims[0])));
   for (gpu::Dimension dim :
        {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
     blockIds.push_back(gpu::BlockIdOp::create(builder, loc, dim));
@@ -73,10 +75,10 @@ void KernelEmitter::forEachElement(ArrayRef<int64_t> shape,
   bool guarded = count % numThreads != 0 || rounds % unroll != 0;
   auto emitRounds = [&](Value first) {
     for (int64_t u = 0; u < unroll; ++u) {
-      Value round = u == 0 ? first
-                           : arith::AddIOp::create(builder, loc, first,
-                                                   index(u))
-                                 .getResult();
+      Value round = u == 0
+                        ? first
+                        : arith::AddIOp::create(builder, loc, first, index(u))
+                              .getResult();
       Value linear = arith::AddIOp::create(
           builder, loc,
           arith::MulIOp::create(builder, loc, round, index(numThreads)),
@@ -85,8 +87,8 @@ void KernelEmitter::forEachElement(ArrayRef<int64_t> shape,
         body(delinearize(linear, dims));
         continue;
       }
-      Value inside = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                           linear, index(count));
+      Value inside = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ult, linear, index(count));
       auto ifOp = scf::IfOp::create(builder, loc, inside);
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
@@ -96,15 +98,15 @@ void KernelEmitter::forEachElement(ArrayRef<int64_t> shape,
   if (unroll == rounds) {
     emitRounds(index(0));
   } else {
-    scf::ForOp::create(builder, loc, index(0), index(rounds), index(unroll),
-                       ValueRange(),
-                       [&](OpBuilder &nested, Location, Value first, ValueRange) {
-                         OpBuilder::InsertionGuard guard(builder);
-                         builder.setInsertionPoint(nested.getInsertionBlock(),
-                                                   nested.getInsertionPoint());
-                         emitRounds(first);
-                         scf::YieldOp::create(builder, loc);
-                       });
+    scf::ForOp::create(
+        builder, loc, index(0), index(rounds), index(unroll), ValueRange(),
+        [&](OpBuilder &nested, Location, Value first, ValueRange) {
+          OpBuilder::InsertionGuard guard(builder);
+          builder.setInsertionPoint(nested.getInsertionBlock(),
+                                    nested.getInsertionPoint());
+          emitRounds(first);
+          scf::YieldOp::create(builder, loc);
+        });
   }
   if (synchronize)
     barrier();
@@ -144,8 +146,8 @@ KernelEmitter::sequentialSum(int64_t count, int64_t width,
           Value position =
               u == 0 ? i : arith::AddIOp::create(builder, loc, i, index(u));
           for (auto [l, term] : llvm::enumerate(terms(position)))
-            next.push_back(arith::AddFOp::create(
-                builder, loc, carried[u * width + l], term));
+            next.push_back(arith::AddFOp::create(builder, loc,
+                                                 carried[u * width + l], term));
         }
         scf::YieldOp::create(builder, loc, next);
       });
@@ -303,15 +305,14 @@ Value KernelEmitter::getElementPointer(const Tile &tile, ValueRange coords) {
     base = LLVM::AddrSpaceCastOp::create(
         builder, loc, LLVM::LLVMPointerType::get(ctx, 1), generic);
   }
-  Value position = arith::IndexCastOp::create(builder, loc, builder.getI64Type(),
-                                              linearize(tile, coords));
+  Value position = arith::IndexCastOp::create(
+      builder, loc, builder.getI64Type(), linearize(tile, coords));
   return LLVM::GEPOp::create(builder, loc, base.getType(),
                              tile.getStorageType(), base, ValueRange{position});
 }
 
-SmallVector<Value, 8> KernelEmitter::loadVector(const Tile &tile,
-                                                ValueRange coords,
-                                                int64_t width) {
+SmallVector<Value, 8>
+KernelEmitter::loadVector(const Tile &tile, ValueRange coords, int64_t width) {
   int64_t chunk = std::min(width, getVectorWidth(tile));
   if (chunk == 1) {
     SmallVector<Value, 8> values;
@@ -330,18 +331,20 @@ SmallVector<Value, 8> KernelEmitter::loadVector(const Tile &tile,
   SmallVector<Value, 4> c(coords);
   for (int64_t first = 0; first < width; first += chunk) {
     if (first != 0)
-      c.back() = arith::AddIOp::create(builder, loc, coords.back(), index(first));
+      c.back() =
+          arith::AddIOp::create(builder, loc, coords.back(), index(first));
     Value vector = LLVM::LoadOp::create(builder, loc, vectorType,
                                         getElementPointer(tile, c), alignment);
     for (int64_t l = 0; l < chunk; ++l) {
       Value element = LLVM::ExtractElementOp::create(
           builder, loc, vector,
-          arith::ConstantOp::create(builder, loc, builder.getI32IntegerAttr(l)));
-      values.push_back(type.isF32() ? element
-                                    : arith::ExtFOp::create(
-                                          builder, loc, builder.getF32Type(),
-                                          element)
-                                          .getResult());
+          arith::ConstantOp::create(builder, loc,
+                                    builder.getI32IntegerAttr(l)));
+      values.push_back(type.isF32()
+                           ? element
+                           : arith::ExtFOp::create(
+                                 builder, loc, builder.getF32Type(), element)
+                                 .getResult());
     }
   }
   return values;
@@ -392,10 +395,12 @@ void KernelEmitter::storeVector(const Tile &tile, ValueRange coords,
         element = arith::TruncFOp::create(builder, loc, type, element);
       vector = LLVM::InsertElementOp::create(
           builder, loc, vector, element,
-          arith::ConstantOp::create(builder, loc, builder.getI32IntegerAttr(l)));
+          arith::ConstantOp::create(builder, loc,
+                                    builder.getI32IntegerAttr(l)));
     }
     if (first != 0)
-      c.back() = arith::AddIOp::create(builder, loc, coords.back(), index(first));
+      c.back() =
+          arith::AddIOp::create(builder, loc, coords.back(), index(first));
     LLVM::StoreOp::create(builder, loc, vector, getElementPointer(tile, c),
                           alignment);
   }
@@ -416,8 +421,9 @@ void KernelEmitter::copyAsync(const Tile &from, const Tile &to) {
 void KernelEmitter::addToOffset(Tile &tile, Value term, int64_t factor) {
   if (factor != 1)
     term = arith::MulIOp::create(builder, loc, term, index(factor));
-  tile.offset =
-      tile.offset ? arith::AddIOp::create(builder, loc, tile.offset, term) : term;
+  tile.offset = tile.offset
+                    ? arith::AddIOp::create(builder, loc, tile.offset, term)
+                    : term;
   tile.offsetAlignment = std::gcd(tile.offsetAlignment, factor);
 }
 
@@ -471,15 +477,14 @@ Tile KernelEmitter::allocateShared(ArrayRef<int64_t> shape, Type type,
   int64_t count = getNumElements(shape);
   int64_t bytes = count * type.getIntOrFloatBitWidth() / 8;
   int64_t offset = 0;
-  if (nextBuffer < sharedPlan.size() &&
-      sharedPlan[nextBuffer].bytes == bytes &&
+  if (nextBuffer < sharedPlan.size() && sharedPlan[nextBuffer].bytes == bytes &&
       sharedPlan[nextBuffer].alignment == alignment)
     offset = sharedPlan[nextBuffer++].offset;
   else
     deviatedFromPlan = true;
-  auto memrefType = MemRefType::get(
-      {count}, type, MemRefLayoutAttrInterface(),
-      cast<MemRefType>(sharedBase.getType()).getMemorySpace());
+  auto memrefType =
+      MemRefType::get({count}, type, MemRefLayoutAttrInterface(),
+                      cast<MemRefType>(sharedBase.getType()).getMemorySpace());
   Value byteOffset = arith::ConstantIndexOp::create(entryBuilder, loc, offset);
   Value view = memref::ViewOp::create(entryBuilder, loc, memrefType, sharedBase,
                                       byteOffset, ValueRange());
@@ -505,7 +510,8 @@ Value mlir::mirage::emitElementwise(OpBuilder &b, Location loc,
   // libdevice's expf first reduces the range in several instructions.
   auto exp = [&](Value v) -> Value {
     return math::Exp2Op::create(
-        b, loc, arith::MulFOp::create(b, loc, v, constant(llvm::numbers::log2e)));
+        b, loc,
+        arith::MulFOp::create(b, loc, v, constant(llvm::numbers::log2e)));
   };
   switch (kind) {
   case ElementwiseKind::Exp:
@@ -531,8 +537,8 @@ Value mlir::mirage::emitElementwise(OpBuilder &b, Location loc,
         b, loc, half, arith::AddFOp::create(b, loc, constant(1.0), erf));
   }
   case ElementwiseKind::Relu: {
-    Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
-                                           x, constant(0.0));
+    Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
+                                           constant(0.0));
     return arith::SelectOp::create(b, loc, positive, x, constant(0.0));
   }
   case ElementwiseKind::Neg:

@@ -22,7 +22,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
-
 namespace mlir::mirage {
 
 /// Independent partials of each sum of a sequentialSum.
@@ -167,8 +166,7 @@ public:
   /// with swizzle `swizzle` (0: none; see TileLayout): the next buffer of
   /// the shared plan.
   Tile allocateShared(ArrayRef<int64_t> shape, Type type,
-                      int64_t alignment = kMaxVectorBytes,
-                      int64_t swizzle = 0);
+                      int64_t alignment = kMaxVectorBytes, int64_t swizzle = 0);
   /// True when every allocateShared matched the next buffer of the shared
   /// plan and every buffer was taken.
   bool followedSharedPlan() const {
@@ -183,7 +181,6 @@ public:
   Value getElementPointer(const Tile &tile, ValueRange coords);
 
 private:
-
   OpBuilder builder;
   /// Where shared-memory views are created: after the kernel's prologue.
   OpBuilder entryBuilder;
@@ -203,8 +200,8 @@ private:
 class IndexArithmetic {
 protected:
   explicit IndexArithmetic(KernelEmitter &emitter)
-      : emitter(emitter), builder(emitter.getBuilder()),
-        loc(emitter.getLoc()) {}
+      : emitter(emitter), builder(emitter.getBuilder()), loc(emitter.getLoc()) {
+  }
 
   Value index(int64_t value) { return emitter.index(value); }
   Value add(Value x, Value y);

@@ -30,7 +30,8 @@ Tile GraphDefLowering::getLoaderTile(block::InputLoaderOp op, Value iteration) {
   tile.shape.assign(shape.begin(), shape.end());
   for (auto [term, factor] : getLoaderOffsetTerms(graph, op))
     emitter.addToOffset(
-        tile, term == kIterationTerm ? iteration : emitter.blockId(term), factor);
+        tile, term == kIterationTerm ? iteration : emitter.blockId(term),
+        factor);
   return tile;
 }
 
@@ -42,8 +43,9 @@ Tile GraphDefLowering::getStage(block::InputLoaderOp op, Value iteration) {
   stage.strides.erase(stage.strides.begin());
   if (stage.blockExtent != 0)
     --stage.blockedDim;
-  Value index = arith::RemUIOp::create(emitter.getBuilder(), emitter.getLoc(),
-                                       iteration, emitter.index(schedule.stages));
+  Value index =
+      arith::RemUIOp::create(emitter.getBuilder(), emitter.getLoc(), iteration,
+                             emitter.index(schedule.stages));
   emitter.addToOffset(stage, index, stages.strides.front());
   return stage;
 }
@@ -87,10 +89,9 @@ void GraphDefLowering::initTensorCopies() {
     auto loader = cast<block::InputLoaderOp>(op);
     auto source = cast<BlockArgument>(loader.getSource());
     unsigned argument = kernel.getNumArguments();
-    if (failed(kernel.insertArguments({argument},
-                                      {kernel.getArgument(source.getArgNumber())
-                                           .getType()},
-                                      {DictionaryAttr()}, {loc})))
+    if (failed(kernel.insertArguments(
+            {argument}, {kernel.getArgument(source.getArgNumber()).getType()},
+            {DictionaryAttr()}, {loc})))
       llvm_unreachable("a gpu.func takes any argument");
     tensorMaps[op] = kernel.getArgument(argument);
     ArrayRef<int64_t> shape = getShape(loader.getResult());
@@ -155,8 +156,9 @@ GraphDefLowering::getBoxCoordinates(block::InputLoaderOp op, Value iteration) {
 }
 
 Value GraphDefLowering::getStageBarrier(Value iteration) {
-  Value stage = arith::RemUIOp::create(emitter.getBuilder(), emitter.getLoc(),
-                                       iteration, emitter.index(schedule.stages));
+  Value stage =
+      arith::RemUIOp::create(emitter.getBuilder(), emitter.getLoc(), iteration,
+                             emitter.index(schedule.stages));
   return emitter.getElementPointer(*stageBarriers, {stage});
 }
 
@@ -218,15 +220,17 @@ void GraphDefLowering::advancePipeline(Value iteration) {
     // mbarrier's phase k; the wait loops until that phase's parity flips.
     Value parity = arith::AndIOp::create(
         b, loc,
-        arith::DivUIOp::create(b, loc, iteration, emitter.index(schedule.stages)),
+        arith::DivUIOp::create(b, loc, iteration,
+                               emitter.index(schedule.stages)),
         emitter.index(1));
     NVVM::MBarrierTryWaitParityOp::create(
         b, loc, getStageBarrier(iteration),
         arith::IndexCastOp::create(b, loc, b.getI32Type(), parity),
         arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(kWaitTicks)));
   } else {
-    // Groups of iterations up to `iteration + schedule.stages - 2` are committed:
-    // all but the newest schedule.stages - 2 are complete once this returns.
+    // Groups of iterations up to `iteration + schedule.stages - 2` are
+    // committed: all but the newest schedule.stages - 2 are complete once this
+    // returns.
     NVVM::CpAsyncWaitGroupOp::create(b, loc, schedule.stages - 2);
   }
   // The barrier makes every thread's copies visible, and ends every read of
@@ -234,8 +238,9 @@ void GraphDefLowering::advancePipeline(Value iteration) {
   emitter.barrier();
   Value ahead = arith::AddIOp::create(b, loc, iteration,
                                       emitter.index(schedule.stages - 1));
-  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ahead,
-                                        emitter.index(graph.getForloop()));
+  Value inRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ahead,
+                            emitter.index(graph.getForloop()));
   auto copies = scf::IfOp::create(b, loc, inRange);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -257,9 +262,10 @@ void GraphDefLowering::lowerInputLoader(block::InputLoaderOp op) {
 }
 
 void GraphDefLowering::lowerOutputSaver(block::OutputSaverOp op) {
-  auto position = llvm::find(graph.getBodyBlock().getTerminator()->getOperands(),
-                             op.getResult()) -
-                  graph.getBodyBlock().getTerminator()->operand_begin();
+  auto position =
+      llvm::find(graph.getBodyBlock().getTerminator()->getOperands(),
+                 op.getResult()) -
+      graph.getBodyBlock().getTerminator()->operand_begin();
   ArrayRef<int64_t> shape = getShape(op.getInput());
   Tile out = globalTensor(graph.getInputs().size() + position,
                           getShape(op.getResult()));

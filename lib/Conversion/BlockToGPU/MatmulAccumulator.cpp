@@ -19,10 +19,11 @@ SmallVector<Value> mlir::mirage::emitItemOfRound(
     function_ref<SmallVector<Value>(Value item)> body) {
   OpBuilder &builder = emitter.getBuilder();
   Location loc = emitter.getLoc();
-  Value item = round == 0 ? worker
-                          : arith::AddIOp::create(builder, loc, worker,
-                                                  emitter.index(round * workers))
-                                .getResult();
+  Value item = round == 0
+                   ? worker
+                   : arith::AddIOp::create(builder, loc, worker,
+                                           emitter.index(round * workers))
+                         .getResult();
   if ((round + 1) * workers <= items)
     return body(item);
   Value exists = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,

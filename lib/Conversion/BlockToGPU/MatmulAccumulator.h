@@ -36,8 +36,8 @@ public:
   /// The f32 registers each thread carries through the loop.
   virtual int64_t getNumRegisters() const = 0;
   /// Emits one iteration: the registers after adding `lhs x rhs`.
-  virtual SmallVector<Value> accumulate(KernelEmitter &emitter,
-                                        const Tile &lhs, const Tile &rhs,
+  virtual SmallVector<Value> accumulate(KernelEmitter &emitter, const Tile &lhs,
+                                        const Tile &rhs,
                                         ValueRange registers) = 0;
   /// Emits the end, after the loop: writes the sums in `registers` into
   /// `out`, rounded to its storage type, then synchronises the block.
@@ -51,11 +51,10 @@ public:
 /// a guard when some workers have no item in it; `fallback` holds the values
 /// it yields where the body does not run (as many as `body` returns, none
 /// for a body that only stores).
-SmallVector<Value> emitItemOfRound(KernelEmitter &emitter, Value worker,
-                                   int64_t workers, int64_t items,
-                                   int64_t round, ValueRange fallback,
-                                   function_ref<SmallVector<Value>(Value item)>
-                                       body);
+SmallVector<Value>
+emitItemOfRound(KernelEmitter &emitter, Value worker, int64_t workers,
+                int64_t items, int64_t round, ValueRange fallback,
+                function_ref<SmallVector<Value>(Value item)> body);
 
 } // namespace mlir::mirage
 

@@ -118,8 +118,9 @@ void GraphDefLowering::createRegisterSums() {
         getShape(second.getResult()).back(), threads, !chain.rowSums.empty());
   }
   for (auto &[op, sum] : schedule.registerSums) {
-    auto matmul =
-        cast<block::ForloopAccumOp>(op).getInput().getDefiningOp<block::MatmulOp>();
+    auto matmul = cast<block::ForloopAccumOp>(op)
+                      .getInput()
+                      .getDefiningOp<block::MatmulOp>();
     ArrayRef<int64_t> shape = getShape(matmul.getResult());
     int64_t depth = getShape(matmul.getLhs()).back();
     if (sum.engine == MatmulEngine::Wgmma)

@@ -22,8 +22,7 @@ using namespace mlir::mirage::lowering;
 void GraphDefLowering::emitSums(
     ArrayRef<int64_t> shape, int64_t terms, int64_t width,
     function_ref<SmallVector<Value, 8>(ValueRange c, Value k)> term,
-    function_ref<void(ValueRange c, ValueRange sums)> finish,
-    int64_t termRun) {
+    function_ref<void(ValueRange c, ValueRange sums)> finish, int64_t termRun) {
   assert((termRun == 1 || width == 1) && terms % termRun == 0 &&
          "runs of terms sum one element at a time");
   SmallVector<int64_t, 4> groupShape(shape);
@@ -40,8 +39,8 @@ void GraphDefLowering::emitSums(
   auto firstOf = [&](ValueRange g) {
     SmallVector<Value, 4> c(g);
     if (width != 1)
-      c.back() = arith::MulIOp::create(builder, loc, c.back(),
-                                       emitter.index(width));
+      c.back() =
+          arith::MulIOp::create(builder, loc, c.back(), emitter.index(width));
     return c;
   };
   auto index = [&](int64_t value) { return emitter.index(value); };
@@ -60,15 +59,15 @@ void GraphDefLowering::emitSums(
     }
     // Step i takes run `slice + i * slices`; each position of a run keeps
     // its own sum, and the positions' sums are added last.
-    SmallVector<Value, 8> sums = emitter.sequentialSum(
-        sliceLength / termRun, termRun, [&](Value i) {
+    SmallVector<Value, 8> sums =
+        emitter.sequentialSum(sliceLength / termRun, termRun, [&](Value i) {
           Value run = i;
           if (slice)
             run = arith::AddIOp::create(
                 builder, loc,
                 arith::MulIOp::create(builder, loc, i, index(slices)), slice);
-          return term(c, arith::MulIOp::create(builder, loc, run,
-                                               index(termRun)));
+          return term(c,
+                      arith::MulIOp::create(builder, loc, run, index(termRun)));
         });
     return {emitter.addPairwise(sums)};
   };
@@ -94,8 +93,8 @@ void GraphDefLowering::emitSums(
   emitter.forEachElement(pairShape, [&](ValueRange pg) {
     Value slice = termRun == 1 ? pg.front() : pg.back();
     SmallVector<Value, 5> pc = {slice};
-    llvm::append_range(pc, firstOf(termRun == 1 ? pg.drop_front()
-                                                : pg.drop_back()));
+    llvm::append_range(
+        pc, firstOf(termRun == 1 ? pg.drop_front() : pg.drop_back()));
     emitter.storeVector(partials, pc,
                         sumSlice(ArrayRef(pc).drop_front(), slice));
   });
@@ -119,8 +118,8 @@ void GraphDefLowering::emitSums(
         sum = sum ? arith::AddFOp::create(builder, loc, sum, partial) : partial;
       }
       sum = emitter.warpSum(sum);
-      Value first = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                          lane, emitter.index(0));
+      Value first = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq, lane, emitter.index(0));
       auto finishing = scf::IfOp::create(builder, loc, first);
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPoint(finishing.thenBlock()->getTerminator());
@@ -134,7 +133,8 @@ void GraphDefLowering::emitSums(
     for (int64_t slice = 0; slice < slices; ++slice) {
       SmallVector<Value, 5> pc = {emitter.index(slice)};
       llvm::append_range(pc, c);
-      sum = arith::AddFOp::create(builder, loc, sum, emitter.load(partials, pc));
+      sum =
+          arith::AddFOp::create(builder, loc, sum, emitter.load(partials, pc));
     }
     finish(c, sum);
   });
@@ -184,7 +184,8 @@ void GraphDefLowering::lowerRmsNorm(block::RmsNormOp op) {
   emitSums(
       scale.shape, size, /*width=*/1,
       [&](ValueRange group, Value i) -> SmallVector<Value, 8> {
-        Value first = arith::MulIOp::create(b, loc, group[0], emitter.index(size));
+        Value first =
+            arith::MulIOp::create(b, loc, group[0], emitter.index(size));
         Value linear = arith::AddIOp::create(b, loc, first, i);
         SmallVector<Value, 8> squares;
         for (Value x : emitter.loadVector(
@@ -197,9 +198,10 @@ void GraphDefLowering::lowerRmsNorm(block::RmsNormOp op) {
             arith::DivFOp::create(b, loc, sum[0], emitter.f32(double(size)));
         if (eps != 0.0)
           mean = arith::AddFOp::create(b, loc, mean, emitter.f32(eps));
-        emitter.store(scale, group,
-                      arith::DivFOp::create(b, loc, emitter.f32(1.0),
-                                            math::SqrtOp::create(b, loc, mean)));
+        emitter.store(
+            scale, group,
+            arith::DivFOp::create(b, loc, emitter.f32(1.0),
+                                  math::SqrtOp::create(b, loc, mean)));
       },
       termRun);
   Tile out = allocateResult(op.getResult());
@@ -229,7 +231,8 @@ void GraphDefLowering::initAccumulator(block::ForloopAccumOp op) {
                     : 0.0;
   int64_t width = getRunWidth(acc.shape, acc.getStorageType());
   emitter.forEachRun(acc.shape, width, [&](ValueRange c) {
-    emitter.storeVector(acc, c, SmallVector<Value, 8>(width, emitter.f32(init)));
+    emitter.storeVector(acc, c,
+                        SmallVector<Value, 8>(width, emitter.f32(init)));
   });
 }
 
@@ -246,8 +249,8 @@ void GraphDefLowering::accumulate(block::ForloopAccumOp op) {
     return arith::AddFOp::create(b, loc, previous, step);
   };
   if (kind == block::AccumKind::Sum || kind == block::AccumKind::Max) {
-    int64_t width = getRunWidth(acc.shape, {acc.getStorageType(),
-                                            in.getStorageType()});
+    int64_t width =
+        getRunWidth(acc.shape, {acc.getStorageType(), in.getStorageType()});
     emitter.forEachRun(acc.shape, width, [&](ValueRange c) {
       SmallVector<Value, 8> next;
       for (auto [previous, step] : llvm::zip(emitter.loadVector(acc, c, width),
@@ -307,7 +310,8 @@ void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
   Type type = getElementType(op.getResult());
   // rms_last: sqrt(sum / (forloop * n)); every kind: rounded to the result's
   // element type, in place.
-  double count = double(graph.getForloop()) * double(getShape(op.getInput()).back());
+  double count =
+      double(graph.getForloop()) * double(getShape(op.getInput()).back());
   bool isRms = op.getKind() == block::AccumKind::RmsLast;
   int64_t width = getRunWidth(acc.shape, acc.getStorageType());
   emitter.forEachRun(acc.shape, width, [&](ValueRange c) {

@@ -47,8 +47,7 @@ public:
   /// 4 per item of the thread's warp.
   int64_t getNumRegisters() const override { return 4 * itemsPerWarp; }
   SmallVector<Value> accumulate(KernelEmitter &emitter, const Tile &lhs,
-                                const Tile &rhs,
-                                ValueRange registers) override;
+                                const Tile &rhs, ValueRange registers) override;
   void finish(KernelEmitter &emitter, ValueRange registers,
               const Tile &out) override;
 

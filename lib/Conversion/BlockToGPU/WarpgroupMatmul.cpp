@@ -99,14 +99,16 @@ Tile WarpgroupItems::copyKMajor(const Tile &source, int64_t paddedRows) {
   // Neighbouring threads read neighbouring elements of the source: along
   // the contracting dimension when it is contiguous, else along the rows.
   bool depthContiguous = source.strides.back() == 1;
-  SmallVector<int64_t, 4> loopShape(plan.batchShape.begin(), plan.batchShape.end());
+  SmallVector<int64_t, 4> loopShape(plan.batchShape.begin(),
+                                    plan.batchShape.end());
   if (depthContiguous)
     loopShape.append({paddedRows, chunks});
   else
     loopShape.append({chunks, paddedRows});
-  Value zeros = arith::ConstantOp::create(
-      builder, loc,
-      builder.getZeroAttr(VectorType::get({kCoreColumns}, builder.getF16Type())));
+  Value zeros =
+      arith::ConstantOp::create(builder, loc,
+                                builder.getZeroAttr(VectorType::get(
+                                    {kCoreColumns}, builder.getF16Type())));
   emitter.forEachElement(
       loopShape,
       [&](ValueRange c) {
@@ -183,20 +185,18 @@ SmallVector<Value> WarpgroupItems::multiply(Value item, ValueRange sums) {
   Value offsetB = mul(add(mul(batch, plan.paddedRowsB / kCoreRows),
                           mul(chunk, plan.columns / kCoreRows)),
                       rowGroupBytes);
-  Value startA = arith::AddIOp::create(builder, loc,
-                                       emitter.getSharedAddress(packedA),
-                                       toI64(offsetA));
-  Value startB = arith::AddIOp::create(builder, loc,
-                                       emitter.getSharedAddress(packedB),
-                                       toI64(offsetB));
+  Value startA = arith::AddIOp::create(
+      builder, loc, emitter.getSharedAddress(packedA), toI64(offsetA));
+  Value startB = arith::AddIOp::create(
+      builder, loc, emitter.getSharedAddress(packedB), toI64(offsetB));
 
   Type f32 = builder.getF32Type();
   auto sumsType = LLVM::LLVMStructType::getLiteral(
       builder.getContext(), SmallVector<Type>(sums.size(), f32));
   Value accumulator = LLVM::PoisonOp::create(builder, loc, sumsType);
   for (auto [position, sum] : llvm::enumerate(sums))
-    accumulator = LLVM::InsertValueOp::create(builder, loc, accumulator, sum,
-                                              position);
+    accumulator =
+        LLVM::InsertValueOp::create(builder, loc, accumulator, sum, position);
   NVVM::WgmmaFenceAlignedOp::create(builder, loc);
   // One step per 16 elements of the contracting dimension: two core
   // matrices (256 bytes) further along both operands.
@@ -216,10 +216,9 @@ SmallVector<Value> WarpgroupItems::multiply(Value item, ValueRange sums) {
             builder, loc, sumsType, carried[0], a, b,
             NVVM::MMAShapeAttr::get(builder.getContext(), kWarpgroupTileRows,
                                     plan.columns, kWarpgroupDepthStep),
-            NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f16,
-            NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-            NVVM::MMALayout::row, NVVM::MMALayout::col,
+            NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f32,
+            NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+            NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
             /*satfinite=*/nullptr);
         scf::YieldOp::create(builder, loc, mma.getResult());
       });
@@ -227,8 +226,8 @@ SmallVector<Value> WarpgroupItems::multiply(Value item, ValueRange sums) {
   NVVM::WgmmaWaitGroupSyncOp::create(builder, loc, 0);
   SmallVector<Value> next;
   for (int64_t position = 0; position < int64_t(sums.size()); ++position)
-    next.push_back(LLVM::ExtractValueOp::create(builder, loc,
-                                                loop.getResult(0), position));
+    next.push_back(LLVM::ExtractValueOp::create(builder, loc, loop.getResult(0),
+                                                position));
   return next;
 }
 
@@ -239,8 +238,8 @@ void WarpgroupItems::store(Value item, ValueRange sums, const Tile &out) {
   SmallVector<Value, 4> batchCoords;
   if (!plan.batchShape.empty())
     batchCoords = emitter.delinearize(batch, plan.batchShape);
-  Value firstRow = add(add(mul(rowTile, kWarpgroupTileRows), mul(warpInGroup, 16)),
-                       group);
+  Value firstRow =
+      add(add(mul(rowTile, kWarpgroupTileRows), mul(warpInGroup, 16)), group);
   Value firstColumn = add(mul(chunk, plan.columns), pairColumn);
   // Whole pairs of columns exist or not together when rowsB is even.
   bool pairs = plan.rowsB % 2 == 0;
@@ -253,9 +252,9 @@ void WarpgroupItems::store(Value item, ValueRange sums, const Tile &out) {
         Value col = add(column, l);
         Value inside;
         auto conjoin = [&](Value condition) {
-          inside = inside ? arith::AndIOp::create(builder, loc, inside,
-                                                  condition)
-                          : condition;
+          inside = inside
+                       ? arith::AndIOp::create(builder, loc, inside, condition)
+                       : condition;
         };
         if (plan.paddedRowsA != plan.rowsA)
           conjoin(less(row, plan.rowsA));

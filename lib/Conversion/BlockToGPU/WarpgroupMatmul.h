@@ -42,8 +42,7 @@ public:
 
   int64_t getNumRegisters() const override { return plan.getNumRegisters(); }
   SmallVector<Value> accumulate(KernelEmitter &emitter, const Tile &lhs,
-                                const Tile &rhs,
-                                ValueRange registers) override;
+                                const Tile &rhs, ValueRange registers) override;
   void finish(KernelEmitter &emitter, ValueRange registers,
               const Tile &out) override;
 

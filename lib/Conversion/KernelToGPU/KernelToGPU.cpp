@@ -121,7 +121,8 @@ void convertFunction(func::FuncOp function) {
       cluster = dim3(launch.getCluster());
     Value sharedBytes = arith::ConstantOp::create(
         builder, at,
-        builder.getI32IntegerAttr(static_cast<int32_t>(launch.getSharedMemory())));
+        builder.getI32IntegerAttr(
+            static_cast<int32_t>(launch.getSharedMemory())));
     // The TMA descriptor parameters after the buffers: the input's buffer,
     // which the runtime encodes (TensorMaps.h).
     auto kernelFunc = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
@@ -141,7 +142,8 @@ void convertFunction(func::FuncOp function) {
     }
     auto launchFunc = gpu::LaunchFuncOp::create(
         builder, at, launch.getKernel(), dim3(launch.getGrid()),
-        dim3(launch.getBlock()), sharedBytes, operands, /*asyncTokenType=*/nullptr,
+        dim3(launch.getBlock()), sharedBytes, operands,
+        /*asyncTokenType=*/nullptr,
         /*asyncDependencies=*/{}, cluster);
     if (launch.getNonPortableCluster())
       launchFunc->setAttr("mirage.non_portable_cluster", builder.getUnitAttr());
@@ -162,8 +164,9 @@ void convertFunction(func::FuncOp function) {
   function.setFunctionType(
       FunctionType::get(ctx, entry.getArgumentTypes(), {}));
   for (unsigned i = numInputs; i < entry.getNumArguments(); ++i)
-    function.setArgAttr(i, "mirage.result",
-                        IntegerAttr::get(IntegerType::get(ctx, 64), i - numInputs));
+    function.setArgAttr(
+        i, "mirage.result",
+        IntegerAttr::get(IntegerType::get(ctx, 64), i - numInputs));
 }
 
 struct ConvertMirageKernelToGPUPass

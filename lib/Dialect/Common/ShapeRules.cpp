@@ -19,7 +19,8 @@ using namespace mlir::mirage;
 std::string mlir::mirage::formatShape(ArrayRef<int64_t> shape) {
   if (shape.empty())
     return "scalar";
-  return llvm::join(llvm::map_range(shape, [](int64_t d) { return std::to_string(d); }), "x");
+  return llvm::join(
+      llvm::map_range(shape, [](int64_t d) { return std::to_string(d); }), "x");
 }
 
 LogicalResult mlir::mirage::verifyDimInRange(EmitErrorFn emitError,
@@ -38,8 +39,8 @@ static LogicalResult verifySameElementType(EmitErrorFn emitError,
   if (lhs.getElementType() == rhs.getElementType() &&
       lhs.getElementType() == result.getElementType())
     return success();
-  return emitError() << "element types differ: " << lhs.getElementType()
-                     << ", " << rhs.getElementType() << " -> "
+  return emitError() << "element types differ: " << lhs.getElementType() << ", "
+                     << rhs.getElementType() << " -> "
                      << result.getElementType();
 }
 
@@ -56,8 +57,9 @@ mlir::mirage::inferBroadcastShape(EmitErrorFn emitError, TypeRange operands) {
       if (shape[i] == d || d == 1)
         continue;
       if (shape[i] != 1)
-        return emitError() << "dimension " << i << " does not broadcast: "
-                           << shape[i] << " vs " << d;
+        return emitError() << "dimension " << i
+                           << " does not broadcast: " << shape[i] << " vs "
+                           << d;
       shape[i] = d;
     }
   }
@@ -116,8 +118,8 @@ LogicalResult mlir::mirage::verifyMatmul(EmitErrorFn emitError, ShapedType lhs,
 LogicalResult mlir::mirage::verifyReduction(EmitErrorFn emitError,
                                             ShapedType input, int64_t dim,
                                             int64_t size, ShapedType result) {
-  if (failed(verifyDimInRange(emitError, "reduction dim", dim,
-                              input.getRank())))
+  if (failed(
+          verifyDimInRange(emitError, "reduction dim", dim, input.getRank())))
     return failure();
   int64_t extent = input.getDimSize(dim);
   if (size <= 0 || extent % size != 0)
@@ -137,7 +139,7 @@ LogicalResult mlir::mirage::verifyReduction(EmitErrorFn emitError,
 }
 
 LogicalResult mlir::mirage::multiplyDim(EmitErrorFn emitError, int64_t &dim,
-                                       int64_t factor) {
+                                        int64_t factor) {
   int64_t product;
   if (llvm::MulOverflow(dim, factor, product))
     return emitError() << "dimension " << dim << " times " << factor
@@ -192,7 +194,8 @@ LogicalResult mlir::mirage::verifyConcat(EmitErrorFn emitError, ShapedType lhs,
   return success();
 }
 
-LogicalResult mlir::mirage::detail::verifyBroadcastingElementwise(Operation *op) {
+LogicalResult
+mlir::mirage::detail::verifyBroadcastingElementwise(Operation *op) {
   auto emitError = [op] { return op->emitOpError(); };
   return verifyBroadcast(emitError,
                          cast<ShapedType>(op->getOperand(0).getType()),

@@ -7,10 +7,10 @@
 
 #include "Mirage/Target/Bundle.h"
 
-#include "Plan.h"
 #include "Mirage/Conversion/Passes.h"
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 #include "Mirage/Support/Chip.h"
+#include "Plan.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
@@ -39,8 +39,8 @@ bool isReferenceForm(func::FuncOp function) {
 /// else the function of the same name in `references` (or its only one),
 /// else the function of its own module marked `mirage.reference`. Null when
 /// there is none.
-FailureOr<std::optional<json::Object>>
-findReference(func::FuncOp function, ModuleOp references) {
+FailureOr<std::optional<json::Object>> findReference(func::FuncOp function,
+                                                     ModuleOp references) {
   func::FuncOp reference;
   if (isReferenceForm(function)) {
     reference = function;
@@ -133,7 +133,8 @@ void mergeChipSpecifics(json::Object &plan, const ChipSpecifics &specifics,
 FailureOr<std::string> getPTX(ModuleOp module) {
   auto binary = module.lookupSymbol<gpu::BinaryOp>("mirage_kernels");
   if (!binary || binary.getObjects().size() != 1)
-    return module.emitError("the pipeline produced no gpu.binary @mirage_kernels");
+    return module.emitError(
+        "the pipeline produced no gpu.binary @mirage_kernels");
   auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
   return object.getObject().str();
 }
@@ -167,10 +168,13 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
                           "compile");
   // Compile only the chosen functions.
   OwningOpRef<ModuleOp> chosen(module.clone());
-  for (auto function : llvm::make_early_inc_range(chosen->getOps<func::FuncOp>()))
-    if (!llvm::any_of(functions, [&](func::FuncOp f) {
-          return f.getSymName() == function.getSymName();
-        }) && hasKernelOps(function))
+  for (auto function :
+       llvm::make_early_inc_range(chosen->getOps<func::FuncOp>()))
+    if (!llvm::any_of(functions,
+                      [&](func::FuncOp f) {
+                        return f.getSymName() == function.getSymName();
+                      }) &&
+        hasKernelOps(function))
       function.erase();
 
   json::Array plans;
@@ -203,8 +207,8 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
   for (const std::string &chip : chips) {
     targets.push_back(lookupChip(chip));
     if (!targets.back())
-      return emitError(loc) << "unknown chip '" << chip << "', expected "
-                            << getChipNames();
+      return emitError(loc)
+             << "unknown chip '" << chip << "', expected " << getChipNames();
   }
   int64_t sharedLimit = getSharedBytesPerBlock(targets);
   json::Object ptxFiles;

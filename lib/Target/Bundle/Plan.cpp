@@ -37,7 +37,8 @@ static FailureOr<json::Array> getConstantDims(Operation *launch,
   for (Value value : values) {
     std::optional<int64_t> constant = getConstantIntValue(value);
     if (!constant)
-      return launch->emitOpError("has a launch dimension that is not a constant");
+      return launch->emitOpError(
+          "has a launch dimension that is not a constant");
     dims.push_back(*constant);
   }
   return dims;
@@ -52,11 +53,13 @@ FailureOr<json::Object> mirage::getFunctionPlan(func::FuncOp host) {
   for (BlockArgument arg : entry.getArguments()) {
     if (auto result = host.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
                                                          "mirage.result")) {
-      bindings[arg] = json::Object{{"kind", "output"}, {"index", result.getInt()}};
+      bindings[arg] =
+          json::Object{{"kind", "output"}, {"index", result.getInt()}};
       results.emplace_back(result.getInt(), describe(arg.getType()));
       continue;
     }
-    bindings[arg] = json::Object{{"kind", "input"}, {"index", int64_t(inputs.size())}};
+    bindings[arg] =
+        json::Object{{"kind", "input"}, {"index", int64_t(inputs.size())}};
     inputs.push_back(describe(arg.getType()));
   }
   llvm::sort(results, [](auto &a, auto &b) { return a.first < b.first; });
@@ -128,12 +131,12 @@ FailureOr<json::Object> mirage::getFunctionPlan(func::FuncOp host) {
                  << "has a malformed " << kTensorMapsAttrName << " entry "
                  << attr;
         json::Object &arg = *args[param->argument].getAsObject();
-        Type element = cast<MemRefType>(
-                           launch.getKernelOperands()[param->argument].getType())
-                           .getElementType();
+        Type element =
+            cast<MemRefType>(
+                launch.getKernelOperands()[param->argument].getType())
+                .getElementType();
         json::Object map{
-            {"tensor",
-             describe(RankedTensorType::get(param->shape, element))},
+            {"tensor", describe(RankedTensorType::get(param->shape, element))},
             {"box", json::Array(param->box)}};
         if (param->swizzle != 0)
           map["swizzle"] = param->swizzle;

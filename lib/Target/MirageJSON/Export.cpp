@@ -76,7 +76,7 @@ FailureOr<json::Object> Exporter::tensor(Operation *user, Value value) {
 }
 
 LogicalResult Exporter::appendTensors(json::Array &array, Operation *user,
-                                     ValueRange values) {
+                                      ValueRange values) {
   for (Value v : values) {
     FailureOr<json::Object> t = tensor(user, v);
     if (failed(t))
@@ -103,9 +103,8 @@ Exporter::exportBlockOp(Operation &op, kernel::GraphDefOp graph,
     out["forloop_dim"] = load.getFmap();
   } else if (auto save = dyn_cast<block::OutputSaverOp>(op)) {
     Operation *yield = graph.getBodyBlock().getTerminator();
-    unsigned position =
-        llvm::find(yield->getOperands(), save.getResult()) -
-        yield->operand_begin();
+    unsigned position = llvm::find(yield->getOperands(), save.getResult()) -
+                        yield->operand_begin();
     FailureOr<json::Object> dtensor = tensor(&op, graph.getResult(position));
     if (failed(dtensor))
       return failure();
@@ -113,7 +112,8 @@ Exporter::exportBlockOp(Operation &op, kernel::GraphDefOp graph,
     out["dtensor"] = std::move(*dtensor);
     out["output_map"] = mapOf(save.getOmap());
   } else if (auto accum = dyn_cast<block::ForloopAccumOp>(op)) {
-    std::optional<std::string> type = json_format::getAccumOpType(accum.getKind());
+    std::optional<std::string> type =
+        json_format::getAccumOpType(accum.getKind());
     if (!type)
       return op.emitOpError("has no equivalent in the µGraph JSON format");
     if (std::optional<int64_t> size = accum.getSize()) {
@@ -126,8 +126,7 @@ Exporter::exportBlockOp(Operation &op, kernel::GraphDefOp graph,
     }
     out["op_type"] = *type;
   } else {
-    std::optional<std::string> type =
-        json_format::getComputeOpType("tb", &op);
+    std::optional<std::string> type = json_format::getComputeOpType("tb", &op);
     auto norm = dyn_cast<block::RmsNormOp>(op);
     if (!type || (norm && (norm.getEps().convertToDouble() != 0.0 ||
                            norm.getSize() !=
@@ -201,9 +200,8 @@ LogicalResult Exporter::exportFunc(func::FuncOp func, json::Array &graphs) {
         ops.push_back(json::Object{
             {"op_type", "kn_output_op"},
             {"output_map", json::Object(noMap)},
-            {"output_strides",
-             json::Array(json_format::rowMajorStrides(
-                 cast<ShapedType>(v.getType()).getShape()))},
+            {"output_strides", json::Array(json_format::rowMajorStrides(
+                                   cast<ShapedType>(v.getType()).getShape()))},
             {"input_tensors", std::move(inputs)},
             {"output_tensors", json::Array()}});
       }

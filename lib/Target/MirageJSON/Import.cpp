@@ -55,7 +55,8 @@ public:
   OwningOpRef<ModuleOp> run(const json::Value &root);
 
 private:
-  //===--- Diagnostics -----------------------------------------------------===//
+  //===--- Diagnostics
+  //-----------------------------------------------------===//
   /// The place being imported, e.g. "graph 3, op 4 (kn_customized_op)".
   std::string where() const {
     std::string s = llvm::formatv("graph {0}", graphIndex);
@@ -74,7 +75,8 @@ private:
   }
   InFlightDiagnostic error() const { return emitError(loc()); }
 
-  //===--- Field access ----------------------------------------------------===//
+  //===--- Field access
+  //----------------------------------------------------===//
   FailureOr<const json::Object *> getObject(const json::Object &o,
                                             StringRef key) {
     if (const json::Object *value = o.getObject(key))
@@ -93,16 +95,15 @@ private:
     return error() << "expected an integer '" << key << "'";
   }
   /// An `{x, y, z}` object of integers in [lo, hi].
-  FailureOr<std::array<int32_t, 3>> getXYZ(const json::Object &o,
-                                           StringRef key, int64_t lo,
-                                           int64_t hi);
+  FailureOr<std::array<int32_t, 3>> getXYZ(const json::Object &o, StringRef key,
+                                           int64_t lo, int64_t hi);
   FailureOr<TensorDecl> parseTensor(const json::Object *t, StringRef what);
   /// The declared tensors of `key` (input_tensors / output_tensors).
-  FailureOr<SmallVector<TensorDecl>> parseTensors(const json::Object &op,
-                                                  StringRef key,
-                                                  size_t expected);
+  FailureOr<SmallVector<TensorDecl>>
+  parseTensors(const json::Object &op, StringRef key, size_t expected);
 
-  //===--- Graphs ----------------------------------------------------------===//
+  //===--- Graphs
+  //----------------------------------------------------------===//
   LogicalResult importGraph(const json::Array &ops);
   FailureOr<Value> lookup(const llvm::DenseMap<int64_t, Value> &values,
                           const llvm::DenseSet<int64_t> &producedSomewhere,
@@ -152,9 +153,8 @@ private:
   std::string opType, blockOpType;
 };
 
-FailureOr<std::array<int32_t, 3>> Importer::getXYZ(const json::Object &o,
-                                                   StringRef key, int64_t lo,
-                                                   int64_t hi) {
+FailureOr<std::array<int32_t, 3>>
+Importer::getXYZ(const json::Object &o, StringRef key, int64_t lo, int64_t hi) {
   FailureOr<const json::Object *> xyz = getObject(o, key);
   if (failed(xyz))
     return failure();
@@ -204,8 +204,7 @@ FailureOr<TensorDecl> Importer::parseTensor(const json::Object *t,
 }
 
 FailureOr<SmallVector<TensorDecl>>
-Importer::parseTensors(const json::Object &op, StringRef key,
-                       size_t expected) {
+Importer::parseTensors(const json::Object &op, StringRef key, size_t expected) {
   FailureOr<const json::Array *> array = getArray(op, key);
   if (failed(array))
     return failure();
@@ -248,7 +247,8 @@ FailureOr<Operation *> Importer::createComputeOp(StringRef dialect,
                                                  StringRef type,
                                                  ValueRange operands,
                                                  Type resultType) {
-  std::optional<json_format::ComputeOp> info = json_format::lookupComputeOp(type);
+  std::optional<json_format::ComputeOp> info =
+      json_format::lookupComputeOp(type);
   if (!info)
     return error() << "unknown op_type '" << type << "'";
   if (operands.size() != info->numOperands)
@@ -259,8 +259,9 @@ FailureOr<Operation *> Importer::createComputeOp(StringRef dialect,
   state.addTypes(resultType);
   // rms_norm normalises the last dimension.
   if (info->mnemonic == "rms_norm")
-    state.addAttribute("size", builder.getI64IntegerAttr(
-                                   cast<ShapedType>(resultType).getShape().back()));
+    state.addAttribute("size",
+                       builder.getI64IntegerAttr(
+                           cast<ShapedType>(resultType).getShape().back()));
   return builder.create(state);
 }
 
@@ -285,8 +286,7 @@ LogicalResult Importer::importCustomized(const json::Object &op,
 
   SmallVector<Type> resultTypes;
   for (const TensorDecl &t : outputs)
-    resultTypes.push_back(
-        RankedTensorType::get(t.shape, builder.getF16Type()));
+    resultTypes.push_back(RankedTensorType::get(t.shape, builder.getF16Type()));
   OperationState state(loc(), kernel::GraphDefOp::getOperationName());
   state.addOperands(operands);
   state.addTypes(resultTypes);
@@ -334,7 +334,8 @@ LogicalResult Importer::importCustomized(const json::Object &op,
     SmallVector<Value> &args = *lookedUp;
     Type tileType;
     if (!isOutput) {
-      tileType = block::STensorType::get((*outs)[0].shape, builder.getF16Type());
+      tileType =
+          block::STensorType::get((*outs)[0].shape, builder.getF16Type());
       if (tiles.count((*outs)[0].guid))
         return error() << "produces tensor guid " << (*outs)[0].guid
                        << " a second time";
@@ -344,12 +345,12 @@ LogicalResult Importer::importCustomized(const json::Object &op,
     if (isInput || isOutput) {
       FailureOr<TensorDecl> dtensor =
           parseTensor(bop->getObject("dtensor"), "dtensor");
-      FailureOr<std::array<int32_t, 3>> map = getXYZ(
-          *bop, isInput ? "input_map" : "output_map", -1, INT32_MAX);
+      FailureOr<std::array<int32_t, 3>> map =
+          getXYZ(*bop, isInput ? "input_map" : "output_map", -1, INT32_MAX);
       if (failed(dtensor) || failed(map))
         return failure();
-      auto gridMap = block::GridMapAttr::get(context, (*map)[0], (*map)[1],
-                                             (*map)[2]);
+      auto gridMap =
+          block::GridMapAttr::get(context, (*map)[0], (*map)[1], (*map)[2]);
       if (isInput) {
         int position = findTensor(inputs, dtensor->guid);
         if (position < 0)
@@ -375,9 +376,8 @@ LogicalResult Importer::importCustomized(const json::Object &op,
           return error() << "saves inside the for-loop (forloop_dim >= 0), "
                             "which the format of 2024 never does and "
                             "Mirage-MLIR does not express";
-        created = block::OutputSaverOp::create(builder, loc(),
-                                               resultTypes[position], args[0],
-                                               gridMap);
+        created = block::OutputSaverOp::create(
+            builder, loc(), resultTypes[position], args[0], gridMap);
         saved[position] = created->getResult(0);
         continue;
       }
@@ -411,9 +411,9 @@ LogicalResult Importer::importCustomized(const json::Object &op,
 
 LogicalResult Importer::importGraph(const json::Array &ops) {
   builder.setInsertionPointToEnd(module.getBody());
-  auto func = func::FuncOp::create(
-      builder, loc(), (prefix + "_" + std::to_string(graphIndex)),
-      builder.getFunctionType({}, {}));
+  auto func = func::FuncOp::create(builder, loc(),
+                                   (prefix + "_" + std::to_string(graphIndex)),
+                                   builder.getFunctionType({}, {}));
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
 
@@ -444,12 +444,11 @@ LogicalResult Importer::importGraph(const json::Array &ops) {
     SmallVector<Value> &operands = *lookedUp;
     for (const TensorDecl &t : *outs)
       if (tensors.count(t.guid))
-        return error() << "produces tensor guid " << t.guid
-                       << " a second time";
+        return error() << "produces tensor guid " << t.guid << " a second time";
 
     if (isInput || isOutput) {
-      FailureOr<std::array<int32_t, 3>> map = getXYZ(
-          *op, isInput ? "input_map" : "output_map", -1, INT32_MAX);
+      FailureOr<std::array<int32_t, 3>> map =
+          getXYZ(*op, isInput ? "input_map" : "output_map", -1, INT32_MAX);
       if (failed(map))
         return failure();
       if (*map != std::array<int32_t, 3>{-1, -1, -1})

@@ -1,4 +1,5 @@
-//===- MirageJSONFormat.h - Vocabulary of the µGraph JSON format -*- C++ -*-===//
+//===- MirageJSONFormat.h - Vocabulary of the µGraph JSON format -*- C++
+//-*-===//
 //
 // Part of the Mirage-MLIR project, under the Apache License v2.0.
 // SPDX-License-Identifier: Apache-2.0

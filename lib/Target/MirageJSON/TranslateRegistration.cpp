@@ -28,8 +28,8 @@ void mlir::mirage::registerMirageJSONTranslations() {
         if (prefix.empty()) {
           StringRef name = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
                                ->getBufferIdentifier();
-          prefix = name == "<stdin>" ? "graph"
-                                     : llvm::sys::path::stem(name).str();
+          prefix =
+              name == "<stdin>" ? "graph" : llvm::sys::path::stem(name).str();
         }
         return importMirageJSON(sourceMgr, context, prefix);
       });

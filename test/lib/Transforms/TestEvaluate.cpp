@@ -98,15 +98,14 @@ struct TestEvaluatePass
     sem::FloatDomain numbers(domain == "f64" ? sem::FloatPrecision::F64
                                              : sem::FloatPrecision::Storage);
     std::vector<sem::Tensor<double>> outputs;
-    if (failed(sem::Interpreter<sem::FloatDomain>(numbers).run(
-            *program, inputs, outputs, error)))
+    if (failed(sem::Interpreter<sem::FloatDomain>(numbers).run(*program, inputs,
+                                                               outputs, error)))
       return func.emitError("evaluation failed: ") << error;
-    printOutputs<double>(func.getSymName(), outputs, printLimit,
-                         [](double v) {
-                           std::string text;
-                           llvm::raw_string_ostream(text) << llvm::format("%g", v);
-                           return text;
-                         });
+    printOutputs<double>(func.getSymName(), outputs, printLimit, [](double v) {
+      std::string text;
+      llvm::raw_string_ostream(text) << llvm::format("%g", v);
+      return text;
+    });
     return success();
   }
 
@@ -125,8 +124,8 @@ struct TestEvaluatePass
     }
     std::vector<sem::Tensor<sem::FieldValue>> outputs;
     std::string error;
-    if (failed(sem::Interpreter<sem::FieldDomain>(numbers).run(
-            program, inputs, outputs, error)))
+    if (failed(sem::Interpreter<sem::FieldDomain>(numbers).run(program, inputs,
+                                                               outputs, error)))
       return func.emitError("evaluation failed: ") << error;
     printOutputs<sem::FieldValue>(
         func.getSymName(), outputs, printLimit, [](sem::FieldValue v) {

@@ -27,8 +27,8 @@ struct TestKernelSchedulePass
   void runOnOperation() override {
     const Chip *target = lookupChip(chip);
     if (!target) {
-      getOperation().emitError() << "unknown chip '" << chip << "', expected "
-                                 << getChipNames();
+      getOperation().emitError()
+          << "unknown chip '" << chip << "', expected " << getChipNames();
       return signalPassFailure();
     }
     ScheduleOptions options = {stages, tensorCores, wgmma, tma,

@@ -64,7 +64,8 @@ struct TestSubexpressionsPass
           Verdict verdict = Verdict::No;
           for (ExprId output : outputs) {
             Verdict v = oracle.isSubexpression(expr, output);
-            if (v == Verdict::Yes || (v == Verdict::Unknown && verdict == Verdict::No))
+            if (v == Verdict::Yes ||
+                (v == Verdict::Unknown && verdict == Verdict::No))
               verdict = v;
             if (verdict == Verdict::Yes)
               break;

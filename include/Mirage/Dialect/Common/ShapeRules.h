@@ -1,4 +1,5 @@
-//===- ShapeRules.h - Shape rules shared by kernel and block ops -*- C++ -*-===//
+//===- ShapeRules.h - Shape rules shared by kernel and block ops -*- C++
+//-*-===//
 //
 // Part of the Mirage-MLIR project, under the Apache License v2.0.
 // SPDX-License-Identifier: Apache-2.0
@@ -16,9 +17,9 @@
 #define MIRAGE_DIALECT_COMMON_SHAPERULES_H
 
 #include "mlir/IR/BuiltinTypeInterfaces.h"
-#include "llvm/ADT/APFloat.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/TypeRange.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace mlir::mirage {

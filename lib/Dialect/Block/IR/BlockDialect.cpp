@@ -54,8 +54,8 @@ Type STensorType::parse(AsmParser &parser) {
                                 /*withTrailingX=*/true) ||
       parser.parseType(elementType) || parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), shape, elementType);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    shape, elementType);
 }
 
 void STensorType::print(AsmPrinter &printer) const {
@@ -89,9 +89,7 @@ STensorType STensorType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
 
 static constexpr StringLiteral kGridAxes[] = {"x", "y", "z"};
 
-int32_t GridMapAttr::getDim(unsigned axis) const {
-  return getDims()[axis];
-}
+int32_t GridMapAttr::getDim(unsigned axis) const { return getDims()[axis]; }
 
 Attribute GridMapAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
@@ -118,8 +116,8 @@ Attribute GridMapAttr::parse(AsmParser &parser, Type) {
   if (failed(parser.parseOptionalGreater()) &&
       (parser.parseCommaSeparatedList(parseEntry) || parser.parseGreater()))
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), dims[0], dims[1], dims[2]);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    dims[0], dims[1], dims[2]);
 }
 
 void GridMapAttr::print(AsmPrinter &printer) const {

@@ -41,8 +41,8 @@ static LogicalResult verifyGridMap(EmitErrorFn emitError, StringRef mapName,
                          << ", out of range for rank " << rank;
     for (unsigned other = 0; other < axis; ++other)
       if (dims[other] == dims[axis])
-        return emitError() << mapName << " maps grid axes "
-                           << kAxisNames[other] << " and " << kAxisNames[axis]
+        return emitError() << mapName << " maps grid axes " << kAxisNames[other]
+                           << " and " << kAxisNames[axis]
                            << " to the same dimension " << dims[axis];
   }
   return success();
@@ -130,9 +130,9 @@ LogicalResult InputLoaderOp::verify() {
 LogicalResult OutputSaverOp::verify() {
   kernel::GraphDefOp graph = getGraph(*this);
   STensorType tile = getInput().getType();
-  FailureOr<SmallVector<int64_t>> shape = computeSavedTensorShape(
-      [&] { return emitOpError(); }, tile.getShape(), getOmap(),
-      graph.getGrid());
+  FailureOr<SmallVector<int64_t>> shape =
+      computeSavedTensorShape([&] { return emitOpError(); }, tile.getShape(),
+                              getOmap(), graph.getGrid());
   if (failed(shape))
     return failure();
   auto expected = RankedTensorType::get(*shape, tile.getElementType());
@@ -228,9 +228,8 @@ LogicalResult ForloopAccumOp::verify() {
   }
   }
   if (result.getShape() != ArrayRef<int64_t>(expected))
-    return emitOpError() << "result shape is "
-                         << formatShape(result.getShape()) << ", expected "
-                         << formatShape(expected) << " for '"
+    return emitOpError() << "result shape is " << formatShape(result.getShape())
+                         << ", expected " << formatShape(expected) << " for '"
                          << stringifyAccumKind(kind) << "'";
   return success();
 }
@@ -263,7 +262,8 @@ LogicalResult ThreadGraphOp::verifyRegions() {
     return emitOpError() << "body has " << body.getNumArguments()
                          << " arguments for " << getInputs().size()
                          << " inputs";
-  for (auto [i, arg, input] : llvm::enumerate(body.getArguments(), getInputs())) {
+  for (auto [i, arg, input] :
+       llvm::enumerate(body.getArguments(), getInputs())) {
     Type element = cast<STensorType>(input.getType()).getElementType();
     if (arg.getType() != element)
       return emitOpError() << "body argument " << i << " has type "
@@ -286,8 +286,7 @@ LogicalResult ThreadGraphOp::verifyRegions() {
     if (value.getType() != element)
       return yield->emitOpError()
              << "operand " << i << " has type " << value.getType()
-             << ", expected the element type " << element << " of result "
-             << i;
+             << ", expected the element type " << element << " of result " << i;
   }
   return success();
 }
@@ -330,10 +329,9 @@ static LogicalResult verifyClusterResize(Operation *op, StringRef what,
       return failure();
   } else {
     if (expected[dim] % *clusterSize != 0)
-      return op->emitOpError()
-             << "the cluster's " << *clusterSize
-             << " blocks do not divide dimension " << dim << " of size "
-             << expected[dim];
+      return op->emitOpError() << "the cluster's " << *clusterSize
+                               << " blocks do not divide dimension " << dim
+                               << " of size " << expected[dim];
     expected[dim] /= *clusterSize;
   }
   auto expectedType = input.cloneWith(expected, input.getElementType());

@@ -186,8 +186,7 @@ void GraphDefOp::print(OpAsmPrinter &p) {
     if (getNonPortableCluster())
       p << " non_portable";
   }
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     getAttributeNames());
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), getAttributeNames());
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/true);
@@ -199,8 +198,8 @@ static LogicalResult verifyLaunchDims(Operation *op, StringRef name,
                                       ArrayRef<int32_t> dims,
                                       ArrayRef<int64_t> limits) {
   if (dims.size() != 3)
-    return op->emitOpError() << name << " must have 3 entries (x, y, z), got "
-                             << dims.size();
+    return op->emitOpError()
+           << name << " must have 3 entries (x, y, z), got " << dims.size();
   static constexpr char axes[] = {'x', 'y', 'z'};
   for (auto [axis, d, limit] : llvm::zip(axes, dims, limits))
     if (d < 1 || d > limit)
@@ -218,8 +217,8 @@ static LogicalResult verifyGridAndBlock(Operation *op, ArrayRef<int32_t> grid,
     return failure();
   int64_t threads = int64_t(block[0]) * block[1] * block[2];
   if (threads > 1024)
-    return op->emitOpError() << "block has " << threads
-                             << " threads, at most 1024 are allowed";
+    return op->emitOpError()
+           << "block has " << threads << " threads, at most 1024 are allowed";
   return success();
 }
 
@@ -230,17 +229,17 @@ LogicalResult GraphDefOp::verify() {
     return emitOpError() << "must produce at least one result";
 
   if (std::optional<ArrayRef<int32_t>> cluster = getCluster()) {
-    if (failed(verifyLaunchDims(*this, "cluster", *cluster,
-                                {getMaxClusterSize(), getMaxClusterSize(),
-                                 getMaxClusterSize()})))
+    if (failed(verifyLaunchDims(
+            *this, "cluster", *cluster,
+            {getMaxClusterSize(), getMaxClusterSize(), getMaxClusterSize()})))
       return failure();
     int64_t size = 1;
     for (auto [axis, c, g] : llvm::zip(StringRef("xyz"), *cluster, getGrid())) {
       size *= c;
       if (g % c != 0)
-        return emitOpError() << "cluster " << axis << " (" << c
-                             << ") does not divide grid " << axis << " (" << g
-                             << ")";
+        return emitOpError()
+               << "cluster " << axis << " (" << c << ") does not divide grid "
+               << axis << " (" << g << ")";
     }
     if (size > getMaxClusterSize())
       return emitOpError() << "cluster of " << size
@@ -258,8 +257,7 @@ LogicalResult GraphDefOp::verify() {
     return emitOpError() << "body has " << body.getNumArguments()
                          << " arguments for " << getInputs().size()
                          << " inputs";
-  for (auto [i, arg, input] :
-       llvm::enumerate(body.getArguments(), getInputs()))
+  for (auto [i, arg, input] : llvm::enumerate(body.getArguments(), getInputs()))
     if (arg.getType() != input.getType())
       return emitOpError() << "body argument " << i << " has type "
                            << arg.getType() << ", but input " << i
@@ -278,10 +276,9 @@ LogicalResult GraphDefOp::verifyRegions() {
   // The region verifier has already checked that the body has a terminator.
   Operation *yield = body.getTerminator();
   if (yield->getOperandTypes() != getResultTypes())
-    return yield->emitOpError()
-           << "yields (" << yield->getOperandTypes()
-           << ") but the enclosing graph_def returns (" << getResultTypes()
-           << ")";
+    return yield->emitOpError() << "yields (" << yield->getOperandTypes()
+                                << ") but the enclosing graph_def returns ("
+                                << getResultTypes() << ")";
   return success();
 }
 
@@ -331,11 +328,9 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   size_t expected = getInputs().size() + getNumResults() + descriptors;
   if (function.getNumArguments() != expected)
     return emitOpError() << "kernel " << getKernel() << " takes "
-                         << function.getNumArguments()
-                         << " buffers, expected " << expected
-                         << " (one per input, then one per result"
-                         << (descriptors ? ", then one per TMA descriptor"
-                                         : "")
+                         << function.getNumArguments() << " buffers, expected "
+                         << expected << " (one per input, then one per result"
+                         << (descriptors ? ", then one per TMA descriptor" : "")
                          << ")";
   return success();
 }

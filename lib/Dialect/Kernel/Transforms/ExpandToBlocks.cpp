@@ -162,7 +162,8 @@ void expand(Operation *op, int32_t threads, int64_t tileElements) {
   builder.setInsertionPointToStart(body);
 
   SmallVector<Value> tiles;
-  for (auto [operand, dims] : llvm::zip(op->getOperands(), tiling.operandDims)) {
+  for (auto [operand, dims] :
+       llvm::zip(op->getOperands(), tiling.operandDims)) {
     Value arg = body->addArgument(operand.getType(), loc);
     block::GridMapAttr imap = mapOf(dims);
     tiles.push_back(block::InputLoaderOp::create(
@@ -173,7 +174,8 @@ void expand(Operation *op, int32_t threads, int64_t tileElements) {
   SmallVector<int64_t, 4> identity =
       llvm::to_vector<4>(llvm::seq<int64_t>(0, shape.size()));
   block::GridMapAttr omap = mapOf(identity);
-  OperationState state(loc, ("mirage_block." + op->getName().stripDialect()).str());
+  OperationState state(loc,
+                       ("mirage_block." + op->getName().stripDialect()).str());
   state.addOperands(tiles);
   for (Type type : op->getResultTypes())
     state.addTypes(tileOf(type, omap));

@@ -96,8 +96,8 @@ private:
   /// launch `launch` of `state` for the memory at `pointer`, encoding it
   /// unless the last one was for that memory.
   Error getTensorMap(const LoadedFunction &state, size_t launch,
-                     size_t argument, const TensorMap &map,
-                     CUdeviceptr pointer, CUtensorMap &descriptor) const;
+                     size_t argument, const TensorMap &map, CUdeviceptr pointer,
+                     CUtensorMap &descriptor) const;
   Error checkMemory(const Function &function,
                     const std::vector<TensorArg> &inputs,
                     const std::vector<TensorArg> &outputs,
