@@ -84,6 +84,21 @@ bool KernelSchedule::isInRegisters(block::ForloopAccumOp accum) const {
   return registerSums.contains(accum) || getChain(accum);
 }
 
+MatmulEngine KernelSchedule::getEngine(block::MatmulOp matmul) const {
+  if (auto engine = engines.find(matmul); engine != engines.end())
+    return engine->second;
+  for (Operation *user : matmul->getUsers())
+    if (auto sum = registerSums.find(user); sum != registerSums.end())
+      return sum->second.engine;
+  // Chains run on mma.sync (canChainMatmuls).
+  assert((registerChains.contains(matmul) ||
+          llvm::any_of(
+              registerChains,
+              [&](auto &entry) { return entry.second.first == matmul; })) &&
+         "a matmul without an engine");
+  return MatmulEngine::MmaSync;
+}
+
 const RegisterChain *KernelSchedule::getChain(Operation *op) const {
   if (auto found = registerChains.find(op); found != registerChains.end())
     return &found->second;

@@ -38,7 +38,7 @@ constexpr double kFieldMultiplyAddsPerSecond = 2.5e8;
 constexpr double kVerificationTrials = 3.0;
 
 /// What checking a candidate found.
-enum class CheckResult { Uncompilable, NotEquivalent, Equivalent };
+enum class CheckResult { NotEquivalent, Equivalent };
 
 bool isCheaper(const CostEstimate &cost, const RankedProgram &other) {
   return cost < other.cost;
@@ -72,12 +72,15 @@ private:
   /// at a time; returns the complete candidates in the order one thread
   /// would find them.
   std::vector<sem::Program> explore(ArrayRef<Launch> launches);
-  /// Verifies `candidates`, cheapest first, while they may enter the best
-  /// K; false when the time limit stopped it.
+  /// Verifies `candidates` the code generator compiles, cheapest first as
+  /// scheduled, while they may enter the best K; false when the time limit
+  /// stopped it.
   bool verify(std::vector<sem::Program> candidates);
-  /// Whether the code generator compiles `program` and the verifier finds
-  /// it equivalent to the reference; fails when the reference cannot be
-  /// checked.
+  /// The cost of `program` as the code generator schedules it; nothing
+  /// when the code generator refuses it.
+  std::optional<CostEstimate> estimate(const sem::Program &program) const;
+  /// Whether the verifier finds `program` equivalent to the reference;
+  /// fails when the reference cannot be checked.
   FailureOr<CheckResult> check(const sem::Program &program);
   /// Adds a verified candidate to the best K; true when it is the best.
   bool keep(sem::Program program, const CostEstimate &cost);
@@ -171,13 +174,14 @@ LogicalResult Searcher::resume(std::string &error) {
   // Anyone who can change the file can recompute its checksum: the
   // candidates are verified again before they may replace the reference.
   for (sem::Program &program : (*entry)->candidates) {
-    FailureOr<CheckResult> result = check(program);
+    std::optional<CostEstimate> cost = estimate(program);
+    FailureOr<CheckResult> result =
+        cost ? check(program) : FailureOr<CheckResult>(failure());
     if (failed(result) || *result != CheckResult::Equivalent) {
       ++verification.droppedCandidates;
       continue;
     }
-    CostEstimate cost = estimateCost(program, *options.chip);
-    keep(std::move(program), cost);
+    keep(std::move(program), *cost);
   }
   return success();
 }
@@ -209,6 +213,10 @@ FailureOr<std::vector<RankedProgram>> Searcher::run(std::string &error) {
   prototype.fmaps = options.fmaps;
   if (failed(checkOverrides(error)))
     return failure();
+  if (!options.schedule) {
+    error = "the search has no kernel scheduler (BlockSearchOptions::schedule)";
+    return failure();
+  }
   fingerprint = fingerprintSearch(reference, options);
   if (failed(resume(error)))
     return failure();
@@ -365,15 +373,27 @@ std::vector<sem::Program> Searcher::explore(ArrayRef<Launch> launches) {
 bool Searcher::affordable(const sem::Program &program) {
   if (options.timeLimitSeconds <= 0.0)
     return true;
-  double seconds = estimateCost(program, *options.chip).multiplyAdds *
-                   kVerificationTrials / kFieldMultiplyAddsPerSecond;
+  double seconds = countMultiplyAdds(program) * kVerificationTrials /
+                   kFieldMultiplyAddsPerSecond;
   return shared.elapsedSeconds() + seconds <= options.timeLimitSeconds;
+}
+
+std::optional<CostEstimate>
+Searcher::estimate(const sem::Program &program) const {
+  std::optional<ProgramFacts> facts = options.schedule(program);
+  if (!facts)
+    return std::nullopt;
+  return estimateCost(program, *options.chip, *facts);
 }
 
 bool Searcher::verify(std::vector<sem::Program> candidates) {
   std::vector<std::pair<CostEstimate, size_t>> order;
-  for (auto [i, candidate] : llvm::enumerate(candidates))
-    order.push_back({estimateCost(candidate, *options.chip), i});
+  for (auto [i, candidate] : llvm::enumerate(candidates)) {
+    if (std::optional<CostEstimate> cost = estimate(candidate))
+      order.push_back({*cost, i});
+    else
+      ++verification.uncompilable;
+  }
   // Equal costs keep the order found, so results are deterministic.
   llvm::sort(order, [](const auto &a, const auto &b) {
     if (a.first < b.first || b.first < a.first)
@@ -395,10 +415,6 @@ bool Searcher::verify(std::vector<sem::Program> candidates) {
     FailureOr<CheckResult> result = check(candidates[i]);
     if (failed(result))
       return false;
-    if (*result == CheckResult::Uncompilable) {
-      ++verification.uncompilable;
-      continue;
-    }
     ++verification.checked;
     if (*result == CheckResult::NotEquivalent)
       continue;
@@ -413,8 +429,6 @@ bool Searcher::verify(std::vector<sem::Program> candidates) {
 }
 
 FailureOr<CheckResult> Searcher::check(const sem::Program &program) {
-  if (options.isCompilable && !options.isCompilable(program))
-    return CheckResult::Uncompilable;
   std::string error;
   if (!checker) {
     sem::EquivalenceOptions checkOptions;

@@ -7,10 +7,12 @@
 
 #include "Mirage/Search/CostModel.h"
 
+#include "Mirage/Analysis/MatmulShapes.h"
 #include "Mirage/Semantics/LoopPhases.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace mlir::mirage;
 using namespace mlir::mirage::search;
@@ -18,21 +20,6 @@ using llvm::ArrayRef;
 using sem::Graph;
 using sem::OpKind;
 
-/// Threads per block of the code generator, and the most blocks resident
-/// per SM the model assumes.
-static constexpr double kThreads = 128.0;
-static constexpr double kResidentBlocks = 8.0;
-
-/// Blocks needing `sharedBytes` each that one SM holds at once: as many as
-/// the shared memory a block may use allows (about an SM's), between one and
-/// kResidentBlocks.
-static double getResidentBlocks(int64_t sharedBytes, const Chip &gpu) {
-  if (sharedBytes <= 0)
-    return kResidentBlocks;
-  double fitting =
-      std::floor(double(gpu.sharedBytesPerBlock) / double(sharedBytes));
-  return std::clamp(fitting, 1.0, kResidentBlocks);
-}
 /// The time one thread takes per term of a sum, its loads included: fitted
 /// to the H100 kernel benchmark at 6f7d5d9 (docs/Benchmarks/CostModel.md;
 /// 20 ns maximises the rank correlation, which is flat from 15 to 50 ns).
@@ -43,64 +30,87 @@ static int64_t getBytes(const sem::ValueType &type) {
   return type.getNumElements() * elementBytes;
 }
 
-/// The 16x8x16 step of one mma.sync, and the threads of a warp.
-static constexpr int64_t kTileM = 16, kTileN = 8, kTileK = 16;
-static constexpr double kWarpSize = 32.0;
-
-/// The shape of matmul `node` of `graph`: batch elements, rows, columns,
-/// contraction.
+/// The shape of matmul `node` of `graph` (batch elements, rows, columns,
+/// contraction) and the engine it runs on.
 struct MatmulShape {
   double batch, rows, columns, depth;
-  bool onTensorCores;
+  MatmulEngine engine;
+
+  bool onTensorCores() const { return engine != MatmulEngine::Simt; }
+  /// The rows of a tensor-core step (an mma.sync tile, a wgmma's 64).
+  double getStepRows() const {
+    return engine == MatmulEngine::Wgmma ? double(kWarpgroupTileRows)
+                                         : double(kTileM);
+  }
 };
 
-static MatmulShape getMatmulShape(const Graph &graph, const sem::Node &node) {
+static MatmulShape getMatmulShape(const Graph &graph, const sem::Node &node,
+                                  MatmulEngine engine) {
   const sem::ValueType &lhs = graph.values[node.operands[0]];
   const sem::ValueType &result = graph.values[node.results[0]];
   size_t rank = result.shape.size();
   int64_t rows = result.shape[rank - 2], columns = result.shape[rank - 1];
   int64_t depth = lhs.shape.back();
   double batch = double(result.getNumElements()) / double(rows * columns);
-  // The code generator's rule (canUseTensorCores).
-  bool onTensorCores = lhs.elementType == sem::ElementType::F16 &&
-                       depth % kTileK == 0 && columns % kTileN == 0;
-  return {batch, double(rows), double(columns), double(depth), onTensorCores};
+  return {batch, double(rows), double(columns), double(depth), engine};
+}
+
+/// The engine of every node of `body` that is a matmul, in node order, as
+/// `facts` give them.
+static std::vector<std::optional<MatmulEngine>>
+getNodeEngines(const Graph &body, const KernelFacts &facts) {
+  std::vector<std::optional<MatmulEngine>> engines(body.nodes.size());
+  size_t next = 0;
+  for (auto [node, engine] : llvm::zip(body.nodes, engines))
+    if (node.kind == OpKind::Matmul && next < facts.matmulEngines.size())
+      engine = facts.matmulEngines[next++];
+  return engines;
 }
 
 /// Multiply-adds on the SIMT cores and on the tensor cores (rows padded to
-/// whole 16-row tiles).
+/// whole tensor-core steps).
 struct MultiplyAdds {
   double simt = 0.0, tensor = 0.0;
 
   void add(const MatmulShape &shape, double times) {
-    if (shape.onTensorCores)
-      tensor += times * shape.batch * std::ceil(shape.rows / kTileM) * kTileM *
-                shape.columns * shape.depth;
+    if (shape.onTensorCores())
+      tensor += times * shape.batch *
+                std::ceil(shape.rows / shape.getStepRows()) *
+                shape.getStepRows() * shape.columns * shape.depth;
     else
       simt += times * shape.batch * shape.rows * shape.columns * shape.depth;
   }
 };
 
-/// The multiply-adds of one block of `body` (whose nodes have `phases`) over
-/// the whole for-loop.
-static MultiplyAdds countBlockMultiplyAdds(const Graph &body,
-                                           ArrayRef<sem::LoopPhase> phases) {
+/// The multiply-adds of one block of `body` (whose nodes have `phases` and,
+/// where matmuls, `engines`) over the whole for-loop.
+static MultiplyAdds
+countBlockMultiplyAdds(const Graph &body, ArrayRef<sem::LoopPhase> phases,
+                       ArrayRef<std::optional<MatmulEngine>> engines) {
   MultiplyAdds total;
-  for (auto [node, phase] : llvm::zip(body.nodes, phases))
+  for (auto [node, phase, engine] : llvm::zip(body.nodes, phases, engines))
     if (node.kind == OpKind::Matmul)
-      total.add(getMatmulShape(body, node),
+      total.add(getMatmulShape(body, node, engine.value_or(MatmulEngine::Simt)),
                 phase == sem::LoopPhase::InLoop ? double(body.forloop) : 1.0);
   return total;
 }
 
-/// The mma.sync steps one warp of a block of `threads` takes in turn for
-/// `shape`: its share of the 16x8 tiles times the 16-element steps of each
-/// (warps with too few tiles split the steps, as the code generator does).
+/// The tensor-core steps one warp of a block of `threads` takes in turn for
+/// `shape`. On mma.sync: its share of the 16x8 tiles times the 16-element
+/// steps of each (warps with too few tiles split the steps, as the code
+/// generator does). On wgmma: its warpgroup's share of the items (64 rows
+/// by at most 128 columns) times their 16-element steps.
 static double countWarpSteps(const MatmulShape &shape, double threads) {
-  double warps = std::max(1.0, threads / kWarpSize);
+  double steps = shape.depth / kTileK;
+  if (shape.engine == MatmulEngine::Wgmma) {
+    double warpgroups = std::max(1.0, threads / double(kWarpgroupSize));
+    double tiles = shape.batch * std::ceil(shape.rows / kWarpgroupTileRows) *
+                   std::ceil(shape.columns / kWarpgroupMaxColumns);
+    return std::ceil(tiles / warpgroups) * steps;
+  }
+  double warps = std::max(1.0, threads / double(kWarpSize));
   double tiles =
       shape.batch * std::ceil(shape.rows / kTileM) * (shape.columns / kTileN);
-  double steps = shape.depth / kTileK;
   double slices = 1.0;
   while (tiles * slices * 2 <= warps && std::fmod(steps, slices * 2) == 0.0)
     slices *= 2;
@@ -111,21 +121,23 @@ static double countWarpSteps(const MatmulShape &shape, double threads) {
 /// whole for-loop: for every op, the results it owns times the terms of
 /// each (a matmul's contraction, a reduction's group, one for elementwise
 /// ops), or for a matmul on tensor cores its warp's mma.sync steps. The
-/// code generator gives every thread whole results. `phases` are those of
-/// the body's nodes.
+/// code generator gives every thread whole results. `phases` and `engines`
+/// are those of the body's nodes.
 static double countSerialTerms(const Graph &body,
                                ArrayRef<sem::LoopPhase> phases,
+                               ArrayRef<std::optional<MatmulEngine>> engines,
                                double threads) {
   double total = 0.0;
-  for (auto [node, phase] : llvm::zip(body.nodes, phases)) {
+  for (auto [node, phase, engine] : llvm::zip(body.nodes, phases, engines)) {
     if (node.kind == OpKind::InputLoader || node.kind == OpKind::OutputSaver)
       continue;
     const sem::ValueType &result = body.values[node.results[0]];
     const sem::ValueType &operand = body.values[node.operands[0]];
     double times = phase == sem::LoopPhase::InLoop ? double(body.forloop) : 1.0;
     if (node.kind == OpKind::Matmul) {
-      MatmulShape shape = getMatmulShape(body, node);
-      if (shape.onTensorCores) {
+      MatmulShape shape =
+          getMatmulShape(body, node, engine.value_or(MatmulEngine::Simt));
+      if (shape.onTensorCores()) {
         total += countWarpSteps(shape, threads) * times;
         continue;
       }
@@ -143,10 +155,38 @@ static double countSerialTerms(const Graph &body,
   return total;
 }
 
-CostEstimate search::estimateCost(const sem::Program &program,
-                                  const Chip &gpu) {
+/// The engine the vendor library runs a predefined matmul with operands of
+/// `type` on: tensor cores for 16-bit floats.
+static MatmulEngine getLibraryEngine(const sem::ValueType &type) {
+  return type.elementType == sem::ElementType::F32 ? MatmulEngine::Simt
+                                                   : MatmulEngine::MmaSync;
+}
+
+double search::countMultiplyAdds(const sem::Program &program) {
+  double total = 0.0;
+  const Graph &kernel = program.getKernelGraph();
+  auto count = [](const Graph &graph, const sem::Node &node) {
+    MatmulShape shape = getMatmulShape(graph, node, MatmulEngine::Simt);
+    return shape.batch * shape.rows * shape.columns * shape.depth;
+  };
+  for (const sem::Node &node : kernel.nodes) {
+    if (node.kind == OpKind::Matmul)
+      total += count(kernel, node);
+    if (node.kind != OpKind::GraphDef)
+      continue;
+    const Graph &body = program.graphs[node.body];
+    std::vector<sem::LoopPhase> phases = sem::computeLoopPhases(body);
+    for (auto [inner, phase] : llvm::zip(body.nodes, phases))
+      if (inner.kind == OpKind::Matmul)
+        total += count(body, inner) * double(body.getNumBlocks()) *
+                 (phase == sem::LoopPhase::InLoop ? double(body.forloop) : 1.0);
+  }
+  return total;
+}
+
+CostEstimate search::estimateCost(const sem::Program &program, const Chip &gpu,
+                                  const ProgramFacts &facts) {
   CostEstimate cost;
-  cost.sharedBytesLimit = gpu.sharedBytesPerBlock;
   const Graph &kernel = program.getKernelGraph();
   for (const sem::Node &node : kernel.nodes) {
     ++cost.launches;
@@ -167,25 +207,34 @@ CostEstimate search::estimateCost(const sem::Program &program,
       for (int32_t value : node.results)
         bytes += getBytes(kernel.values[value]);
       if (node.kind == OpKind::Matmul)
-        multiplyAdds.add(getMatmulShape(kernel, node), 1.0);
+        multiplyAdds.add(
+            getMatmulShape(kernel, node,
+                           getLibraryEngine(kernel.values[node.operands[0]])),
+            1.0);
     } else {
       const Graph &body = program.graphs[node.body];
+      const std::optional<KernelFacts> &schedule =
+          size_t(node.body) < facts.size() ? facts[node.body] : std::nullopt;
+      if (!schedule) {
+        // The code generator refuses it: no time makes it a candidate.
+        cost.scheduled = false;
+        cost.microseconds = std::numeric_limits<double>::infinity();
+        continue;
+      }
       blocks = double(body.getNumBlocks());
       std::vector<sem::LoopPhase> phases = sem::computeLoopPhases(body);
-      multiplyAdds = countBlockMultiplyAdds(body, phases);
+      std::vector<std::optional<MatmulEngine>> engines =
+          getNodeEngines(body, *schedule);
+      multiplyAdds = countBlockMultiplyAdds(body, phases, engines);
       multiplyAdds.simt *= blocks;
       multiplyAdds.tensor *= blocks;
-      int64_t shared = 0;
-      for (const sem::Node &inner : body.nodes)
-        if (inner.kind != OpKind::OutputSaver)
-          for (int32_t result : inner.results)
-            shared += getBytes(body.values[result]);
-      cost.sharedBytes = std::max(cost.sharedBytes, shared);
-      double resident = getResidentBlocks(shared, gpu);
-      overlapsLoads = body.forloop > 1;
-      double waves = std::ceil(blocks / (gpu.multiprocessors * resident));
+      cost.sharedBytes = std::max(cost.sharedBytes, schedule->sharedBytes);
+      overlapsLoads = schedule->pipelined;
+      double waves = std::ceil(
+          blocks / double(gpu.multiprocessors * schedule->residentBlocks));
       serial =
-          countSerialTerms(body, phases, kThreads) * waves * kTermMicroseconds;
+          countSerialTerms(body, phases, engines, double(schedule->threads)) *
+          waves * kTermMicroseconds;
       for (const sem::Node &inner : body.nodes) {
         if (inner.kind == OpKind::InputLoader) {
           int64_t loads =

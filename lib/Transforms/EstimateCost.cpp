@@ -7,7 +7,9 @@
 
 #include "Mirage/Transforms/Passes.h"
 
+#include "Mirage/Conversion/CodegenOptions.h"
 #include "Mirage/Search/CostModel.h"
+#include "Mirage/Search/ProgramSchedule.h"
 #include "Mirage/Semantics/Import.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -38,15 +40,19 @@ struct EstimateCostPass : mirage::impl::EstimateCostPassBase<EstimateCostPass> {
       FailureOr<sem::Program> program = sem::buildProgram(function);
       if (failed(program))
         return signalPassFailure();
-      search::CostEstimate cost = search::estimateCost(*program, *gpu);
+      // Each graph_def as the code generator schedules it for the chip.
+      std::optional<search::ProgramFacts> facts =
+          search::scheduleFunction(function, *program, {gpu}, *gpu,
+                                   CodegenOptions().getScheduleOptions());
+      if (!facts)
+        return signalPassFailure();
+      search::CostEstimate cost = search::estimateCost(*program, *gpu, *facts);
       function.emitRemark(llvm::formatv(
           "@{0}: estimated {1:f2} us on {2}: {3} bytes of global memory, {4} "
-          "multiply-adds, {5} launches, {6} bytes of shared memory per "
-          "block{7}",
+          "multiply-adds, {5} launches, {6} bytes of shared memory per block",
           function.getSymName(), cost.microseconds, gpu->name, cost.globalBytes,
           static_cast<int64_t>(cost.multiplyAdds), cost.launches,
-          cost.sharedBytes,
-          cost.fitsSharedMemory() ? "" : " (more than the chip has)"));
+          cost.sharedBytes));
     }
   }
 };

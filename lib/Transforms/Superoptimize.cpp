@@ -7,20 +7,17 @@
 
 #include "Mirage/Transforms/Passes.h"
 
-#include "Mirage/Conversion/CodegenOptions.h"
-
+// The dialects the pass produces.
 #include "Mirage/Conversion/Passes.h"
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
-#include "Mirage/Dialect/Kernel/Transforms/Passes.h"
 #include "Mirage/Search/BlockGraphSearch.h"
 #include "Mirage/Search/CostModel.h"
 #include "Mirage/Search/Materialize.h"
+#include "Mirage/Search/ProgramSchedule.h"
 #include "Mirage/Search/Z3Oracle.h"
 #include "Mirage/Semantics/Import.h"
 #include "Mirage/Transforms/ThreadGraphs.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/Verifier.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -62,52 +59,6 @@ template <typename T> std::string formatOptionValue(T value) {
   else
     os << value;
   return text;
-}
-
-/// Whether the code generator compiles `program`, materialized as a
-/// function of type `type` with blocks of `threads` threads (a program whose
-/// IR does not verify, say from a changed checkpoint, does not): every
-/// graph_def has a kernel schedule for each chip that a bundle of it targets by
-/// default (every chip, or those with clusters when a graph_def uses one)
-/// within the smallest shared memory of those chips, as the bundle writer
-/// lowers it.
-bool isCompilable(const sem::Program &program, FunctionType type,
-                  int32_t threads, MLIRContext *context) {
-  // The code generator's refusals are expected: they are not the user's.
-  ScopedDiagnosticHandler quiet(context,
-                                [](Diagnostic &) { return success(); });
-  Location loc = UnknownLoc::get(context);
-  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
-  OpBuilder builder = OpBuilder::atBlockEnd(module->getBody());
-  auto function = func::FuncOp::create(builder, loc, "candidate", type);
-  Block *body = function.addEntryBlock();
-  OpBuilder inside = OpBuilder::atBlockEnd(body);
-  FailureOr<SmallVector<Value>> outputs = search::materializeProgram(
-      program, inside, loc, body->getArguments(), threads);
-  if (failed(outputs))
-    return false;
-  func::ReturnOp::create(inside, loc, *outputs);
-  if (failed(verify(*module)))
-    return false;
-  bool usesClusters = llvm::any_of(program.graphs, [](const sem::Graph &g) {
-    return g.getClusterSize() != 1;
-  });
-  // Expanded as the bundle writer expands it, then scheduled as the
-  // lowering schedules it: the schedule refuses what the lowering would.
-  PassManager pm(context);
-  pm.addNestedPass<func::FuncOp>(kernel::createExpandToBlocksPass());
-  if (failed(pm.run(*module)))
-    return false;
-  SmallVector<const Chip *> chips = getDefaultChips(usesClusters);
-  ScheduleOptions options = CodegenOptions().getScheduleOptions();
-  options.maxSharedBytes = getSharedBytesPerBlock(chips);
-  WalkResult scheduled = module->walk([&](kernel::GraphDefOp graph) {
-    for (const Chip *chip : chips)
-      if (failed(scheduleKernel(graph, *chip, options)))
-        return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return !scheduled.wasInterrupted();
 }
 
 struct SuperoptimizePass
@@ -235,10 +186,9 @@ struct SuperoptimizePass
     search::BlockSearchStatistics stats;
     search::BlockSearchOptions functionOptions = options;
     functionOptions.checkpointKey = function.getSymName().str();
-    functionOptions.isCompilable = [&](const sem::Program &program) {
-      return isCompilable(program, function.getFunctionType(), threads,
-                          function.getContext());
-    };
+    functionOptions.schedule =
+        search::getScheduler(function.getFunctionType(), threads, *options.chip,
+                             function.getContext());
     FailureOr<std::vector<search::RankedProgram>> found =
         search::searchBlockGraphs(*reference, functionOptions, stats, error);
     // The reference is searchable: overrides that do not fit it and
@@ -257,8 +207,9 @@ struct SuperoptimizePass
     numChecked += stats.checked;
     numVerified += stats.verified;
     numUncompilable += stats.uncompilable;
+    // The reference holds predefined ops only: nothing to schedule.
     search::CostEstimate before =
-        search::estimateCost(*reference, *options.chip);
+        search::estimateCost(*reference, *options.chip, search::ProgramFacts());
     std::string summary = llvm::formatv(
         "{0} configurations, {1} states, {2} values pruned, {3} complete "
         "candidates, {4} of {5} verified in {6:f2} s{7}{8}",

@@ -8,6 +8,7 @@
 
 #include "Mirage/Search/BlockGraphSearch.h"
 #include "Mirage/Search/DimensionLabels.h"
+#include "Mirage/Search/ProgramSchedule.h"
 
 #include "Mirage/InitAllDialects.h"
 #include "Mirage/Semantics/Import.h"
@@ -37,16 +38,19 @@ protected:
     module = parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module);
     auto function = *module->getOps<func::FuncOp>().begin();
+    type = function.getFunctionType();
     FailureOr<sem::Program> program = sem::buildProgram(function);
     EXPECT_TRUE(succeeded(program));
     return *program;
   }
 
-  /// The verified candidates of `reference`, cheapest first (none when the
+  /// The verified candidates of the last parsed `reference`, cheapest
+  /// first, scheduled as the code generator schedules them (none when the
   /// search fails, which the test reports).
-  static std::vector<RankedProgram> search(const sem::Program &reference,
-                                           const BlockSearchOptions &options,
-                                           BlockSearchStatistics &statistics) {
+  std::vector<RankedProgram> search(const sem::Program &reference,
+                                    BlockSearchOptions options,
+                                    BlockSearchStatistics &statistics) {
+    options.schedule = getScheduler(type, 128, *options.chip, &context);
     std::string error;
     FailureOr<std::vector<RankedProgram>> found =
         searchBlockGraphs(reference, options, statistics, error);
@@ -64,6 +68,8 @@ protected:
 
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
+  /// The type of the last parsed function.
+  FunctionType type;
 };
 
 TEST_F(BlockGraphSearchTest, FindsTheFusedRmsNormLinear) {

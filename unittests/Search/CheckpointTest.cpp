@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Search/Checkpoint.h"
+#include "Mirage/Search/ProgramSchedule.h"
 
 #include "Mirage/InitAllDialects.h"
 #include "Mirage/Semantics/Import.h"
@@ -51,7 +52,10 @@ protected:
         return %o : tensor<2x32xf16>
       })mlir",
                                          &context);
-    reference = *sem::buildProgram(*module->getOps<func::FuncOp>().begin());
+    auto function = *module->getOps<func::FuncOp>().begin();
+    reference = *sem::buildProgram(function);
+    options.schedule =
+        getScheduler(function.getFunctionType(), 128, *options.chip, &context);
     options.forloopRanges = {1, 4};
     options.maxCandidates = 3;
   }

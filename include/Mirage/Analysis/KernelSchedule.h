@@ -174,6 +174,9 @@ struct KernelSchedule {
 
   /// Whether the state of `accum` stays in registers through the loop.
   bool isInRegisters(block::ForloopAccumOp accum) const;
+  /// The engine `matmul` runs on: its own, its register sum's, or
+  /// `mma.sync` for the matmuls of a register chain.
+  MatmulEngine getEngine(block::MatmulOp matmul) const;
   /// The register chain whose second matmul or forloop_accum is `op`, if any.
   const RegisterChain *getChain(Operation *op) const;
   /// The op whose lowering reads the operands of `op`: the second matmul of

@@ -87,10 +87,11 @@ struct BlockSearchOptions {
   uint64_t seed = 1;
   /// The most partial results the first kernel of a split µGraph writes.
   unsigned maxSplitOutputs = 3;
-  /// Whether the code generator compiles a candidate (null: every one is
-  /// taken to compile). Candidates it refuses are neither verified nor
-  /// returned. Called from the search's threads.
-  std::function<bool(const sem::Program &)> isCompilable;
+  /// How the code generator schedules a candidate for `chip`
+  /// (scheduleProgram); nothing when it refuses it. Candidates it refuses
+  /// are neither verified nor returned; the cost model reads the schedules
+  /// of the others. Required.
+  std::function<std::optional<ProgramFacts>(const sem::Program &)> schedule;
 };
 
 /// What the search did.
@@ -107,7 +108,7 @@ struct BlockSearchStatistics {
   int64_t checked = 0;
   int64_t verified = 0;
   /// Complete candidates left out because the code generator refuses them
-  /// (BlockSearchOptions::isCompilable).
+  /// (BlockSearchOptions::schedule).
   int64_t uncompilable = 0;
   /// Z3 queries and cache hits.
   int64_t oracleQueries = 0;

@@ -5,20 +5,22 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A first analytic cost model (docs/Search.md): the global-memory traffic of
-// a program, which bounds the memory-bound kernels the benchmarks are made
-// of, the multiply-adds of its matmuls on the tensor cores where the code
-// generator puts them there (f16 tiles, k in 16s, n in 8s) and on the SIMT
-// cores otherwise, the latency of the sums (or mma.sync steps) each thread
-// takes in turn, and its number of launches, on an A100 (sm_80) or an H100
-// (sm_90a). Calibration against measured times is the job of the fast-kernels
-// work.
+// An analytic cost model (docs/Search.md): the global-memory traffic of a
+// program, which bounds the memory-bound kernels the benchmarks are made of,
+// the multiply-adds of its matmuls on the engine the kernel schedule gives
+// them (tensor cores or SIMT cores), the latency of the sums (or
+// tensor-core steps) each thread takes in turn, and its number of launches,
+// on an A100 (sm_80) or an H100 (sm_90a). Threads, shared memory, resident
+// blocks, pipelining and engines are the kernel schedule's
+// (ProgramSchedule.h): the model has no rules of its own for them.
+// docs/Benchmarks/CostModel.md ranks it against measured kernels.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MIRAGE_SEARCH_COSTMODEL_H
 #define MIRAGE_SEARCH_COSTMODEL_H
 
+#include "Mirage/Search/ProgramSchedule.h"
 #include "Mirage/Semantics/Program.h"
 #include "Mirage/Support/Chip.h"
 
@@ -32,11 +34,12 @@ struct CostEstimate {
   /// Estimated run time: per launch, the longest of its traffic at the
   /// memory bandwidth and its multiply-adds at the SIMT and tensor-core
   /// rates the grid can draw (a grid of fewer blocks than SMs draws a
-  /// proportional share of each), and the terms (or mma.sync steps) one
-  /// thread takes in turn (latency-bound, per wave of the blocks an SM's
-  /// shared memory holds), plus a fixed cost per launch. A block graph
-  /// without a for-loop loads before it computes: its traffic is added to
-  /// the longer of the other two instead.
+  /// proportional share of each), and the terms (or tensor-core steps) one
+  /// thread takes in turn (latency-bound, per wave of the blocks the
+  /// schedule makes resident), plus a fixed cost per launch. A kernel whose
+  /// schedule does not pipeline its loads loads before it computes: its
+  /// traffic is added to the longer of the other two instead. Infinite when
+  /// a graph_def has no schedule.
   double microseconds = 0.0;
   /// Bytes read from and written to global memory by all blocks: every load
   /// of every block in every iteration that loads it, every save, and every
@@ -45,26 +48,31 @@ struct CostEstimate {
   /// Kernel launches.
   int64_t launches = 0;
   /// Multiply-adds of every matmul, every block and iteration included
-  /// (tensor-core tiles padded to 16 rows).
+  /// (tensor-core tiles padded to whole steps).
   double multiplyAdds = 0.0;
-  /// The most shared memory a block of any graph_def needs when every tile
-  /// it loads or computes is staged there (no reuse).
+  /// The most dynamic shared memory a block of any graph_def takes, as
+  /// scheduled.
   int64_t sharedBytes = 0;
-  /// The shared memory a block may use on the GPU estimated for.
-  int64_t sharedBytesLimit = 0;
+  /// Whether every graph_def has a kernel schedule.
+  bool scheduled = true;
 
-  /// Whether every block fits in the GPU's shared memory.
-  bool fitsSharedMemory() const { return sharedBytes <= sharedBytesLimit; }
-  /// Orders blocks that fit first, then by estimated time, then by traffic.
+  /// Orders scheduled programs first, then by estimated time, then by
+  /// traffic.
   bool operator<(const CostEstimate &other) const {
-    return std::make_tuple(!fitsSharedMemory(), microseconds, globalBytes) <
-           std::make_tuple(!other.fitsSharedMemory(), other.microseconds,
+    return std::make_tuple(!scheduled, microseconds, globalBytes) <
+           std::make_tuple(!other.scheduled, other.microseconds,
                            other.globalBytes);
   }
 };
 
-/// The cost of `program` on `gpu`.
-CostEstimate estimateCost(const sem::Program &program, const Chip &chip);
+/// The cost of `program` on `chip`, whose graph_defs have the kernel
+/// schedules `facts` give for that chip (scheduleProgram).
+CostEstimate estimateCost(const sem::Program &program, const Chip &chip,
+                          const ProgramFacts &facts);
+
+/// The multiply-adds of every matmul of `program`, every block and
+/// iteration included (no padding): the work of evaluating it once.
+double countMultiplyAdds(const sem::Program &program);
 
 } // namespace mlir::mirage::search
 

@@ -1,0 +1,153 @@
+//===- CostModelTest.cpp - The cost model reads the kernel schedule -------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Search/CostModel.h"
+#include "Mirage/Search/ProgramSchedule.h"
+
+#include "Mirage/Conversion/CodegenOptions.h"
+#include "Mirage/InitAllDialects.h"
+#include "Mirage/Semantics/Import.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::mirage;
+using namespace mlir::mirage::search;
+
+namespace {
+
+/// A 2x64 by 64x32 f16 matmul in one block of 128 threads, looping four
+/// times over the contraction.
+constexpr const char *kLinear = R"mlir(
+  func.func @linear(%x: tensor<2x64xf16>, %w: tensor<64x32xf16>) -> tensor<2x32xf16> {
+    %o = mirage_kernel.graph_def(%xg = %x : tensor<2x64xf16>, %wg = %w : tensor<64x32xf16>) -> tensor<2x32xf16> grid [1, 1, 1] block [128, 1, 1] forloop 4 {
+      %xt = input_loader %xg imap <x = -1> fmap 1 : tensor<2x64xf16> -> !mirage_block.stensor<2x16xf16>
+      %wt = input_loader %wg imap <x = -1> fmap 0 : tensor<64x32xf16> -> !mirage_block.stensor<16x32xf16>
+      %m = matmul %xt, %wt : !mirage_block.stensor<2x16xf16>, !mirage_block.stensor<16x32xf16> -> !mirage_block.stensor<2x32xf16>
+      %a = forloop_accum %m sum : !mirage_block.stensor<2x32xf16> -> !mirage_block.stensor<2x32xf16>
+      %out = output_saver %a omap <x = -1> : !mirage_block.stensor<2x32xf16> -> tensor<2x32xf16>
+      yield %out : tensor<2x32xf16>
+    }
+    return %o : tensor<2x32xf16>
+  })mlir";
+
+class CostModelTest : public ::testing::Test {
+protected:
+  CostModelTest() {
+    DialectRegistry registry;
+    registry.insert<func::FuncDialect>();
+    registerAllDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+    module = parseSourceString<ModuleOp>(kLinear, &context);
+    function = *module->getOps<func::FuncOp>().begin();
+    program = *sem::buildProgram(function);
+  }
+
+  /// The facts of the function's schedule on `chip`.
+  ProgramFacts schedule(const Chip &chip) {
+    std::optional<ProgramFacts> facts =
+        scheduleFunction(function, program, {&chip}, chip,
+                         CodegenOptions().getScheduleOptions());
+    EXPECT_TRUE(facts.has_value());
+    return facts.value_or(ProgramFacts(program.graphs.size()));
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp function;
+  sem::Program program;
+  const Chip &chip = *lookupChip("sm_90a");
+};
+
+TEST_F(CostModelTest, ReadsTheScheduleOfEveryGraphDef) {
+  ProgramFacts facts = schedule(chip);
+  ASSERT_EQ(facts.size(), 2u);
+  EXPECT_FALSE(facts[0].has_value());
+  ASSERT_TRUE(facts[1].has_value());
+  EXPECT_EQ(facts[1]->threads, 128);
+  EXPECT_EQ(facts[1]->matmulEngines.size(), 1u);
+  CostEstimate cost = estimateCost(program, chip, facts);
+  EXPECT_TRUE(cost.scheduled);
+  EXPECT_EQ(cost.sharedBytes, facts[1]->sharedBytes);
+  EXPECT_TRUE(std::isfinite(cost.microseconds));
+}
+
+TEST_F(CostModelTest, AnUnscheduledGraphDefHasNoFiniteCost) {
+  CostEstimate cost =
+      estimateCost(program, chip, ProgramFacts(program.graphs.size()));
+  EXPECT_FALSE(cost.scheduled);
+  EXPECT_TRUE(std::isinf(cost.microseconds));
+  CostEstimate scheduled = estimateCost(program, chip, schedule(chip));
+  EXPECT_TRUE(scheduled < cost);
+}
+
+TEST_F(CostModelTest, TheEngineComesFromTheSchedule) {
+  ProgramFacts facts = schedule(chip);
+  facts[1]->matmulEngines = {MatmulEngine::Simt};
+  CostEstimate simt = estimateCost(program, chip, facts);
+  facts[1]->matmulEngines = {MatmulEngine::MmaSync};
+  CostEstimate mma = estimateCost(program, chip, facts);
+  facts[1]->matmulEngines = {MatmulEngine::Wgmma};
+  CostEstimate wgmma = estimateCost(program, chip, facts);
+  // 2x32 results of 64 terms: exact on the SIMT cores, rows padded to 16
+  // for mma.sync and to 64 for wgmma.
+  EXPECT_EQ(simt.multiplyAdds, 2.0 * 32 * 64);
+  EXPECT_EQ(mma.multiplyAdds, 16.0 * 32 * 64);
+  EXPECT_EQ(wgmma.multiplyAdds, 64.0 * 32 * 64);
+  EXPECT_EQ(countMultiplyAdds(program), 2.0 * 32 * 64);
+}
+
+TEST_F(CostModelTest, ThreadsAndPipeliningComeFromTheSchedule) {
+  ProgramFacts facts = schedule(chip);
+  facts[1]->matmulEngines = {MatmulEngine::Simt};
+  facts[1]->threads = 128;
+  CostEstimate wide = estimateCost(program, chip, facts);
+  facts[1]->threads = 32;
+  CostEstimate narrow = estimateCost(program, chip, facts);
+  // Fewer threads each add up more terms in turn.
+  EXPECT_LT(wide.microseconds, narrow.microseconds);
+  facts[1]->pipelined = true;
+  CostEstimate overlapped = estimateCost(program, chip, facts);
+  facts[1]->pipelined = false;
+  CostEstimate serial = estimateCost(program, chip, facts);
+  EXPECT_LT(overlapped.microseconds, serial.microseconds);
+}
+
+TEST_F(CostModelTest, WavesFollowTheScheduledResidentBlocks) {
+  // 264 blocks of a copy kernel on 132 SMs: one wave with 2 resident
+  // blocks, two with 1.
+  OwningOpRef<ModuleOp> copies = parseSourceString<ModuleOp>(R"mlir(
+    func.func @rows(%x: tensor<16896x1024xf16>) -> tensor<16896x1xf16> {
+      %o = mirage_kernel.graph_def(%xg = %x : tensor<16896x1024xf16>) -> tensor<16896x1xf16> grid [264, 1, 1] block [128, 1, 1] forloop 1 {
+        %xt = input_loader %xg imap <x = 0> : tensor<16896x1024xf16> -> !mirage_block.stensor<64x1024xf16>
+        %r = reduction %xt dim 1 : !mirage_block.stensor<64x1024xf16> -> !mirage_block.stensor<64x1xf16>
+        %out = output_saver %r omap <x = 0> : !mirage_block.stensor<64x1xf16> -> tensor<16896x1xf16>
+        yield %out : tensor<16896x1xf16>
+      }
+      return %o : tensor<16896x1xf16>
+    })mlir",
+                                                             &context);
+  sem::Program rows =
+      *sem::buildProgram(*copies->getOps<func::FuncOp>().begin());
+  KernelFacts kernel;
+  kernel.threads = 128;
+  kernel.residentBlocks = 2;
+  ProgramFacts facts = {std::nullopt, kernel};
+  CostEstimate oneWave = estimateCost(rows, chip, facts);
+  facts[1]->residentBlocks = 1;
+  CostEstimate twoWaves = estimateCost(rows, chip, facts);
+  // The 1,024-term sums at 20 ns count once per wave.
+  EXPECT_NEAR(twoWaves.microseconds - oneWave.microseconds, 20.48, 0.01);
+}
+
+} // namespace
