@@ -8,6 +8,9 @@
 #include "Mirage/Semantics/ProgramJSON.h"
 
 #include "llvm/ADT/SmallVectorExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SHA256.h"
 
 #include <limits>
 
@@ -519,4 +522,10 @@ bool mlir::mirage::sem::fromJSON(const json::Value &json, Program &program,
                                  json::Path path) {
   program.graphs.clear();
   return ProgramReader(program).readGraph(json, Level::Kernel, path) == 0;
+}
+
+std::string mlir::mirage::sem::getProgramKey(const Program &program) {
+  std::string text = llvm::formatv("{0}", toJSON(program)).str();
+  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(text)),
+                     /*LowerCase=*/true);
 }

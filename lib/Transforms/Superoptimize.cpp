@@ -16,6 +16,9 @@
 #include "Mirage/Search/ProgramSchedule.h"
 #include "Mirage/Search/Z3Oracle.h"
 #include "Mirage/Semantics/Import.h"
+#include "Mirage/Semantics/ProgramJSON.h"
+#include "Mirage/Support/Tuning.h"
+#include "Mirage/Support/Version.h"
 #include "Mirage/Transforms/ThreadGraphs.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/Format.h"
@@ -69,8 +72,12 @@ struct SuperoptimizePass
     search::BlockSearchOptions options;
     if (failed(readOptions(options)))
       return signalPassFailure();
-    for (auto function : getOperation().getOps<func::FuncOp>())
-      if (isReference(function) && failed(optimize(function, options)))
+    // The functions as given: those it adds (a tuning group's) are not
+    // searched again.
+    for (auto function :
+         llvm::to_vector(getOperation().getOps<func::FuncOp>()))
+      if (isReference(function) && !function->hasAttr(kTuningAttrName) &&
+          failed(optimize(function, options)))
         return signalPassFailure();
   }
 
@@ -142,18 +149,37 @@ struct SuperoptimizePass
     return success();
   }
 
-  /// Adds `candidates` after `function` as @<name>_candidate_<rank>, each
-  /// with its estimated time and global-memory traffic.
+  /// Adds, after `function` (whose program is `reference`), a copy of it as
+  /// @<name>_as_written and `candidates` as @<name>_candidate_<rank>, each
+  /// with its estimated time and global-memory traffic: one tuning group
+  /// (Mirage/Support/Tuning.h).
   LogicalResult
-  emitCandidatesAfter(func::FuncOp function,
+  emitCandidatesAfter(func::FuncOp function, const sem::Program &reference,
                       ArrayRef<search::RankedProgram> candidates) {
     OpBuilder builder(function->getContext());
+    std::string key = sem::getProgramKey(reference);
+    auto markTuning = [&](func::FuncOp member, int64_t candidate) {
+      member->setAttr(
+          kTuningAttrName,
+          builder.getDictionaryAttr(
+              {builder.getNamedAttr("key", builder.getStringAttr(key)),
+               builder.getNamedAttr(
+                   "compiler", builder.getStringAttr(getCompilerVersion())),
+               builder.getNamedAttr("candidate",
+                                    builder.getI64IntegerAttr(candidate))}));
+    };
+    auto asWritten = cast<func::FuncOp>(function->clone());
+    asWritten.setSymName((function.getSymName() + "_as_written").str());
+    markTuning(asWritten, kAsWrittenCandidate);
     builder.setInsertionPointAfter(function);
+    builder.insert(asWritten);
+    builder.setInsertionPointAfter(asWritten);
     for (auto [rank, candidate] : llvm::enumerate(candidates)) {
       auto copy = func::FuncOp::create(
           builder, function.getLoc(),
           (function.getSymName() + "_candidate_" + Twine(rank)).str(),
           function.getFunctionType());
+      markTuning(copy, rank);
       copy->setAttr("mirage.estimated_us",
                     builder.getF64FloatAttr(candidate.cost.microseconds));
       copy->setAttr("mirage.global_bytes",
@@ -200,7 +226,8 @@ struct SuperoptimizePass
           << options.checkpointPath << "' records " << stats.droppedCandidates
           << " candidate(s) of '" << function.getSymName()
           << "' that fail verification (the file was changed); dropped them";
-    if (emitCandidates && failed(emitCandidatesAfter(function, *found)))
+    if (emitCandidates &&
+        failed(emitCandidatesAfter(function, *reference, *found)))
       return failure();
     numStates += stats.states;
     numPruned += stats.pruned;

@@ -20,6 +20,8 @@
 #include "Mirage/Semantics/Program.h"
 #include "llvm/Support/JSON.h"
 
+#include <string>
+
 namespace mlir::mirage::sem {
 
 /// `type` as {"shape": [...], "dtype": "f16" | "bf16" | "f32"}.
@@ -33,6 +35,10 @@ llvm::json::Value toJSON(const Program &program);
 /// path of the first fault), for anything else.
 bool fromJSON(const llvm::json::Value &json, Program &program,
               llvm::json::Path path);
+
+/// The key of `program` among tuning results: the SHA-256 of its JSON form
+/// (ops, shapes, dtypes; no names), as 64 lowercase hex digits.
+std::string getProgramKey(const Program &program);
 
 } // namespace mlir::mirage::sem
 

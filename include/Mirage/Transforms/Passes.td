@@ -128,8 +128,10 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "Fuse the result's elementwise chains into thread graphs "
            "(mirage-form-thread-graphs)">,
     Option<"emitCandidates", "emit-candidates", "bool", "false",
-           "Also add the max-candidates best verified candidates as "
-           "functions @<name>_candidate_<rank> with their cost estimates">,
+           "Also add the program as written as @<name>_as_written and the "
+           "max-candidates best verified candidates as functions "
+           "@<name>_candidate_<rank> with their cost estimates, marked "
+           "mirage.tuning as one tuning group">,
   ];
   let statistics = [
     Statistic<"numStates", "num-states", "Partial block graphs explored">,

@@ -10,6 +10,7 @@
 #include "Mirage/Conversion/Passes.h"
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 #include "Mirage/Support/Chip.h"
+#include "Mirage/Support/Tuning.h"
 #include "Plan.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -35,15 +36,59 @@ bool isReferenceForm(func::FuncOp function) {
       [](Operation &op) { return kernel::isPredefinedKernelOp(&op); });
 }
 
+/// The `mirage.tuning` dictionary of `function` (Mirage/Support/Tuning.h)
+/// as plan.json's `tuning`; null without one, failure (with an error) when
+/// it is malformed.
+FailureOr<std::optional<json::Object>> getTuning(func::FuncOp function) {
+  Attribute attr = function->getAttr(kTuningAttrName);
+  if (!attr)
+    return std::optional<json::Object>();
+  auto tuning = dyn_cast<DictionaryAttr>(attr);
+  auto key = tuning ? tuning.getAs<StringAttr>("key") : StringAttr();
+  auto compiler = tuning ? tuning.getAs<StringAttr>("compiler") : StringAttr();
+  auto candidate =
+      tuning ? tuning.getAs<IntegerAttr>("candidate") : IntegerAttr();
+  if (!key || key.size() != 64 ||
+      !llvm::all_of(key.getValue(), llvm::isHexDigit) || !compiler ||
+      !candidate || candidate.getInt() < kAsWrittenCandidate)
+    return function.emitError()
+           << kTuningAttrName
+           << " must be {key = <64 hex digits>, compiler = <string>, "
+              "candidate = <integer from -1>}, got "
+           << attr;
+  return std::optional<json::Object>(
+      json::Object{{"key", key.getValue().lower()},
+                   {"compiler", compiler.getValue()},
+                   {"candidate", candidate.getInt()}});
+}
+
+/// The function of `module` that is the program as written of the tuning
+/// group `key`, if any.
+func::FuncOp findAsWritten(ModuleOp module, StringRef key) {
+  for (auto function : module.getOps<func::FuncOp>())
+    if (auto tuning = function->getAttrOfType<DictionaryAttr>(kTuningAttrName))
+      if (tuning.getAs<StringAttr>("key") == key &&
+          tuning.getAs<IntegerAttr>("candidate") &&
+          tuning.getAs<IntegerAttr>("candidate").getInt() ==
+              kAsWrittenCandidate)
+        return function;
+  return {};
+}
+
 /// The reference program of `function`: itself when it is in reference form,
 /// else the function of the same name in `references` (or its only one),
-/// else the function of its own module marked `mirage.reference`. Null when
-/// there is none.
+/// else the program as written of its tuning group, else the function of
+/// its own module marked `mirage.reference`. Null when there is none.
 FailureOr<std::optional<json::Object>> findReference(func::FuncOp function,
                                                      ModuleOp references) {
   func::FuncOp reference;
+  auto tuning = function->getAttrOfType<DictionaryAttr>(kTuningAttrName);
+  StringAttr key = tuning ? tuning.getAs<StringAttr>("key") : StringAttr();
   if (isReferenceForm(function)) {
     reference = function;
+  } else if (!references && key &&
+             (reference = findAsWritten(
+                  function->getParentOfType<ModuleOp>(), key.getValue()))) {
   } else if (!references) {
     auto module = function->getParentOfType<ModuleOp>();
     for (auto candidate : module.getOps<func::FuncOp>())
@@ -179,14 +224,17 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
 
   json::Array plans;
   std::vector<json::Object> programs, references;
+  std::vector<std::optional<json::Object>> tunings;
   for (func::FuncOp function : functions) {
     FailureOr<json::Object> program = getProgram(function, true);
     FailureOr<std::optional<json::Object>> reference =
         findReference(function, options.reference);
-    if (failed(program) || failed(reference))
+    FailureOr<std::optional<json::Object>> tuning = getTuning(function);
+    if (failed(program) || failed(reference) || failed(tuning))
       return failure();
     programs.push_back(std::move(*program));
     references.push_back(reference->value_or(json::Object()));
+    tunings.push_back(std::move(*tuning));
   }
 
   std::vector<std::string> chips = options.chips;
@@ -229,8 +277,8 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
       return failure();
     ptx.emplace_back(chip, std::move(*assembly));
     ptxFiles[chip] = chip + ".ptx";
-    for (auto [index, function, program, reference] :
-         llvm::enumerate(functions, programs, references)) {
+    for (auto [index, function, program, reference, tuning] :
+         llvm::enumerate(functions, programs, references, tunings)) {
       auto host = lowered->lookupSymbol<func::FuncOp>(function.getSymName());
       FailureOr<json::Object> plan = getFunctionPlan(host);
       if (failed(plan))
@@ -250,6 +298,8 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
       (*plan)["program"] = json::Object(program);
       if (!reference.empty())
         (*plan)["reference"] = json::Object(reference);
+      if (tuning)
+        (*plan)["tuning"] = json::Object(*tuning);
       plans.push_back(std::move(*plan));
     }
   }
