@@ -76,6 +76,12 @@ uint32_t Launch::getSharedMemory(const std::string &chip) const {
   return entry == chipSharedMemory.end() ? sharedMemory : entry->second;
 }
 
+bool mirage::runtime::isTuningKey(std::string_view text) {
+  return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
 Expected<const Function *> Plan::lookup(std::string_view name) const {
   if (name.empty() && functions.size() == 1)
     return &functions.front();
@@ -285,7 +291,7 @@ private:
     Function function;
     if (!checkObject(value, path,
                      {"name", "inputs", "outputs", "buffers", "launches",
-                      "program", "reference"}))
+                      "program", "reference", "tuning"}))
       return function;
     if (const json::Value *name = field(value, path, "name"))
       function.name = nonEmptyString(*name, member(path, "name"));
@@ -310,7 +316,30 @@ private:
                  std::string(json::kindName(program->kind())));
     }
     function.hasReference = value.find("reference") != nullptr;
+    if (const json::Value *program = value.find("program");
+        program && !failed())
+      function.program = json::write(*program);
+    if (const json::Value *tuning = value.find("tuning"))
+      function.tuning = readTuning(*tuning, member(path, "tuning"));
     return function;
+  }
+
+  TuningInfo readTuning(const json::Value &value, const std::string &path) {
+    TuningInfo tuning;
+    if (!checkObject(value, path, {"key", "compiler", "candidate"}))
+      return tuning;
+    if (const json::Value *key = field(value, path, "key")) {
+      if (!key->isString() || !isTuningKey(key->getString()))
+        fail(member(path, "key"), "expected 64 lowercase hex digits");
+      else
+        tuning.key = key->getString();
+    }
+    if (const json::Value *compiler = field(value, path, "compiler"))
+      tuning.compiler = nonEmptyString(*compiler, member(path, "compiler"));
+    if (const json::Value *candidate = field(value, path, "candidate"))
+      tuning.candidate = integer(*candidate, member(path, "candidate"), -1,
+                                 std::numeric_limits<int32_t>::max());
+    return tuning;
   }
 
   std::vector<TensorType> readTensors(const json::Value &value,
