@@ -7,17 +7,18 @@
 
 #include "mirage/runtime/Plan.h"
 
-#include "Json.h"
+#include "JsonReader.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <initializer_list>
 #include <limits>
 #include <set>
 #include <sstream>
 
 using namespace mirage::runtime;
+using json::indexed;
+using json::member;
 
 std::string_view mirage::runtime::dtypeName(DType dtype) {
   switch (dtype) {
@@ -111,23 +112,17 @@ constexpr int64_t maxPortableClusterSize = 8;
 /// Bounds any tensor or buffer size so byte counts never overflow.
 constexpr int64_t maxBytes = int64_t(1) << 48;
 
-std::string indexed(const std::string &path, size_t index) {
-  return path + "[" + std::to_string(index) + "]";
-}
-
 std::string formatDim3(const std::array<uint32_t, 3> &dims) {
   return formatList({dims[0], dims[1], dims[2]});
-}
-
-std::string member(const std::string &path, std::string_view key) {
-  return path.empty() ? std::string(key) : path + "." + std::string(key);
 }
 
 /// Reads plan.json's JSON tree into a Plan. Every reader records the first
 /// failure and returns a harmless default, so the structure of `read` stays
 /// linear; `read` reports that first failure.
-class PlanReader {
+class PlanReader : json::Reader {
 public:
+  PlanReader() : json::Reader("plan.json: ") {}
+
   Expected<Plan> read(const json::Value &root) {
     Plan plan;
     if (checkObject(root, "", {"format", "version", "ptx", "functions"})) {
@@ -147,87 +142,12 @@ public:
         plan.functions = readFunctions(*functions);
       checkClusterChips(plan);
     }
-    if (firstError)
-      return Error(ErrorCode::InvalidBundle, *firstError);
+    if (Error error = takeError(ErrorCode::InvalidBundle))
+      return error;
     return plan;
   }
 
 private:
-  bool failed() const { return firstError.has_value(); }
-
-  void fail(const std::string &path, const std::string &message) {
-    if (!firstError)
-      firstError = "plan.json: " + (path.empty() ? "" : path + ": ") + message;
-  }
-
-  /// Checks that `value` is an object whose keys are all in `allowed`.
-  bool checkObject(const json::Value &value, const std::string &path,
-                   std::initializer_list<std::string_view> allowed) {
-    if (!value.isObject()) {
-      fail(path, "expected an object, got " +
-                     std::string(json::kindName(value.kind())));
-      return false;
-    }
-    for (const json::Value::Member &entry : value.getObject()) {
-      bool known = false;
-      for (std::string_view key : allowed)
-        known |= entry.first == key;
-      if (!known) {
-        fail(path, "unknown field \"" + entry.first + "\"");
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /// The required member `key` of the object `object` at `path`.
-  const json::Value *field(const json::Value &object, const std::string &path,
-                           std::string_view key) {
-    const json::Value *value = object.find(key);
-    if (!value)
-      fail(path, "missing field \"" + std::string(key) + "\"");
-    return failed() ? nullptr : value;
-  }
-
-  std::string requireString(const json::Value &value, const std::string &path) {
-    if (!value.isString()) {
-      fail(path, "expected a string, got " +
-                     std::string(json::kindName(value.kind())));
-      return "";
-    }
-    return value.getString();
-  }
-
-  std::string nonEmptyString(const json::Value &value,
-                             const std::string &path) {
-    std::string string = requireString(value, path);
-    if (!failed() && string.empty())
-      fail(path, "expected a non-empty string");
-    return string;
-  }
-
-  int64_t integer(const json::Value &value, const std::string &path,
-                  int64_t min, int64_t max) {
-    if (!value.isInteger() || value.getInteger() < min ||
-        value.getInteger() > max) {
-      fail(path, "expected an integer in [" + std::to_string(min) + ", " +
-                     std::to_string(max) + "]");
-      return min;
-    }
-    return value.getInteger();
-  }
-
-  const std::vector<json::Value> &array(const json::Value &value,
-                                        const std::string &path) {
-    static const std::vector<json::Value> empty;
-    if (!value.isArray()) {
-      fail(path, "expected an array, got " +
-                     std::string(json::kindName(value.kind())));
-      return empty;
-    }
-    return value.getArray();
-  }
-
   std::array<uint32_t, 3> dim3(const json::Value &value,
                                const std::string &path) {
     std::array<uint32_t, 3> result{1, 1, 1};
@@ -621,7 +541,6 @@ private:
                "thread-block clusters need sm_90a, but ptx also lists sm_80");
   }
 
-  std::optional<std::string> firstError;
   /// The chips of `ptx`.
   std::set<std::string> chips;
 };
