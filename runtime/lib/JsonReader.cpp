@@ -7,6 +7,8 @@
 
 #include "JsonReader.h"
 
+#include "mirage/runtime/Plan.h"
+
 using namespace mirage::runtime;
 using namespace mirage::runtime::json;
 
@@ -29,13 +31,17 @@ void Reader::fail(const std::string &path, const std::string &message) {
     firstError = prefix + (path.empty() ? "" : path + ": ") + message;
 }
 
-bool Reader::checkObject(const json::Value &value, const std::string &path,
-                         std::initializer_list<std::string_view> allowed) {
-  if (!value.isObject()) {
+bool Reader::requireObject(const json::Value &value, const std::string &path) {
+  if (!value.isObject())
     fail(path,
          "expected an object, got " + std::string(kindName(value.kind())));
+  return value.isObject();
+}
+
+bool Reader::checkObject(const json::Value &value, const std::string &path,
+                         std::initializer_list<std::string_view> allowed) {
+  if (!requireObject(value, path))
     return false;
-  }
   for (const json::Value::Member &entry : value.getObject()) {
     bool known = false;
     for (std::string_view key : allowed)
@@ -83,6 +89,15 @@ int64_t Reader::integer(const json::Value &value, const std::string &path,
     return min;
   }
   return value.getInteger();
+}
+
+std::string Reader::tuningKey(const json::Value &value,
+                              const std::string &path) {
+  if (!value.isString() || !isTuningKey(value.getString())) {
+    fail(path, "expected 64 lowercase hex digits");
+    return "";
+  }
+  return value.getString();
 }
 
 double Reader::nonNegativeNumber(const json::Value &value,

@@ -47,6 +47,9 @@ public:
   /// recorded before.
   void fail(const std::string &path, const std::string &message);
 
+  /// Checks that `value` is an object, with any members.
+  bool requireObject(const json::Value &value, const std::string &path);
+
   /// Checks that `value` is an object whose keys are all in `allowed`.
   bool checkObject(const json::Value &value, const std::string &path,
                    std::initializer_list<std::string_view> allowed);
@@ -62,6 +65,9 @@ public:
   /// An integer (written as one) in [min, max].
   int64_t integer(const json::Value &value, const std::string &path,
                   int64_t min, int64_t max);
+
+  /// A tuning key: 64 lowercase hex digits.
+  std::string tuningKey(const json::Value &value, const std::string &path);
 
   /// A number (integer or real) that is at least 0.
   double nonNegativeNumber(const json::Value &value, const std::string &path);

@@ -227,14 +227,11 @@ private:
     if (const json::Value *launches = field(value, path, "launches"))
       function.launches =
           readLaunches(*launches, member(path, "launches"), function);
-    // The programs are for testing; the runtime only checks their kind.
-    for (const char *key : {"program", "reference"}) {
-      const json::Value *program = value.find(key);
-      if (program && !program->isObject())
-        fail(member(path, key),
-             "expected an object, got " +
-                 std::string(json::kindName(program->kind())));
-    }
+    // The runtime does not interpret the programs (tests read them, and
+    // mirage-tune copies the winner's program); it checks their kind.
+    for (const char *key : {"program", "reference"})
+      if (const json::Value *program = value.find(key))
+        requireObject(*program, member(path, key));
     function.hasReference = value.find("reference") != nullptr;
     if (const json::Value *program = value.find("program");
         program && !failed())
@@ -248,12 +245,8 @@ private:
     TuningInfo tuning;
     if (!checkObject(value, path, {"key", "compiler", "candidate"}))
       return tuning;
-    if (const json::Value *key = field(value, path, "key")) {
-      if (!key->isString() || !isTuningKey(key->getString()))
-        fail(member(path, "key"), "expected 64 lowercase hex digits");
-      else
-        tuning.key = key->getString();
-    }
+    if (const json::Value *key = field(value, path, "key"))
+      tuning.key = tuningKey(*key, member(path, "key"));
     if (const json::Value *compiler = field(value, path, "compiler"))
       tuning.compiler = nonEmptyString(*compiler, member(path, "compiler"));
     if (const json::Value *candidate = field(value, path, "candidate"))

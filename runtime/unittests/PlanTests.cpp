@@ -9,11 +9,8 @@
 
 #include "mirage/runtime/Plan.h"
 
-#include <filesystem>
-#include <fstream>
-#include <unistd.h>
-
 using namespace mirage::runtime;
+using mirage::runtime::testing::TemporaryDirectory;
 
 namespace {
 
@@ -62,30 +59,6 @@ std::string replaced(std::string text, const std::string &from,
 Expected<Plan> parseEdited(const std::string &from, const std::string &to) {
   return parsePlan(replaced(validPlan, from, to));
 }
-
-/// A fresh empty directory, removed on destruction.
-class TemporaryDirectory {
-public:
-  TemporaryDirectory() {
-    static int counter = 0;
-    path = std::filesystem::temp_directory_path() /
-           ("mirage-runtime-test-" + std::to_string(::getpid()) + "-" +
-            std::to_string(counter++));
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  ~TemporaryDirectory() {
-    std::error_code error;
-    std::filesystem::remove_all(path, error);
-  }
-
-  void write(const std::string &name, const std::string &contents) const {
-    std::ofstream(path / name) << contents;
-  }
-  std::string string() const { return path.string(); }
-
-  std::filesystem::path path;
-};
 
 } // namespace
 
