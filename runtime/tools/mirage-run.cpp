@@ -89,26 +89,6 @@ Expected<Options> parseOptions(int argc, char **argv) {
   return options;
 }
 
-/// Device memory freed on destruction (in the context current then).
-class DeviceMemory {
-public:
-  DeviceMemory() = default;
-  DeviceMemory(const DeviceMemory &) = delete;
-  DeviceMemory &operator=(const DeviceMemory &) = delete;
-  ~DeviceMemory() {
-    if (pointer)
-      (void)cuMemFree(pointer);
-  }
-
-  Error allocate(size_t bytes) {
-    return checkDriver(cuMemAlloc(&pointer, bytes), "cuMemAlloc");
-  }
-  CUdeviceptr get() const { return pointer; }
-
-private:
-  CUdeviceptr pointer = 0;
-};
-
 /// Everything mirage-run creates in the context, released in reverse order.
 struct Session {
   CUdevice device = 0;
@@ -125,17 +105,6 @@ struct Session {
       (void)cuDevicePrimaryCtxRelease(device);
   }
 };
-
-TensorArg describe(const TensorType &type, const DeviceMemory &memory,
-                   int device) {
-  TensorArg arg;
-  arg.data = memory.get();
-  arg.dtype = type.dtype;
-  arg.shape = type.shape;
-  arg.strides = type.strides;
-  arg.device = device;
-  return arg;
-}
 
 Error printChecksums(const std::vector<TensorType> &types,
                      const std::vector<DeviceMemory> &memory) {
@@ -210,7 +179,8 @@ Error runTool(const Options &options) {
             cuMemcpyHtoD(inputMemory[i].get(), bytes.data(), bytes.size()),
             "cuMemcpyHtoD"))
       return error;
-    inputs.push_back(describe(type, inputMemory[i], options.device));
+    inputs.push_back(
+        describeTensor(type, inputMemory[i].get(), options.device));
   }
   std::vector<DeviceMemory> outputMemory(function.outputs.size());
   std::vector<TensorArg> outputs;
@@ -222,8 +192,8 @@ Error runTool(const Options &options) {
     if (Error error = checkDriver(
             cuMemsetD8(outputMemory[i].get(), 0xFF, bytes), "cuMemsetD8"))
       return error;
-    outputs.push_back(
-        describe(function.outputs[i], outputMemory[i], options.device));
+    outputs.push_back(describeTensor(function.outputs[i], outputMemory[i].get(),
+                                     options.device));
   }
   std::printf("inputs: normal(0, %g), seed %llu\n", inputScale,
               static_cast<unsigned long long>(inputSeed));
