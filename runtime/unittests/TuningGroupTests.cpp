@@ -161,3 +161,22 @@ MIRAGE_TEST(TuningGroup, RejectsDifferentSignatures) {
                     "the 2 of a, the program as written of tuning group " +
                         keyA);
 }
+
+MIRAGE_TEST(TuningGroup, GroupsTheTestBundle) {
+  Expected<Plan> plan =
+      readPlan(std::string(MIRAGE_RUNTIME_TEST_BUNDLES) + "/tuning_mean");
+  EXPECT_OK(plan);
+  if (!plan)
+    return;
+  Expected<std::vector<TuningGroup>> groups = groupTuningFunctions(*plan);
+  EXPECT_TRUE(groups && groups->size() == 1);
+  if (!groups || groups->size() != 1)
+    return;
+  const TuningGroup &group = (*groups)[0];
+  EXPECT_EQ(group.compiler, std::string("hand-written"));
+  EXPECT_EQ(group.asWritten->name, std::string("mean"));
+  EXPECT_EQ(group.candidates.size(), size_t(3));
+  EXPECT_TRUE(!group.asWritten->program.empty() &&
+              !group.candidates[1]->program.empty() &&
+              group.candidates[2]->program.empty());
+}
