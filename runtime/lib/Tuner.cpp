@@ -66,6 +66,16 @@ Error checkContextUsable(const std::string &failed) {
                                  "); no entry recorded");
 }
 
+/// `error`'s message without the "<function>: " that Bundle::run's
+/// messages start with, since a measurement names its function.
+std::string messageOf(const Error &error, const Function &function) {
+  const std::string &message = error.message();
+  std::string prefix = function.name + ": ";
+  return message.compare(0, prefix.size(), prefix) == 0
+             ? message.substr(prefix.size())
+             : message;
+}
+
 } // namespace
 
 Expected<std::unique_ptr<Tuner>> Tuner::create(const Bundle &bundle,
@@ -231,9 +241,12 @@ Expected<TuningEntry> Tuner::tune(const TuningGroup &group) {
     for (float &value : values)
       value = static_cast<float>(source.uniform() - 0.5);
     std::vector<unsigned char> bytes = encodeValues(values, type.dtype);
-    if (Error error = checkDriver(
-            cuMemcpyHtoD(inputs.args[i].data, bytes.data(), bytes.size()),
-            "cuMemcpyHtoD"))
+    // On the tuner's stream, which does not wait for the legacy one; from
+    // pageable memory the call returns once `bytes` may be reused.
+    if (Error error =
+            checkDriver(cuMemcpyHtoDAsync(inputs.args[i].data, bytes.data(),
+                                          bytes.size(), stream),
+                        "cuMemcpyHtoDAsync"))
       return located(error);
   }
 
@@ -251,13 +264,17 @@ Expected<TuningEntry> Tuner::tune(const TuningGroup &group) {
                                ", failed: " + values.error().message()));
     if (!values) {
       measurement.status = MeasurementStatus::Failed;
-      measurement.message = values.error().message();
+      measurement.message = messageOf(values.error(), *function);
       if (Error error = checkContextUsable(function->name))
         return located(error);
       continue;
     }
-    if (function == &asWritten)
+    if (function == &asWritten) {
+      // The reference of the others, and exact by definition.
       expected = std::move(*values);
+      measurement.maxRelativeError = 0.0;
+      continue;
+    }
     std::vector<Difference> differences;
     for (size_t i = 0; i < expected.size(); ++i)
       differences.push_back(compareValues(expected[i], (*values)[i]));
@@ -276,7 +293,8 @@ Expected<TuningEntry> Tuner::tune(const TuningGroup &group) {
                                ", failed: " + medianUs.error().message()));
     if (!medianUs) {
       measurement.status = MeasurementStatus::Failed;
-      measurement.message = "timing: " + medianUs.error().message();
+      measurement.message =
+          "timing: " + messageOf(medianUs.error(), *functions[f]);
       if (Error error = checkContextUsable(functions[f]->name))
         return located(error);
       continue;

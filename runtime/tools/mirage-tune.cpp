@@ -199,7 +199,7 @@ Expected<int> tuneBundle(const Options &options,
                  "bundle " + options.bundle +
                      ": no function has a \"tuning\" object, so there is "
                      "nothing to tune");
-  std::printf("bundle: %s (%s on device %d, %s), %zu tuning groups\n",
+  std::printf("bundle: %s (%s on device %d, %s), tuning groups: %zu\n",
               options.bundle.c_str(), bundle.chip().c_str(),
               bundle.device().ordinal, bundle.device().name.c_str(),
               groups->size());
