@@ -7,6 +7,7 @@
 
 #include "mirage/runtime/Tuner.h"
 
+#include "mirage/runtime/Driver.h"
 #include "mirage/runtime/Numerics.h"
 #include "mirage/runtime/TuningResults.h"
 
@@ -214,6 +215,71 @@ Expected<double> Tuner::time(const Function &function,
   return std::round(double(median(milliseconds)) * 1e6) / 1e3;
 }
 
+Expected<std::vector<TuningMeasurement>>
+Tuner::check(const std::vector<const Function *> &functions,
+             const std::vector<TensorArg> &inputs,
+             const std::vector<TensorArg> &outputs) {
+  std::vector<TuningMeasurement> measurements;
+  std::vector<std::vector<float>> expected;
+  for (const Function *function : functions) {
+    TuningMeasurement &measurement = measurements.emplace_back();
+    measurement.function = function->name;
+    measurement.candidate = function->tuning->candidate;
+    Expected<std::vector<std::vector<float>>> values =
+        runOnce(*function, inputs, outputs);
+    bool asWritten = function == functions.front();
+    if (!values && asWritten)
+      return Error(values.error().code(),
+                   "the program as written, " + function->name +
+                       ", failed: " + messageOf(values.error(), *function));
+    if (!values) {
+      measurement.status = MeasurementStatus::Failed;
+      measurement.message = messageOf(values.error(), *function);
+      if (Error error = checkContextUsable(function->name))
+        return error;
+      continue;
+    }
+    if (asWritten) {
+      // The reference of the others, and exact by definition.
+      expected = std::move(*values);
+      measurement.maxRelativeError = 0.0;
+      continue;
+    }
+    std::vector<Difference> differences;
+    for (size_t i = 0; i < expected.size(); ++i)
+      differences.push_back(compareValues(expected[i], (*values)[i]));
+    judgeOutputs(differences, options.rtol, measurement);
+  }
+  return measurements;
+}
+
+Error Tuner::timeCorrect(const std::vector<const Function *> &functions,
+                         const std::vector<TensorArg> &inputs,
+                         const std::vector<TensorArg> &outputs,
+                         std::vector<TuningMeasurement> &measurements) {
+  for (size_t f = 0; f < functions.size(); ++f) {
+    TuningMeasurement &measurement = measurements[f];
+    if (measurement.status != MeasurementStatus::Ok)
+      continue;
+    Expected<double> medianUs = time(*functions[f], inputs, outputs);
+    if (!medianUs && f == 0)
+      return Error(
+          medianUs.error().code(),
+          "timing the program as written, " + functions[f]->name +
+              ", failed: " + messageOf(medianUs.error(), *functions[f]));
+    if (!medianUs) {
+      measurement.status = MeasurementStatus::Failed;
+      measurement.message =
+          "timing: " + messageOf(medianUs.error(), *functions[f]);
+      if (Error error = checkContextUsable(functions[f]->name))
+        return error;
+      continue;
+    }
+    measurement.medianUs = *medianUs;
+  }
+  return Error::success();
+}
+
 Expected<TuningEntry> Tuner::tune(const TuningGroup &group) {
   std::string where = "tuning group " + group.key.substr(0, 16) + ": ";
   auto located = [&](const Error &error) {
@@ -250,57 +316,13 @@ Expected<TuningEntry> Tuner::tune(const TuningGroup &group) {
       return located(error);
   }
 
-  std::vector<TuningMeasurement> measurements;
-  std::vector<std::vector<float>> expected;
-  for (const Function *function : functions) {
-    TuningMeasurement &measurement = measurements.emplace_back();
-    measurement.function = function->name;
-    measurement.candidate = function->tuning->candidate;
-    Expected<std::vector<std::vector<float>>> values =
-        runOnce(*function, inputs.args, outputs.args);
-    if (!values && function == &asWritten)
-      return located(Error(values.error().code(),
-                           "the program as written, " + function->name +
-                               ", failed: " + values.error().message()));
-    if (!values) {
-      measurement.status = MeasurementStatus::Failed;
-      measurement.message = messageOf(values.error(), *function);
-      if (Error error = checkContextUsable(function->name))
-        return located(error);
-      continue;
-    }
-    if (function == &asWritten) {
-      // The reference of the others, and exact by definition.
-      expected = std::move(*values);
-      measurement.maxRelativeError = 0.0;
-      continue;
-    }
-    std::vector<Difference> differences;
-    for (size_t i = 0; i < expected.size(); ++i)
-      differences.push_back(compareValues(expected[i], (*values)[i]));
-    judgeOutputs(differences, options.rtol, measurement);
-  }
-
-  for (size_t f = 0; f < functions.size(); ++f) {
-    TuningMeasurement &measurement = measurements[f];
-    if (measurement.status != MeasurementStatus::Ok)
-      continue;
-    Expected<double> medianUs = time(*functions[f], inputs.args, outputs.args);
-    if (!medianUs && f == 0)
-      return located(Error(medianUs.error().code(),
-                           "timing the program as written, " +
-                               functions[f]->name +
-                               ", failed: " + medianUs.error().message()));
-    if (!medianUs) {
-      measurement.status = MeasurementStatus::Failed;
-      measurement.message =
-          "timing: " + messageOf(medianUs.error(), *functions[f]);
-      if (Error error = checkContextUsable(functions[f]->name))
-        return located(error);
-      continue;
-    }
-    measurement.medianUs = *medianUs;
-  }
+  Expected<std::vector<TuningMeasurement>> measurements =
+      check(functions, inputs.args, outputs.args);
+  if (!measurements)
+    return located(measurements.error());
+  if (Error error =
+          timeCorrect(functions, inputs.args, outputs.args, *measurements))
+    return located(error);
 
   TuningEntry entry;
   entry.key = group.key;
@@ -310,10 +332,10 @@ Expected<TuningEntry> Tuner::tune(const TuningGroup &group) {
   entry.chip = bundle.chip();
   entry.date = utcDate(std::time(nullptr));
   // The program as written is Ok here, so there is a winner.
-  const TuningMeasurement &winner = *fastestCorrect(measurements);
-  const Function &winning = *functions[&winner - measurements.data()];
+  const TuningMeasurement &winner = *fastestCorrect(*measurements);
+  const Function &winning = *functions[&winner - measurements->data()];
   entry.winner = {winner.function, winner.candidate, *winner.medianUs,
                   winning.program};
-  entry.measurements = std::move(measurements);
+  entry.measurements = std::move(*measurements);
   return entry;
 }

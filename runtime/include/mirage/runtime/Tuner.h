@@ -16,7 +16,6 @@
 #define MIRAGE_RUNTIME_TUNER_H
 
 #include "mirage/runtime/Bundle.h"
-#include "mirage/runtime/Driver.h"
 #include "mirage/runtime/TuningDatabase.h"
 #include "mirage/runtime/TuningGroup.h"
 
@@ -78,6 +77,22 @@ private:
   Expected<std::vector<std::vector<float>>>
   runOnce(const Function &function, const std::vector<TensorArg> &inputs,
           const std::vector<TensorArg> &outputs);
+
+  /// Runs `functions` (the program as written first) and judges each
+  /// against the first. Fails when the program as written fails or the
+  /// context becomes unusable.
+  Expected<std::vector<TuningMeasurement>>
+  check(const std::vector<const Function *> &functions,
+        const std::vector<TensorArg> &inputs,
+        const std::vector<TensorArg> &outputs);
+
+  /// Times the functions whose measurement (index for index) is Ok; a
+  /// candidate that cannot be timed becomes Failed. Fails when the program
+  /// as written cannot be timed or the context becomes unusable.
+  Error timeCorrect(const std::vector<const Function *> &functions,
+                    const std::vector<TensorArg> &inputs,
+                    const std::vector<TensorArg> &outputs,
+                    std::vector<TuningMeasurement> &measurements);
 
   /// The median time of one run of `function` as a CUDA graph with a cold
   /// L2 cache, in microseconds.
