@@ -99,3 +99,14 @@ Error mirage::runtime::checkArguments(const Function &function,
   }
   return Error::success();
 }
+
+TensorArg mirage::runtime::describeTensor(const TensorType &type, uint64_t data,
+                                          int device) {
+  TensorArg arg;
+  arg.data = data;
+  arg.dtype = type.dtype;
+  arg.shape = type.shape;
+  arg.strides = type.strides;
+  arg.device = device;
+  return arg;
+}

@@ -7,6 +7,8 @@
 
 #include "mirage/runtime/Driver.h"
 
+#include <utility>
+
 using namespace mirage::runtime;
 
 Error mirage::runtime::checkDriver(CUresult result, const std::string &call) {
@@ -37,4 +39,23 @@ Error ContextScope::enter(CUcontext context) {
     return error;
   pushed = true;
   return Error::success();
+}
+
+DeviceMemory::DeviceMemory(DeviceMemory &&other) noexcept
+    : pointer(std::exchange(other.pointer, 0)) {}
+
+DeviceMemory &DeviceMemory::operator=(DeviceMemory &&other) noexcept {
+  std::swap(pointer, other.pointer);
+  return *this;
+}
+
+DeviceMemory::~DeviceMemory() {
+  if (pointer)
+    (void)cuMemFree(pointer);
+}
+
+Error DeviceMemory::allocate(size_t bytes) {
+  if (pointer)
+    (void)cuMemFree(std::exchange(pointer, 0));
+  return checkDriver(cuMemAlloc(&pointer, bytes), "cuMemAlloc");
 }

@@ -7,7 +7,9 @@
 
 #include "Json.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <optional>
 
 using namespace mirage::runtime;
@@ -438,4 +440,124 @@ private:
 
 Expected<Value> json::parse(std::string_view text) {
   return Parser(text).parseDocument();
+}
+
+namespace {
+
+void writeString(std::string &out, const std::string &string) {
+  out += '"';
+  for (char c : string) {
+    switch (c) {
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20) {
+        const char *digits = "0123456789abcdef";
+        out += "\\u00";
+        out += digits[c >> 4];
+        out += digits[c & 0xF];
+      } else {
+        out += c;
+      }
+    }
+  }
+  out += '"';
+}
+
+void writeNumber(std::string &out, const Value &value) {
+  if (value.isInteger()) {
+    out += std::to_string(value.getInteger());
+    return;
+  }
+  double number = value.getNumber();
+  if (!std::isfinite(number)) {
+    out += "null";
+    return;
+  }
+  char buffer[64];
+  auto [end, status] = std::to_chars(buffer, buffer + sizeof(buffer), number);
+  (void)status; // 64 characters always hold the shortest form.
+  std::string_view text(buffer, end - buffer);
+  out += text;
+  if (text.find_first_of(".e") == std::string_view::npos)
+    out += ".0";
+}
+
+bool isScalar(const Value &value) {
+  return !value.isArray() && !value.isObject();
+}
+
+/// Appends `value` at nesting level `depth`.
+void writeValue(std::string &out, const Value &value, Style style, int depth) {
+  auto newline = [&](int level) {
+    if (style == Style::Pretty)
+      out += "\n" + std::string(2 * level, ' ');
+  };
+  switch (value.kind()) {
+  case Value::Kind::Null:
+    out += "null";
+    return;
+  case Value::Kind::Bool:
+    out += value.getBool() ? "true" : "false";
+    return;
+  case Value::Kind::Number:
+    writeNumber(out, value);
+    return;
+  case Value::Kind::String:
+    writeString(out, value.getString());
+    return;
+  case Value::Kind::Array: {
+    const std::vector<Value> &elements = value.getArray();
+    bool oneLine = std::all_of(elements.begin(), elements.end(), isScalar);
+    out += '[';
+    for (size_t i = 0; i < elements.size(); ++i) {
+      if (i)
+        out += style == Style::Pretty && oneLine ? ", " : ",";
+      if (!oneLine)
+        newline(depth + 1);
+      writeValue(out, elements[i], style, depth + 1);
+    }
+    if (!oneLine && !elements.empty())
+      newline(depth);
+    out += ']';
+    return;
+  }
+  case Value::Kind::Object: {
+    const std::vector<Value::Member> &members = value.getObject();
+    out += '{';
+    for (size_t i = 0; i < members.size(); ++i) {
+      if (i)
+        out += ',';
+      newline(depth + 1);
+      writeString(out, members[i].first);
+      out += style == Style::Pretty ? ": " : ":";
+      writeValue(out, members[i].second, style, depth + 1);
+    }
+    if (!members.empty())
+      newline(depth);
+    out += '}';
+    return;
+  }
+  }
+}
+
+} // namespace
+
+std::string json::write(const Value &value, Style style) {
+  std::string out;
+  writeValue(out, value, style, 0);
+  return out;
 }

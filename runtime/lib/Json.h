@@ -1,13 +1,15 @@
-//===- Json.h - A small JSON reader -----------------------------*- C++ -*-===//
+//===- Json.h - A small JSON reader and writer ------------------*- C++ -*-===//
 //
 // Part of the Mirage-MLIR project, under the Apache License v2.0.
 // SPDX-License-Identifier: Apache-2.0
 //
 //===----------------------------------------------------------------------===//
 //
-// A strict RFC 8259 reader for plan.json: no comments, no trailing commas,
-// no duplicate keys. Numbers keep whether they were written as integers, so
-// the plan reader can insist on integers without trusting doubles.
+// A strict RFC 8259 reader for plan.json and the tuning database: no
+// comments, no trailing commas, no duplicate keys. Numbers keep whether they
+// were written as integers, so the plan reader can insist on integers
+// without trusting doubles. The writer gives text the reader reads back as
+// the same values.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,6 +80,23 @@ std::string_view kindName(Value::Kind kind);
 /// Parses one JSON document. Failures are InvalidBundle errors whose message
 /// starts with "line L, column C: ".
 Expected<Value> parse(std::string_view text);
+
+/// How `write` lays out its text.
+enum class Style {
+  /// No whitespace at all.
+  Compact,
+  /// One object member or array element per line, indented by two spaces
+  /// per level; arrays of scalars only (`[9, 0]`) and empty containers stay
+  /// on one line. No final newline.
+  Pretty,
+};
+
+/// The JSON text of `value`. Integers are written as integers, reals in
+/// their shortest form that reads back exactly, always with a fraction or
+/// an exponent (so they read back as reals); non-finite reals, which JSON
+/// cannot hold, are written as null. Strings are escaped as RFC 8259
+/// requires and otherwise kept byte for byte.
+std::string write(const Value &value, Style style = Style::Compact);
 
 } // namespace mirage::runtime::json
 

@@ -7,17 +7,18 @@
 
 #include "mirage/runtime/Plan.h"
 
-#include "Json.h"
+#include "JsonReader.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <initializer_list>
 #include <limits>
 #include <set>
 #include <sstream>
 
 using namespace mirage::runtime;
+using json::indexed;
+using json::member;
 
 std::string_view mirage::runtime::dtypeName(DType dtype) {
   switch (dtype) {
@@ -76,6 +77,12 @@ uint32_t Launch::getSharedMemory(const std::string &chip) const {
   return entry == chipSharedMemory.end() ? sharedMemory : entry->second;
 }
 
+bool mirage::runtime::isTuningKey(std::string_view text) {
+  return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
 Expected<const Function *> Plan::lookup(std::string_view name) const {
   if (name.empty() && functions.size() == 1)
     return &functions.front();
@@ -105,23 +112,17 @@ constexpr int64_t maxPortableClusterSize = 8;
 /// Bounds any tensor or buffer size so byte counts never overflow.
 constexpr int64_t maxBytes = int64_t(1) << 48;
 
-std::string indexed(const std::string &path, size_t index) {
-  return path + "[" + std::to_string(index) + "]";
-}
-
 std::string formatDim3(const std::array<uint32_t, 3> &dims) {
   return formatList({dims[0], dims[1], dims[2]});
-}
-
-std::string member(const std::string &path, std::string_view key) {
-  return path.empty() ? std::string(key) : path + "." + std::string(key);
 }
 
 /// Reads plan.json's JSON tree into a Plan. Every reader records the first
 /// failure and returns a harmless default, so the structure of `read` stays
 /// linear; `read` reports that first failure.
-class PlanReader {
+class PlanReader : json::Reader {
 public:
+  PlanReader() : json::Reader("plan.json: ") {}
+
   Expected<Plan> read(const json::Value &root) {
     Plan plan;
     if (checkObject(root, "", {"format", "version", "ptx", "functions"})) {
@@ -141,87 +142,12 @@ public:
         plan.functions = readFunctions(*functions);
       checkClusterChips(plan);
     }
-    if (firstError)
-      return Error(ErrorCode::InvalidBundle, *firstError);
+    if (Error error = takeError(ErrorCode::InvalidBundle))
+      return error;
     return plan;
   }
 
 private:
-  bool failed() const { return firstError.has_value(); }
-
-  void fail(const std::string &path, const std::string &message) {
-    if (!firstError)
-      firstError = "plan.json: " + (path.empty() ? "" : path + ": ") + message;
-  }
-
-  /// Checks that `value` is an object whose keys are all in `allowed`.
-  bool checkObject(const json::Value &value, const std::string &path,
-                   std::initializer_list<std::string_view> allowed) {
-    if (!value.isObject()) {
-      fail(path, "expected an object, got " +
-                     std::string(json::kindName(value.kind())));
-      return false;
-    }
-    for (const json::Value::Member &entry : value.getObject()) {
-      bool known = false;
-      for (std::string_view key : allowed)
-        known |= entry.first == key;
-      if (!known) {
-        fail(path, "unknown field \"" + entry.first + "\"");
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /// The required member `key` of the object `object` at `path`.
-  const json::Value *field(const json::Value &object, const std::string &path,
-                           std::string_view key) {
-    const json::Value *value = object.find(key);
-    if (!value)
-      fail(path, "missing field \"" + std::string(key) + "\"");
-    return failed() ? nullptr : value;
-  }
-
-  std::string requireString(const json::Value &value, const std::string &path) {
-    if (!value.isString()) {
-      fail(path, "expected a string, got " +
-                     std::string(json::kindName(value.kind())));
-      return "";
-    }
-    return value.getString();
-  }
-
-  std::string nonEmptyString(const json::Value &value,
-                             const std::string &path) {
-    std::string string = requireString(value, path);
-    if (!failed() && string.empty())
-      fail(path, "expected a non-empty string");
-    return string;
-  }
-
-  int64_t integer(const json::Value &value, const std::string &path,
-                  int64_t min, int64_t max) {
-    if (!value.isInteger() || value.getInteger() < min ||
-        value.getInteger() > max) {
-      fail(path, "expected an integer in [" + std::to_string(min) + ", " +
-                     std::to_string(max) + "]");
-      return min;
-    }
-    return value.getInteger();
-  }
-
-  const std::vector<json::Value> &array(const json::Value &value,
-                                        const std::string &path) {
-    static const std::vector<json::Value> empty;
-    if (!value.isArray()) {
-      fail(path, "expected an array, got " +
-                     std::string(json::kindName(value.kind())));
-      return empty;
-    }
-    return value.getArray();
-  }
-
   std::array<uint32_t, 3> dim3(const json::Value &value,
                                const std::string &path) {
     std::array<uint32_t, 3> result{1, 1, 1};
@@ -285,7 +211,7 @@ private:
     Function function;
     if (!checkObject(value, path,
                      {"name", "inputs", "outputs", "buffers", "launches",
-                      "program", "reference"}))
+                      "program", "reference", "tuning"}))
       return function;
     if (const json::Value *name = field(value, path, "name"))
       function.name = nonEmptyString(*name, member(path, "name"));
@@ -301,16 +227,32 @@ private:
     if (const json::Value *launches = field(value, path, "launches"))
       function.launches =
           readLaunches(*launches, member(path, "launches"), function);
-    // The programs are for testing; the runtime only checks their kind.
-    for (const char *key : {"program", "reference"}) {
-      const json::Value *program = value.find(key);
-      if (program && !program->isObject())
-        fail(member(path, key),
-             "expected an object, got " +
-                 std::string(json::kindName(program->kind())));
-    }
+    // The runtime does not interpret the programs (tests read them, and
+    // mirage-tune copies the winner's program); it checks their kind.
+    for (const char *key : {"program", "reference"})
+      if (const json::Value *program = value.find(key))
+        requireObject(*program, member(path, key));
     function.hasReference = value.find("reference") != nullptr;
+    if (const json::Value *program = value.find("program");
+        program && !failed())
+      function.program = json::write(*program);
+    if (const json::Value *tuning = value.find("tuning"))
+      function.tuning = readTuning(*tuning, member(path, "tuning"));
     return function;
+  }
+
+  TuningInfo readTuning(const json::Value &value, const std::string &path) {
+    TuningInfo tuning;
+    if (!checkObject(value, path, {"key", "compiler", "candidate"}))
+      return tuning;
+    if (const json::Value *key = field(value, path, "key"))
+      tuning.key = tuningKey(*key, member(path, "key"));
+    if (const json::Value *compiler = field(value, path, "compiler"))
+      tuning.compiler = nonEmptyString(*compiler, member(path, "compiler"));
+    if (const json::Value *candidate = field(value, path, "candidate"))
+      tuning.candidate = integer(*candidate, member(path, "candidate"), -1,
+                                 std::numeric_limits<int32_t>::max());
+    return tuning;
   }
 
   std::vector<TensorType> readTensors(const json::Value &value,
@@ -592,7 +534,6 @@ private:
                "thread-block clusters need sm_90a, but ptx also lists sm_80");
   }
 
-  std::optional<std::string> firstError;
   /// The chips of `ptx`.
   std::set<std::string> chips;
 };

@@ -18,13 +18,11 @@
 
 #include "mirage/runtime/Bundle.h"
 #include "mirage/runtime/Driver.h"
-#include "mirage/runtime/HostFloat.h"
+#include "mirage/runtime/Numerics.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -91,76 +89,6 @@ Expected<Options> parseOptions(int argc, char **argv) {
   return options;
 }
 
-/// Deterministic normal samples (splitmix64 and Box-Muller), the same on
-/// every platform.
-class NormalSource {
-public:
-  explicit NormalSource(uint64_t seed) : state(seed) {}
-
-  double next() {
-    double u1 = (static_cast<double>(nextBits() >> 11) + 1.0) * 0x1p-53;
-    double u2 = static_cast<double>(nextBits() >> 11) * 0x1p-53;
-    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
-  }
-
-private:
-  uint64_t nextBits() {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-
-  uint64_t state;
-};
-
-/// The host bytes of `values` stored as `dtype`.
-std::vector<unsigned char> encode(const std::vector<float> &values,
-                                  DType dtype) {
-  std::vector<unsigned char> bytes(values.size() * dtypeSize(dtype));
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (dtype == DType::F32) {
-      std::memcpy(&bytes[i * 4], &values[i], 4);
-      continue;
-    }
-    uint16_t bits = dtype == DType::F16 ? floatToHalf(values[i])
-                                        : floatToBFloat16(values[i]);
-    std::memcpy(&bytes[i * 2], &bits, 2);
-  }
-  return bytes;
-}
-
-float decode(const unsigned char *bytes, DType dtype) {
-  if (dtype == DType::F32) {
-    float value;
-    std::memcpy(&value, bytes, 4);
-    return value;
-  }
-  uint16_t bits;
-  std::memcpy(&bits, bytes, 2);
-  return dtype == DType::F16 ? halfToFloat(bits) : bfloat16ToFloat(bits);
-}
-
-/// Device memory freed on destruction (in the context current then).
-class DeviceMemory {
-public:
-  DeviceMemory() = default;
-  DeviceMemory(const DeviceMemory &) = delete;
-  DeviceMemory &operator=(const DeviceMemory &) = delete;
-  ~DeviceMemory() {
-    if (pointer)
-      (void)cuMemFree(pointer);
-  }
-
-  Error allocate(size_t bytes) {
-    return checkDriver(cuMemAlloc(&pointer, bytes), "cuMemAlloc");
-  }
-  CUdeviceptr get() const { return pointer; }
-
-private:
-  CUdeviceptr pointer = 0;
-};
-
 /// Everything mirage-run creates in the context, released in reverse order.
 struct Session {
   CUdevice device = 0;
@@ -178,17 +106,6 @@ struct Session {
   }
 };
 
-TensorArg describe(const TensorType &type, const DeviceMemory &memory,
-                   int device) {
-  TensorArg arg;
-  arg.data = memory.get();
-  arg.dtype = type.dtype;
-  arg.shape = type.shape;
-  arg.strides = type.strides;
-  arg.device = device;
-  return arg;
-}
-
 Error printChecksums(const std::vector<TensorType> &types,
                      const std::vector<DeviceMemory> &memory) {
   for (size_t i = 0; i < types.size(); ++i) {
@@ -199,9 +116,7 @@ Error printChecksums(const std::vector<TensorType> &types,
       return error;
     double sum = 0, absSum = 0;
     int64_t nonFinite = 0;
-    int64_t size = dtypeSize(types[i].dtype);
-    for (int64_t e = 0; e < types[i].numElements(); ++e) {
-      double value = decode(&bytes[e * size], types[i].dtype);
+    for (double value : decodeValues(bytes, types[i].dtype)) {
       if (!std::isfinite(value)) {
         ++nonFinite;
         continue;
@@ -249,22 +164,23 @@ Error runTool(const Options &options) {
               function.name.c_str(), function.inputs.size(),
               function.outputs.size(), function.launches.size());
 
-  NormalSource source(inputSeed);
+  RandomSource source(inputSeed);
   std::vector<DeviceMemory> inputMemory(function.inputs.size());
   std::vector<TensorArg> inputs;
   for (size_t i = 0; i < function.inputs.size(); ++i) {
     const TensorType &type = function.inputs[i];
     std::vector<float> values(type.numElements());
     for (float &value : values)
-      value = static_cast<float>(source.next() * inputScale);
-    std::vector<unsigned char> bytes = encode(values, type.dtype);
+      value = static_cast<float>(source.normal() * inputScale);
+    std::vector<unsigned char> bytes = encodeValues(values, type.dtype);
     if (Error error = inputMemory[i].allocate(bytes.size()))
       return error;
     if (Error error = checkDriver(
             cuMemcpyHtoD(inputMemory[i].get(), bytes.data(), bytes.size()),
             "cuMemcpyHtoD"))
       return error;
-    inputs.push_back(describe(type, inputMemory[i], options.device));
+    inputs.push_back(
+        describeTensor(type, inputMemory[i].get(), options.device));
   }
   std::vector<DeviceMemory> outputMemory(function.outputs.size());
   std::vector<TensorArg> outputs;
@@ -276,8 +192,8 @@ Error runTool(const Options &options) {
     if (Error error = checkDriver(
             cuMemsetD8(outputMemory[i].get(), 0xFF, bytes), "cuMemsetD8"))
       return error;
-    outputs.push_back(
-        describe(function.outputs[i], outputMemory[i], options.device));
+    outputs.push_back(describeTensor(function.outputs[i], outputMemory[i].get(),
+                                     options.device));
   }
   std::printf("inputs: normal(0, %g), seed %llu\n", inputScale,
               static_cast<unsigned long long>(inputSeed));
@@ -322,12 +238,7 @@ Error runTool(const Options &options) {
                                            session.events[2 * i + 1]),
                         "cuEventElapsedTime"))
       return error;
-  std::sort(times.begin(), times.end());
-  float median = options.iterations % 2 ? times[options.iterations / 2]
-                                        : (times[options.iterations / 2 - 1] +
-                                           times[options.iterations / 2]) /
-                                              2;
-  std::printf("time: median %.4f ms over %d runs\n", median,
+  std::printf("time: median %.4f ms over %d runs\n", median(times),
               options.iterations);
   return Error::success();
 }

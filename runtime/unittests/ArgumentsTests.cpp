@@ -32,12 +32,7 @@ Function exampleFunction() {
 }
 
 TensorArg argumentFor(const TensorType &type, uint64_t data) {
-  TensorArg arg;
-  arg.data = data;
-  arg.dtype = type.dtype;
-  arg.shape = type.shape;
-  arg.strides = type.strides;
-  return arg;
+  return describeTensor(type, data, 0);
 }
 
 /// Arguments that match exampleFunction, in disjoint memory.
@@ -53,6 +48,16 @@ Call validCall(const Function &function) {
 }
 
 } // namespace
+
+MIRAGE_TEST(Arguments, DescribesTensorsOfAPlan) {
+  TensorType type = tensorType({4, 1, 8}, DType::BF16);
+  TensorArg arg = describeTensor(type, 4096, 3);
+  EXPECT_EQ(arg.data, uint64_t(4096));
+  EXPECT_TRUE(arg.dtype == DType::BF16);
+  EXPECT_EQ(formatList(arg.shape), std::string("[4, 1, 8]"));
+  EXPECT_EQ(formatList(arg.strides), std::string("[8, 8, 1]"));
+  EXPECT_EQ(arg.device, 3);
+}
 
 MIRAGE_TEST(Arguments, AcceptsMatchingTensors) {
   Function function = exampleFunction();

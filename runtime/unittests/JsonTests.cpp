@@ -1,4 +1,4 @@
-//===- JsonTests.cpp - Tests of the JSON reader ---------------------------===//
+//===- JsonTests.cpp - Tests of the JSON reader and writer ----------------===//
 //
 // Part of the Mirage-MLIR project, under the Apache License v2.0.
 // SPDX-License-Identifier: Apache-2.0
@@ -7,6 +7,8 @@
 
 #include "Json.h"
 #include "Testing.h"
+
+#include <cmath>
 
 using namespace mirage::runtime;
 
@@ -97,4 +99,65 @@ MIRAGE_TEST(Json, RejectsDeepNesting) {
   EXPECT_FAILS_WITH(json::parse(std::string(100000, '[')),
                     "nesting deeper than");
   EXPECT_OK(json::parse(std::string(200, '[') + std::string(200, ']')));
+}
+
+MIRAGE_TEST(Json, WritesCompactText) {
+  Expected<json::Value> value = json::parse(
+      R"( {"a": [1, -2.5, true, false, null], "b": {"c": "d\"\\\n\u0001"},)"
+      R"( "e": [], "f": {}, "g": 1.0, "h": 1e300, "i": -0.0} )");
+  EXPECT_OK(value);
+  if (value)
+    EXPECT_EQ(json::write(*value),
+              std::string(R"({"a":[1,-2.5,true,false,null],)"
+                          R"("b":{"c":"d\"\\\n\u0001"},"e":[],"f":{},)"
+                          R"("g":1.0,"h":1e+300,"i":-0.0})"));
+}
+
+MIRAGE_TEST(Json, WritesPrettyText) {
+  Expected<json::Value> value = json::parse(
+      R"({"a": [9, 0], "b": [{"c": 1}, {}], "d": {"e": "f"}, "g": []})");
+  EXPECT_OK(value);
+  if (value)
+    EXPECT_EQ(json::write(*value, json::Style::Pretty),
+              std::string("{\n"
+                          "  \"a\": [9, 0],\n"
+                          "  \"b\": [\n"
+                          "    {\n"
+                          "      \"c\": 1\n"
+                          "    },\n"
+                          "    {}\n"
+                          "  ],\n"
+                          "  \"d\": {\n"
+                          "    \"e\": \"f\"\n"
+                          "  },\n"
+                          "  \"g\": []\n"
+                          "}"));
+}
+
+MIRAGE_TEST(Json, WrittenTextReadsBackTheSame) {
+  const char *text =
+      R"({"x": [0.1, 1e-05, 3.141592653589793, -7, 9223372036854775807],)"
+      R"( "s": "\u00e9\ud83d\ude00\t", "n": [[[]], {"k": null}]})";
+  Expected<json::Value> value = json::parse(text);
+  EXPECT_OK(value);
+  if (!value)
+    return;
+  for (json::Style style : {json::Style::Compact, json::Style::Pretty}) {
+    std::string written = json::write(*value, style);
+    Expected<json::Value> again = json::parse(written);
+    EXPECT_OK(again);
+    if (again)
+      EXPECT_EQ(json::write(*again), json::write(*value));
+  }
+  const json::Value &x = *value->find("x");
+  Expected<json::Value> reals = json::parse(json::write(x));
+  EXPECT_TRUE(reals && !reals->getArray()[0].isInteger() &&
+              reals->getArray()[0].getNumber() == 0.1 &&
+              reals->getArray()[1].getNumber() == 1e-05 &&
+              reals->getArray()[4].isInteger());
+}
+
+MIRAGE_TEST(Json, WritesNonFiniteRealsAsNull) {
+  EXPECT_EQ(json::write(json::Value::makeReal(HUGE_VAL)), std::string("null"));
+  EXPECT_EQ(json::write(json::Value::makeReal(NAN)), std::string("null"));
 }

@@ -9,11 +9,8 @@
 
 #include "mirage/runtime/Plan.h"
 
-#include <filesystem>
-#include <fstream>
-#include <unistd.h>
-
 using namespace mirage::runtime;
+using mirage::runtime::testing::TemporaryDirectory;
 
 namespace {
 
@@ -62,30 +59,6 @@ std::string replaced(std::string text, const std::string &from,
 Expected<Plan> parseEdited(const std::string &from, const std::string &to) {
   return parsePlan(replaced(validPlan, from, to));
 }
-
-/// A fresh empty directory, removed on destruction.
-class TemporaryDirectory {
-public:
-  TemporaryDirectory() {
-    static int counter = 0;
-    path = std::filesystem::temp_directory_path() /
-           ("mirage-runtime-test-" + std::to_string(::getpid()) + "-" +
-            std::to_string(counter++));
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  ~TemporaryDirectory() {
-    std::error_code error;
-    std::filesystem::remove_all(path, error);
-  }
-
-  void write(const std::string &name, const std::string &contents) const {
-    std::ofstream(path / name) << contents;
-  }
-  std::string string() const { return path.string(); }
-
-  std::filesystem::path path;
-};
 
 } // namespace
 
@@ -188,6 +161,85 @@ MIRAGE_TEST(Plan, AcceptsAProgramObject) {
   EXPECT_FAILS_WITH(
       parseEdited(reference, R"("program": "matmul", "reference": {)"),
       "plan.json: functions[0].program: expected an object, got a string");
+}
+
+MIRAGE_TEST(Plan, KeepsTheProgramAsText) {
+  Expected<Plan> plan = parseEdited(
+      R"("reference": {)",
+      R"("program": {"ops": [], "value": 1.0, "name": "a\"b"}, "reference": {)");
+  EXPECT_OK(plan);
+  if (plan)
+    EXPECT_EQ(plan->functions[0].program,
+              std::string(R"({"ops":[],"value":1.0,"name":"a\"b"})"));
+  Expected<Plan> without = parsePlan(validPlan);
+  if (without)
+    EXPECT_TRUE(without->functions[0].program.empty());
+}
+
+/// A valid tuning key: the SHA-256 of "gqa_bs1".
+const std::string tuningKey =
+    "7446ed43b2115da891da257184facb1933ce4a5cbd019befa5b41f6331322cc9";
+
+/// The valid plan with `tuning` added to its function.
+Expected<Plan> parseWithTuning(const std::string &tuning) {
+  return parseEdited(R"("name": "gqa_bs1",)",
+                     R"("name": "gqa_bs1", "tuning": )" + tuning + ",");
+}
+
+MIRAGE_TEST(Plan, ReadsTuning) {
+  Expected<Plan> plan =
+      parseWithTuning(R"({"key": ")" + tuningKey +
+                      R"(", "compiler": "mirage 0.1+abc123", "candidate": 2})");
+  EXPECT_OK(plan);
+  if (plan && plan->functions[0].tuning) {
+    const TuningInfo &tuning = *plan->functions[0].tuning;
+    EXPECT_EQ(tuning.key, tuningKey);
+    EXPECT_EQ(tuning.compiler, std::string("mirage 0.1+abc123"));
+    EXPECT_EQ(tuning.candidate, int64_t(2));
+  } else {
+    EXPECT_TRUE(plan && plan->functions[0].tuning);
+  }
+  Expected<Plan> asWritten = parseWithTuning(
+      R"({"key": ")" + tuningKey + R"(", "compiler": "c", "candidate": -1})");
+  EXPECT_TRUE(asWritten && asWritten->functions[0].tuning &&
+              asWritten->functions[0].tuning->candidate == -1);
+  Expected<Plan> without = parsePlan(validPlan);
+  EXPECT_TRUE(without && !without->functions[0].tuning);
+  EXPECT_TRUE(isTuningKey(tuningKey));
+  EXPECT_TRUE(!isTuningKey(tuningKey.substr(1)) && !isTuningKey(""));
+}
+
+MIRAGE_TEST(Plan, RejectsBadTuning) {
+  const std::string at = "plan.json: functions[0].tuning";
+  auto with = [&](const std::string &key, const std::string &rest) {
+    return parseWithTuning(R"({"key": )" + key + rest + "}");
+  };
+  const std::string key = "\"" + tuningKey + "\"";
+  const std::string rest = R"(, "compiler": "c", "candidate": 0)";
+  EXPECT_OK(with(key, rest));
+  std::string upper = tuningKey;
+  upper[3] = 'D';
+  for (const std::string &bad :
+       {"\"" + tuningKey.substr(1) + "\"", "\"" + tuningKey + "0\"",
+        "\"" + upper + "\"", "\"" + tuningKey.substr(1) + "g\"",
+        std::string("7")})
+    EXPECT_FAILS_WITH(with(bad, rest),
+                      at + ".key: expected 64 lowercase hex digits");
+  EXPECT_FAILS_WITH(with(key, R"(, "compiler": "", "candidate": 0)"),
+                    at + ".compiler: expected a non-empty string");
+  EXPECT_FAILS_WITH(with(key, R"(, "candidate": 0)"),
+                    at + ": missing field \"compiler\"");
+  for (const char *candidate : {"-2", "1.0", "\"1\"", "2147483648"})
+    EXPECT_FAILS_WITH(
+        with(key,
+             R"(, "compiler": "c", "candidate": )" + std::string(candidate)),
+        at + ".candidate: expected an integer in [-1, 2147483647]");
+  EXPECT_FAILS_WITH(with(key, R"(, "compiler": "c")"),
+                    at + ": missing field \"candidate\"");
+  EXPECT_FAILS_WITH(with(key, rest + R"(, "rank": 1)"),
+                    at + ": unknown field \"rank\"");
+  EXPECT_FAILS_WITH(parseWithTuning("[]"),
+                    at + ": expected an object, got an array");
 }
 
 MIRAGE_TEST(Plan, RejectsCorruptJson) {

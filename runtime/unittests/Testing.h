@@ -17,9 +17,13 @@
 
 #include "mirage/runtime/Error.h"
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 namespace mirage::runtime::testing {
 
@@ -66,6 +70,30 @@ bool failsWith(const Expected<T> &expected, const std::string &substring) {
   return !expected &&
          expected.error().message().find(substring) != std::string::npos;
 }
+
+/// A fresh empty directory, removed on destruction.
+class TemporaryDirectory {
+public:
+  TemporaryDirectory() {
+    static int counter = 0;
+    path = std::filesystem::temp_directory_path() /
+           ("mirage-runtime-test-" + std::to_string(::getpid()) + "-" +
+            std::to_string(counter++));
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~TemporaryDirectory() {
+    std::error_code error;
+    std::filesystem::remove_all(path, error);
+  }
+
+  void write(const std::string &name, const std::string &contents) const {
+    std::ofstream(path / name) << contents;
+  }
+  std::string string() const { return path.string(); }
+
+  std::filesystem::path path;
+};
 
 } // namespace mirage::runtime::testing
 

@@ -38,6 +38,9 @@ struct TensorArg {
   int device = 0;
 };
 
+/// The argument for a tensor of `type` (contiguous) at `data` on `device`.
+TensorArg describeTensor(const TensorType &type, uint64_t data, int device);
+
 /// Checks the caller's tensors against `function`'s plan: their counts, and
 /// for each tensor a non-null and 16-byte aligned pointer, the dtype, the
 /// shape, and contiguous strides (a dimension of extent 1 may have any

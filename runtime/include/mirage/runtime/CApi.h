@@ -30,6 +30,8 @@ enum mirage_status {
   MIRAGE_ERROR_INVALID_BUNDLE = 2,
   /** A CUDA driver call failed. */
   MIRAGE_ERROR_DRIVER = 3,
+  /** The tuning database cannot be read or written. */
+  MIRAGE_ERROR_TUNING_DATABASE = 4,
 };
 
 /** Element types. */

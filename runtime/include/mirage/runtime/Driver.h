@@ -5,7 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Turns CUresult codes into Errors and keeps a context current for a scope.
+// Turns CUresult codes into Errors, keeps a context current for a scope, and
+// owns device memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +39,25 @@ public:
 
 private:
   bool pushed = false;
+};
+
+/// Device memory from cuMemAlloc, freed on destruction with cuMemFree in
+/// the context current then, which must be the allocating one.
+class DeviceMemory {
+public:
+  DeviceMemory() = default;
+  DeviceMemory(DeviceMemory &&other) noexcept;
+  DeviceMemory &operator=(DeviceMemory &&other) noexcept;
+  DeviceMemory(const DeviceMemory &) = delete;
+  DeviceMemory &operator=(const DeviceMemory &) = delete;
+  ~DeviceMemory();
+
+  /// Allocates `bytes` in the current context (after freeing what was held).
+  Error allocate(size_t bytes);
+  CUdeviceptr get() const { return pointer; }
+
+private:
+  CUdeviceptr pointer = 0;
 };
 
 } // namespace mirage::runtime

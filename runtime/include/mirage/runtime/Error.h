@@ -31,6 +31,8 @@ enum class ErrorCode {
   InvalidBundle = 2,
   /// A CUDA driver call failed.
   Driver = 3,
+  /// The tuning database cannot be read or written.
+  TuningDatabase = 4,
 };
 
 /// The outcome of an operation without a value: success, or a failure with

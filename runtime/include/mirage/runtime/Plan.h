@@ -110,6 +110,24 @@ struct Launch {
   uint32_t getSharedMemory(const std::string &chip) const;
 };
 
+/// How a function takes part in measured selection (docs/Runtime.md,
+/// "Tuning"): the functions of a bundle that share a key are one program,
+/// as written and as the search's candidates, which mirage-tune times
+/// against each other.
+struct TuningInfo {
+  /// The SHA-256 of the canonical reference program: 64 lowercase hex
+  /// digits.
+  std::string key;
+  /// The version of the compiler that wrote the function.
+  std::string compiler;
+  /// -1 for the program as written (the group's reference); 0, 1, ... for
+  /// the search's candidates, 0 being the cost model's favourite.
+  int64_t candidate = -1;
+};
+
+/// Whether `text` is a tuning key: 64 lowercase hex digits.
+bool isTuningKey(std::string_view text);
+
 /// One callable function of a bundle.
 struct Function {
   std::string name;
@@ -121,6 +139,12 @@ struct Function {
   /// Whether plan.json carries a "reference" program (used by tests only;
   /// like the optional "program", the runtime does not interpret it).
   bool hasReference = false;
+  /// The "program" object (the kernel graph that was compiled) as compact
+  /// JSON text (json::write), or empty when plan.json has none. Not
+  /// interpreted; mirage-tune copies the winner's into the tuning database.
+  std::string program;
+  /// Set when plan.json's function has a "tuning" object.
+  std::optional<TuningInfo> tuning;
 };
 
 /// A parsed and validated plan.json.

@@ -1,0 +1,115 @@
+//===- Tuner.h - Measured selection among a program's candidates -*- C++ -*-=//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs every function of a tuning group on the same random inputs, checks
+// the candidates against the program as written, times the correct ones as
+// CUDA graphs with a cold L2 cache, and names the fastest (docs/Runtime.md,
+// "Tuning"). mirage-tune records the result in the tuning database.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_RUNTIME_TUNER_H
+#define MIRAGE_RUNTIME_TUNER_H
+
+#include "mirage/runtime/Bundle.h"
+#include "mirage/runtime/TuningDatabase.h"
+#include "mirage/runtime/TuningGroup.h"
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace mirage::runtime {
+
+/// How the tuner measures.
+struct TuneOptions {
+  /// Timed runs per function; the median is reported. At least 1.
+  int runs = 50;
+  /// Untimed runs before the timed ones. At least 0.
+  int warmup = 5;
+  /// The largest maximum relative error of a correct candidate (> 0).
+  double rtol = 2e-2;
+  /// Seed of the random inputs.
+  uint64_t seed = 1;
+};
+
+/// Measures the tuning groups of one loaded bundle. Holds a stream, CUDA
+/// events and a buffer for flushing the L2 cache in the bundle's context.
+class Tuner {
+public:
+  /// Prepares to tune groups of `bundle`, which must outlive the tuner.
+  /// Fails with InvalidArgument for options out of range.
+  static Expected<std::unique_ptr<Tuner>> create(const Bundle &bundle,
+                                                 const TuneOptions &options);
+
+  Tuner(const Tuner &) = delete;
+  Tuner &operator=(const Tuner &) = delete;
+  ~Tuner();
+
+  /// Tunes `group`, a group of the bundle's plan (groupTuningFunctions):
+  /// fills its inputs with seeded values uniform in [-0.5, 0.5), runs the
+  /// program as written, then each candidate into outputs pre-filled with
+  /// NaN; judges each candidate against the program as written
+  /// (judgeOutputs with `rtol`); a candidate that fails to run is Failed
+  /// with the error. Then times each correct function: its launches
+  /// captured into a CUDA graph, and per run the L2 cache flushed (a memset
+  /// of twice its size) before one graph launch timed with CUDA events;
+  /// `warmup` untimed runs, then the median of `runs`. Returns the entry to
+  /// record, dated now, won by the fastest correct function
+  /// (fastestCorrect), with that function's program. Fails when the
+  /// program as written cannot be run or timed, or when a failure leaves
+  /// the CUDA context unusable.
+  Expected<TuningEntry> tune(const TuningGroup &group);
+
+private:
+  Tuner(const Bundle &bundle, const TuneOptions &options)
+      : bundle(bundle), options(options) {}
+  Error prepare();
+
+  /// Runs `function` once into `outputs` (pre-filled with NaN) and returns
+  /// the outputs' values.
+  Expected<std::vector<std::vector<float>>>
+  runOnce(const Function &function, const std::vector<TensorArg> &inputs,
+          const std::vector<TensorArg> &outputs);
+
+  /// Runs `functions` (the program as written first) and judges each
+  /// against the first. Fails when the program as written fails or the
+  /// context becomes unusable.
+  Expected<std::vector<TuningMeasurement>>
+  check(const std::vector<const Function *> &functions,
+        const std::vector<TensorArg> &inputs,
+        const std::vector<TensorArg> &outputs);
+
+  /// Times the functions whose measurement (index for index) is Ok; a
+  /// candidate that cannot be timed becomes Failed. Fails when the program
+  /// as written cannot be timed or the context becomes unusable.
+  Error timeCorrect(const std::vector<const Function *> &functions,
+                    const std::vector<TensorArg> &inputs,
+                    const std::vector<TensorArg> &outputs,
+                    std::vector<TuningMeasurement> &measurements);
+
+  /// The median time of one run of `function` as a CUDA graph with a cold
+  /// L2 cache, in microseconds.
+  Expected<double> time(const Function &function,
+                        const std::vector<TensorArg> &inputs,
+                        const std::vector<TensorArg> &outputs);
+
+  const Bundle &bundle;
+  TuneOptions options;
+  CUstream stream = nullptr;
+  /// A start and a stop event per timed run.
+  std::vector<CUevent> events;
+  /// Overwritten before every timed run to evict the L2 cache.
+  CUdeviceptr flushBuffer = 0;
+  size_t flushBytes = 0;
+};
+
+} // namespace mirage::runtime
+
+#endif // MIRAGE_RUNTIME_TUNER_H

@@ -1,0 +1,341 @@
+//===- Tuner.cpp - Measured selection among a program's candidates --------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "mirage/runtime/Tuner.h"
+
+#include "mirage/runtime/Driver.h"
+#include "mirage/runtime/Numerics.h"
+#include "mirage/runtime/TuningResults.h"
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+
+using namespace mirage::runtime;
+
+namespace {
+
+/// The smallest L2 flush, for devices that report no L2 size.
+constexpr size_t minimumFlushBytes = size_t(1) << 20;
+
+/// A captured CUDA graph and its executable form, destroyed with the
+/// object (in the context current then).
+struct Graph {
+  CUgraph graph = nullptr;
+  CUgraphExec executable = nullptr;
+
+  Graph() = default;
+  Graph(const Graph &) = delete;
+  Graph &operator=(const Graph &) = delete;
+  ~Graph() {
+    if (executable)
+      (void)cuGraphExecDestroy(executable);
+    if (graph)
+      (void)cuGraphDestroy(graph);
+  }
+};
+
+/// Device memory for tensors of `types` and the arguments describing it.
+struct Tensors {
+  std::vector<DeviceMemory> memory;
+  std::vector<TensorArg> args;
+
+  Error allocate(const std::vector<TensorType> &types, int device) {
+    memory.resize(types.size());
+    for (size_t i = 0; i < types.size(); ++i) {
+      if (Error error =
+              memory[i].allocate(static_cast<size_t>(types[i].numBytes())))
+        return error;
+      args.push_back(describeTensor(types[i], memory[i].get(), device));
+    }
+    return Error::success();
+  }
+};
+
+/// Fails when the context cannot run anything any more, as after a kernel
+/// fault: what follows would only repeat the fault.
+Error checkContextUsable(const std::string &failed) {
+  Error error = checkDriver(cuCtxSynchronize(), "cuCtxSynchronize");
+  if (!error)
+    return error;
+  return Error(error.code(), "the CUDA context is unusable after " + failed +
+                                 " failed (" + error.message() +
+                                 "); no entry recorded");
+}
+
+/// `error`'s message without the "<function>: " that Bundle::run's
+/// messages start with, since a measurement names its function.
+std::string messageOf(const Error &error, const Function &function) {
+  const std::string &message = error.message();
+  std::string prefix = function.name + ": ";
+  return message.compare(0, prefix.size(), prefix) == 0
+             ? message.substr(prefix.size())
+             : message;
+}
+
+} // namespace
+
+Expected<std::unique_ptr<Tuner>> Tuner::create(const Bundle &bundle,
+                                               const TuneOptions &options) {
+  if (options.runs < 1 || options.warmup < 0 || !(options.rtol > 0) ||
+      !std::isfinite(options.rtol))
+    return Error(ErrorCode::InvalidArgument,
+                 "tuning needs at least 1 run, at least 0 warm-up runs and a "
+                 "positive finite rtol");
+  std::unique_ptr<Tuner> tuner(new Tuner(bundle, options));
+  if (Error error = tuner->prepare())
+    return error;
+  return tuner;
+}
+
+Error Tuner::prepare() {
+  ContextScope scope;
+  if (Error error = scope.enter(bundle.context()))
+    return error;
+  CUdevice device = 0;
+  if (Error error = checkDriver(cuCtxGetDevice(&device), "cuCtxGetDevice"))
+    return error;
+  int l2Bytes = 0;
+  if (Error error =
+          checkDriver(cuDeviceGetAttribute(
+                          &l2Bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device),
+                      "cuDeviceGetAttribute(L2_CACHE_SIZE)"))
+    return error;
+  flushBytes = std::max(2 * static_cast<size_t>(l2Bytes), minimumFlushBytes);
+  if (Error error = checkDriver(cuMemAlloc(&flushBuffer, flushBytes),
+                                "cuMemAlloc of the L2 flush buffer"))
+    return error;
+  if (Error error = checkDriver(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+                                "cuStreamCreate"))
+    return error;
+  events.resize(2 * static_cast<size_t>(options.runs), nullptr);
+  for (CUevent &event : events)
+    if (Error error = checkDriver(cuEventCreate(&event, CU_EVENT_DEFAULT),
+                                  "cuEventCreate"))
+      return error;
+  return Error::success();
+}
+
+Tuner::~Tuner() {
+  // Failures here (a context left unusable by a fault) leave nothing to do.
+  ContextScope scope;
+  if (scope.enter(bundle.context()))
+    return;
+  for (CUevent event : events)
+    if (event)
+      (void)cuEventDestroy(event);
+  if (stream)
+    (void)cuStreamDestroy(stream);
+  if (flushBuffer)
+    (void)cuMemFree(flushBuffer);
+}
+
+Expected<std::vector<std::vector<float>>>
+Tuner::runOnce(const Function &function, const std::vector<TensorArg> &inputs,
+               const std::vector<TensorArg> &outputs) {
+  for (size_t i = 0; i < outputs.size(); ++i)
+    // All-ones bytes are NaN in every dtype: unwritten elements show up.
+    if (Error error =
+            checkDriver(cuMemsetD8Async(outputs[i].data, 0xFF,
+                                        function.outputs[i].numBytes(), stream),
+                        "cuMemsetD8Async"))
+      return error;
+  if (Error error = bundle.run(function.name, inputs, outputs, stream))
+    return error;
+  if (Error error =
+          checkDriver(cuStreamSynchronize(stream), "cuStreamSynchronize"))
+    return error;
+  std::vector<std::vector<float>> values;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::vector<unsigned char> bytes(function.outputs[i].numBytes());
+    if (Error error = checkDriver(
+            cuMemcpyDtoH(bytes.data(), outputs[i].data, bytes.size()),
+            "cuMemcpyDtoH"))
+      return error;
+    values.push_back(decodeValues(bytes, function.outputs[i].dtype));
+  }
+  return values;
+}
+
+Expected<double> Tuner::time(const Function &function,
+                             const std::vector<TensorArg> &inputs,
+                             const std::vector<TensorArg> &outputs) {
+  Graph graph;
+  if (Error error = checkDriver(
+          cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+          "cuStreamBeginCapture"))
+    return error;
+  Error launched = bundle.run(function.name, inputs, outputs, stream);
+  // The capture must end even when enqueueing failed.
+  Error ended = checkDriver(cuStreamEndCapture(stream, &graph.graph),
+                            "cuStreamEndCapture");
+  if (launched)
+    return launched;
+  if (ended)
+    return ended;
+  if (Error error =
+          checkDriver(cuGraphInstantiate(&graph.executable, graph.graph, 0),
+                      "cuGraphInstantiate"))
+    return error;
+  for (int run = 0; run < options.warmup + options.runs; ++run) {
+    int timed = run - options.warmup;
+    // The flush is outside the timed region; changing bytes keep it a write.
+    if (Error error = checkDriver(
+            cuMemsetD8Async(flushBuffer, static_cast<unsigned char>(run),
+                            flushBytes, stream),
+            "cuMemsetD8Async of the L2 flush buffer"))
+      return error;
+    if (timed >= 0)
+      if (Error error = checkDriver(cuEventRecord(events[2 * timed], stream),
+                                    "cuEventRecord"))
+        return error;
+    if (Error error = checkDriver(cuGraphLaunch(graph.executable, stream),
+                                  "cuGraphLaunch"))
+      return error;
+    if (timed >= 0)
+      if (Error error = checkDriver(
+              cuEventRecord(events[2 * timed + 1], stream), "cuEventRecord"))
+        return error;
+  }
+  if (Error error = checkDriver(cuStreamSynchronize(stream),
+                                "cuStreamSynchronize after the timed runs"))
+    return error;
+  std::vector<float> milliseconds(options.runs);
+  for (int run = 0; run < options.runs; ++run)
+    if (Error error =
+            checkDriver(cuEventElapsedTime(&milliseconds[run], events[2 * run],
+                                           events[2 * run + 1]),
+                        "cuEventElapsedTime"))
+      return error;
+  // Nanoseconds are the last digit worth keeping.
+  return std::round(double(median(milliseconds)) * 1e6) / 1e3;
+}
+
+Expected<std::vector<TuningMeasurement>>
+Tuner::check(const std::vector<const Function *> &functions,
+             const std::vector<TensorArg> &inputs,
+             const std::vector<TensorArg> &outputs) {
+  std::vector<TuningMeasurement> measurements;
+  std::vector<std::vector<float>> expected;
+  for (const Function *function : functions) {
+    TuningMeasurement &measurement = measurements.emplace_back();
+    measurement.function = function->name;
+    measurement.candidate = function->tuning->candidate;
+    Expected<std::vector<std::vector<float>>> values =
+        runOnce(*function, inputs, outputs);
+    bool asWritten = function == functions.front();
+    if (!values && asWritten)
+      return Error(values.error().code(),
+                   "the program as written, " + function->name +
+                       ", failed: " + messageOf(values.error(), *function));
+    if (!values) {
+      measurement.status = MeasurementStatus::Failed;
+      measurement.message = messageOf(values.error(), *function);
+      if (Error error = checkContextUsable(function->name))
+        return error;
+      continue;
+    }
+    if (asWritten) {
+      // The reference of the others, and exact by definition.
+      expected = std::move(*values);
+      measurement.maxRelativeError = 0.0;
+      continue;
+    }
+    std::vector<Difference> differences;
+    for (size_t i = 0; i < expected.size(); ++i)
+      differences.push_back(compareValues(expected[i], (*values)[i]));
+    judgeOutputs(differences, options.rtol, measurement);
+  }
+  return measurements;
+}
+
+Error Tuner::timeCorrect(const std::vector<const Function *> &functions,
+                         const std::vector<TensorArg> &inputs,
+                         const std::vector<TensorArg> &outputs,
+                         std::vector<TuningMeasurement> &measurements) {
+  for (size_t f = 0; f < functions.size(); ++f) {
+    TuningMeasurement &measurement = measurements[f];
+    if (measurement.status != MeasurementStatus::Ok)
+      continue;
+    Expected<double> medianUs = time(*functions[f], inputs, outputs);
+    if (!medianUs && f == 0)
+      return Error(
+          medianUs.error().code(),
+          "timing the program as written, " + functions[f]->name +
+              ", failed: " + messageOf(medianUs.error(), *functions[f]));
+    if (!medianUs) {
+      measurement.status = MeasurementStatus::Failed;
+      measurement.message =
+          "timing: " + messageOf(medianUs.error(), *functions[f]);
+      if (Error error = checkContextUsable(functions[f]->name))
+        return error;
+      continue;
+    }
+    measurement.medianUs = *medianUs;
+  }
+  return Error::success();
+}
+
+Expected<TuningEntry> Tuner::tune(const TuningGroup &group) {
+  std::string where = "tuning group " + group.key.substr(0, 16) + ": ";
+  auto located = [&](const Error &error) {
+    return Error(error.code(), where + error.message());
+  };
+  const Function &asWritten = *group.asWritten;
+  std::vector<const Function *> functions = {&asWritten};
+  functions.insert(functions.end(), group.candidates.begin(),
+                   group.candidates.end());
+
+  // Declared before the tensors, so that they are freed in the context.
+  ContextScope scope;
+  if (Error error = scope.enter(bundle.context()))
+    return located(error);
+  int device = bundle.device().ordinal;
+  Tensors inputs, outputs;
+  if (Error error = inputs.allocate(asWritten.inputs, device))
+    return located(error);
+  if (Error error = outputs.allocate(asWritten.outputs, device))
+    return located(error);
+  RandomSource source(options.seed);
+  for (size_t i = 0; i < asWritten.inputs.size(); ++i) {
+    const TensorType &type = asWritten.inputs[i];
+    std::vector<float> values(type.numElements());
+    for (float &value : values)
+      value = static_cast<float>(source.uniform() - 0.5);
+    std::vector<unsigned char> bytes = encodeValues(values, type.dtype);
+    // On the tuner's stream, which does not wait for the legacy one; from
+    // pageable memory the call returns once `bytes` may be reused.
+    if (Error error =
+            checkDriver(cuMemcpyHtoDAsync(inputs.args[i].data, bytes.data(),
+                                          bytes.size(), stream),
+                        "cuMemcpyHtoDAsync"))
+      return located(error);
+  }
+
+  Expected<std::vector<TuningMeasurement>> measurements =
+      check(functions, inputs.args, outputs.args);
+  if (!measurements)
+    return located(measurements.error());
+  if (Error error =
+          timeCorrect(functions, inputs.args, outputs.args, *measurements))
+    return located(error);
+
+  TuningEntry entry;
+  entry.key = group.key;
+  entry.compiler = group.compiler;
+  entry.device = {bundle.device().name, bundle.device().major,
+                  bundle.device().minor};
+  entry.chip = bundle.chip();
+  entry.date = utcDate(std::time(nullptr));
+  // The program as written is Ok here, so there is a winner.
+  const TuningMeasurement &winner = *fastestCorrect(*measurements);
+  const Function &winning = *functions[&winner - measurements->data()];
+  entry.winner = {winner.function, winner.candidate, *winner.medianUs,
+                  winning.program};
+  entry.measurements = std::move(*measurements);
+  return entry;
+}

@@ -1,0 +1,471 @@
+//===- TuningDatabaseTests.cpp - Tests of the tuning database -------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Testing.h"
+
+#include "mirage/runtime/TuningDatabase.h"
+
+#include <algorithm>
+#include <csignal>
+#include <cstdlib>
+#include <optional>
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+using namespace mirage::runtime;
+using mirage::runtime::testing::TemporaryDirectory;
+
+namespace {
+
+/// A key made of one repeated hex digit after `prefix`.
+std::string makeKey(const std::string &prefix, char digit = '0') {
+  return prefix + std::string(64 - prefix.size(), digit);
+}
+
+/// An entry for `key` on `device` (compute capability `major`.0) won by
+/// candidate 1, which has a program.
+TuningEntry makeEntry(const std::string &key,
+                      const std::string &device = "NVIDIA H100 80GB HBM3",
+                      int major = 9, const std::string &compiler = "mirage 1") {
+  TuningEntry entry;
+  entry.key = key;
+  entry.compiler = compiler;
+  entry.device = {device, major, 0};
+  entry.chip = major == 9 ? "sm_90a" : "sm_80";
+  entry.date = "2026-11-25T10:00:00Z";
+  entry.winner = {"f_candidate_1", 1, 12.5,
+                  R"({"ops":[{"op":"add","value":1.0}],"name":"a\"b"})"};
+  entry.measurements = {
+      {"f", -1, MeasurementStatus::Ok, 20.25, 0.0, ""},
+      {"f_candidate_0", 0, MeasurementStatus::Wrong, std::nullopt, 0.9,
+       "max relative error 0.9 exceeds 0.02"},
+      {"f_candidate_1", 1, MeasurementStatus::Ok, 12.5, 1e-3, ""},
+      {"f_candidate_2", 2, MeasurementStatus::Failed, std::nullopt,
+       std::nullopt, "cuLaunchKernelEx: CUDA_ERROR_INVALID_VALUE"}};
+  return entry;
+}
+
+/// Entries compare equal when they are written the same.
+std::string text(const std::vector<TuningEntry> &entries) {
+  return formatTuningDatabase(entries);
+}
+
+std::string readBytes(const std::filesystem::path &path) {
+  std::ifstream stream(path, std::ios::binary);
+  std::ostringstream contents;
+  contents << stream.rdbuf();
+  return contents.str();
+}
+
+/// The names in `directory`, sorted.
+std::vector<std::string> listing(const std::filesystem::path &directory) {
+  std::vector<std::string> names;
+  for (const auto &entry : std::filesystem::directory_iterator(directory))
+    names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string join(const std::vector<std::string> &names) {
+  std::string joined;
+  for (const std::string &name : names)
+    joined += (joined.empty() ? "" : " ") + name;
+  return joined;
+}
+
+/// Sets or unsets an environment variable for the scope, then restores it.
+class ScopedVariable {
+public:
+  ScopedVariable(const char *name, const char *value) : name(name) {
+    if (const char *old = std::getenv(name))
+      saved = old;
+    if (value)
+      ::setenv(name, value, 1);
+    else
+      ::unsetenv(name);
+  }
+  ~ScopedVariable() {
+    if (saved)
+      ::setenv(name, saved->c_str(), 1);
+    else
+      ::unsetenv(name);
+  }
+
+private:
+  const char *name;
+  std::optional<std::string> saved;
+};
+
+std::string defaultPath() {
+  Expected<std::string> path = defaultTuningDatabasePath();
+  return path ? *path : "error: " + path.error().message();
+}
+
+/// Runs `body` in a child process; true when it returned true.
+template <typename Body> bool inChild(Body body) {
+  pid_t child = ::fork();
+  if (child == 0)
+    ::_exit(body() ? 0 : 1);
+  int status = 0;
+  return child > 0 && ::waitpid(child, &status, 0) == child &&
+         WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+} // namespace
+
+MIRAGE_TEST(TuningDatabase, RoundTripsEntries) {
+  TemporaryDirectory directory;
+  TuningDatabase database((directory.path / "a/b/tuning.json").string());
+  TuningEntry entry = makeEntry(makeKey("ab"));
+  EXPECT_OK(database.record(entry));
+  Expected<std::vector<TuningEntry>> entries = database.entries();
+  EXPECT_OK(entries);
+  if (!entries || entries->size() != 1) {
+    EXPECT_TRUE(entries && entries->size() == 1);
+    return;
+  }
+  const TuningEntry &read = (*entries)[0];
+  EXPECT_EQ(read.key, entry.key);
+  EXPECT_EQ(read.device.name, std::string("NVIDIA H100 80GB HBM3"));
+  EXPECT_EQ(read.device.major, 9);
+  EXPECT_EQ(read.winner.program, entry.winner.program);
+  EXPECT_EQ(read.measurements.size(), size_t(4));
+  EXPECT_TRUE(read.measurements[1].status == MeasurementStatus::Wrong);
+  EXPECT_TRUE(!read.measurements[3].maxRelativeError &&
+              !read.measurements[3].medianUs);
+  EXPECT_EQ(read.measurements[0].medianUs.value_or(0), 20.25);
+  EXPECT_EQ(text(*entries), text({entry}));
+  std::string file = readBytes(database.path());
+  EXPECT_TRUE(
+      file.rfind("{\n  \"format\": \"mirage-tuning\",\n  \"version\": 1,", 0) ==
+      0);
+  EXPECT_TRUE(file.back() == '\n');
+  EXPECT_EQ(join(listing(directory.path / "a/b")),
+            std::string("tuning.json tuning.json.lock"));
+}
+
+MIRAGE_TEST(TuningDatabase, KeepsTheWinnersProgramAbsentWhenItHasNone) {
+  TuningEntry entry = makeEntry(makeKey("ab"));
+  entry.winner = {"f", -1, 20.25, ""};
+  Expected<std::vector<TuningEntry>> entries =
+      parseTuningDatabase(formatTuningDatabase({entry}));
+  EXPECT_TRUE(entries && entries->size() == 1 &&
+              (*entries)[0].winner.program.empty());
+  EXPECT_TRUE(formatTuningDatabase({entry}).find("program") ==
+              std::string::npos);
+}
+
+MIRAGE_TEST(TuningDatabase, TreatsAMissingFileAsEmpty) {
+  TemporaryDirectory directory;
+  TuningDatabase database((directory.path / "none/tuning.json").string());
+  Expected<std::vector<TuningEntry>> entries = database.entries();
+  EXPECT_TRUE(entries && entries->empty());
+  Expected<std::vector<TuningEntry>> found =
+      database.lookup(makeKey("ab"), "mirage 1", 9, 0);
+  EXPECT_TRUE(found && found->empty());
+  Expected<ClearResult> cleared = database.clear();
+  EXPECT_TRUE(cleared && cleared->removed == 0);
+  EXPECT_TRUE(!std::filesystem::exists(directory.path / "none"));
+}
+
+MIRAGE_TEST(TuningDatabase, RecordReplacesTheSameIdentityOnly) {
+  TemporaryDirectory directory;
+  TuningDatabase database((directory.path / "tuning.json").string());
+  std::string key = makeKey("ab"), other = makeKey("cd");
+  TuningEntry h100 = makeEntry(key);
+  std::vector<TuningEntry> expected = {
+      h100, makeEntry(key, "NVIDIA A100-SXM4-80GB", 8), makeEntry(other),
+      makeEntry(key, "NVIDIA H100 80GB HBM3", 9, "mirage 2"),
+      makeEntry(key, "NVIDIA H100 PCIe", 9)};
+  for (const TuningEntry &entry : expected)
+    EXPECT_OK(database.record(entry));
+  TuningEntry again = h100;
+  again.winner = {"f", -1, 19.0, ""};
+  again.date = "2026-11-26T08:30:00Z";
+  EXPECT_OK(database.record(again));
+  expected[0] = again;
+  Expected<std::vector<TuningEntry>> entries = database.entries();
+  EXPECT_TRUE(entries && text(*entries) == text(expected));
+
+  Expected<std::vector<TuningEntry>> found =
+      database.lookup(key, "mirage 1", 9, 0);
+  EXPECT_TRUE(found && text(*found) == text({again, expected[4]}));
+  found = database.lookup(key, "mirage 1", 8, 0);
+  EXPECT_TRUE(found && text(*found) == text({expected[1]}));
+  found = database.lookup(key, "mirage 2", 9, 0);
+  EXPECT_TRUE(found && text(*found) == text({expected[3]}));
+  found = database.lookup(key, "mirage 1", 9, 1);
+  EXPECT_TRUE(found && found->empty());
+  EXPECT_TRUE(h100.sameIdentity(again) && !h100.sameIdentity(expected[4]));
+}
+
+MIRAGE_TEST(TuningDatabase, ClearsByKeyPrefix) {
+  TemporaryDirectory directory;
+  TuningDatabase database((directory.path / "tuning.json").string());
+  for (const char *prefix : {"aa", "ab", "ba"})
+    EXPECT_OK(database.record(makeEntry(makeKey(prefix))));
+  Expected<ClearResult> cleared = database.clear("a");
+  EXPECT_TRUE(cleared && cleared->removed == 2 &&
+              cleared->replacedUnreadable.empty());
+  Expected<std::vector<TuningEntry>> entries = database.entries();
+  EXPECT_TRUE(entries && entries->size() == 1 &&
+              (*entries)[0].key == makeKey("ba"));
+  cleared = database.clear("c");
+  EXPECT_TRUE(cleared && cleared->removed == 0);
+  cleared = database.clear();
+  EXPECT_TRUE(cleared && cleared->removed == 1);
+  entries = database.entries();
+  EXPECT_TRUE(entries && entries->empty());
+}
+
+MIRAGE_TEST(TuningDatabase, RefusesUnreadableFilesAndLeavesThemAlone) {
+  const std::pair<const char *, const char *> cases[] = {
+      {R"({"format": "mirage-tuning", "version": 1, "entries": [)",
+       "line 1, column 55: unexpected end of input"},
+      {"", "line 1, column 1: unexpected end of input"},
+      {"\x01garbage", "line 1, column 1: expected a value"},
+      {R"({"format": "mirage-bundle", "version": 1, "entries": []})",
+       "format: expected \"mirage-tuning\""},
+      {R"({"format": "mirage-tuning", "version": 2, "entries": []})",
+       "version: version 2 is newer than this runtime reads (1); update "
+       "Mirage"},
+      {R"({"format": "mirage-tuning", "version": 0, "entries": []})",
+       "version: expected an integer in [1, "},
+      {R"([])", "expected an object, got an array"},
+  };
+  for (const auto &[contents, problem] : cases) {
+    TemporaryDirectory directory;
+    std::filesystem::path path = directory.path / "tuning.json";
+    directory.write("tuning.json", contents);
+    TuningDatabase database(path.string());
+    std::string message = "tuning database " + path.string() + ": " + problem;
+    EXPECT_FAILS_WITH(database.entries(), message);
+    EXPECT_FAILS_WITH(database.entries(),
+                      "fix or remove the file, or empty it with "
+                      "`mirage-tune --clear`");
+    EXPECT_FAILS_WITH(database.lookup(makeKey("ab"), "mirage 1", 9, 0),
+                      message);
+    EXPECT_FAILS_WITH(database.record(makeEntry(makeKey("ab"))), message);
+    EXPECT_FAILS_WITH(database.clear("ab"), message);
+    EXPECT_EQ(readBytes(path), std::string(contents));
+    EXPECT_EQ(join(listing(directory.path)),
+              std::string("tuning.json tuning.json.lock"));
+
+    Expected<ClearResult> cleared = database.clear();
+    EXPECT_TRUE(cleared && cleared->removed == 0);
+    if (cleared)
+      EXPECT_TRUE(cleared->replacedUnreadable.find(problem) !=
+                  std::string::npos);
+    Expected<std::vector<TuningEntry>> entries = database.entries();
+    EXPECT_TRUE(entries && entries->empty());
+  }
+}
+
+MIRAGE_TEST(TuningDatabase, RefusesFilesThatAreNotRegular) {
+  TemporaryDirectory directory;
+  std::filesystem::path fifo = directory.path / "fifo.json";
+  std::filesystem::path folder = directory.path / "folder.json";
+  EXPECT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::filesystem::create_directory(folder);
+  for (const auto &[path, kind] :
+       {std::pair{fifo, "a FIFO"}, std::pair{folder, "a directory"}}) {
+    TuningDatabase database(path.string());
+    std::string message = "tuning database " + path.string() +
+                          ": not a regular file (" + kind +
+                          "); left as it is: remove it or choose another "
+                          "database path";
+    EXPECT_FAILS_WITH(database.entries(), message);
+    EXPECT_FAILS_WITH(database.record(makeEntry(makeKey("ab"))), message);
+    EXPECT_FAILS_WITH(database.clear(), message);
+  }
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+  EXPECT_TRUE(std::filesystem::is_directory(folder) &&
+              std::filesystem::is_empty(folder));
+  EXPECT_EQ(join(listing(directory.path)),
+            std::string("fifo.json fifo.json.lock folder.json "
+                        "folder.json.lock"));
+}
+
+MIRAGE_TEST(TuningDatabase, RefusesFilesOverTheSizeCap) {
+  TemporaryDirectory directory;
+  std::filesystem::path path = directory.path / "tuning.json";
+  directory.write("tuning.json", "");
+  std::filesystem::resize_file(path, maxTuningDatabaseBytes + 1);
+  TuningDatabase database(path.string());
+  std::string message = "tuning database " + path.string() +
+                        ": 67108865 bytes, more than the 67108864 a tuning "
+                        "database may hold";
+  EXPECT_FAILS_WITH(database.entries(), message);
+  EXPECT_FAILS_WITH(database.record(makeEntry(makeKey("ab"))), message);
+  EXPECT_EQ(std::filesystem::file_size(path),
+            uintmax_t(maxTuningDatabaseBytes + 1));
+}
+
+MIRAGE_TEST(TuningDatabase, RefusesToGrowBeyondTheSizeCap) {
+  TemporaryDirectory directory;
+  TuningDatabase database((directory.path / "tuning.json").string());
+  EXPECT_OK(database.record(makeEntry(makeKey("ab"))));
+  std::string before = readBytes(database.path());
+  TuningEntry huge = makeEntry(makeKey("cd"));
+  huge.winner.program =
+      R"({"pad": ")" + std::string(size_t(maxTuningDatabaseBytes), 'x') + "\"}";
+  EXPECT_FAILS_WITH(database.record(huge),
+                    "tuning database " + database.path() +
+                        ": recording the entry would make the file");
+  EXPECT_EQ(readBytes(database.path()), before);
+}
+
+MIRAGE_TEST(TuningDatabase, WriteFailuresKeepTheOldFile) {
+  TemporaryDirectory directory;
+  TuningDatabase database((directory.path / "tuning.json").string());
+  EXPECT_OK(database.record(makeEntry(makeKey("ab"))));
+  std::string before = readBytes(database.path());
+  // A file size limit below the new file's size makes its write fail with
+  // EFBIG, as a full disk fails with ENOSPC.
+  bool failedCleanly = inChild([&] {
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit limit = {512, 512};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    Error error = database.record(makeEntry(makeKey("cd")));
+    return testing::failsWith(error, "tuning database " + database.path() +
+                                         ": cannot write " + database.path() +
+                                         ".tmp.") &&
+           testing::failsWith(error, "the database is left as it was");
+  });
+  EXPECT_TRUE(failedCleanly);
+  EXPECT_EQ(readBytes(database.path()), before);
+  EXPECT_EQ(join(listing(directory.path)),
+            std::string("tuning.json tuning.json.lock"));
+}
+
+MIRAGE_TEST(TuningDatabase, ConcurrentWritersAllLand) {
+  TemporaryDirectory directory;
+  TuningDatabase database((directory.path / "tuning.json").string());
+  constexpr int writers = 6, entriesEach = 5;
+  std::vector<pid_t> children;
+  for (int w = 0; w < writers; ++w) {
+    pid_t child = ::fork();
+    if (child == 0) {
+      bool ok = true;
+      for (int e = 0; e < entriesEach; ++e)
+        ok &= !database.record(
+            makeEntry(makeKey(std::to_string(w) + std::to_string(e))));
+      ::_exit(ok ? 0 : 1);
+    }
+    children.push_back(child);
+  }
+  for (pid_t child : children) {
+    int status = 0;
+    EXPECT_TRUE(::waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+                WEXITSTATUS(status) == 0);
+  }
+  Expected<std::vector<TuningEntry>> entries = database.entries();
+  EXPECT_OK(entries);
+  if (entries)
+    EXPECT_EQ(entries->size(), size_t(writers * entriesEach));
+  EXPECT_EQ(join(listing(directory.path)),
+            std::string("tuning.json tuning.json.lock"));
+}
+
+MIRAGE_TEST(TuningDatabase, RejectsBadEntries) {
+  std::string valid = formatTuningDatabase({makeEntry(makeKey("ab"))});
+  EXPECT_OK(parseTuningDatabase(valid));
+  auto edited = [&](const std::string &from, const std::string &to) {
+    size_t position = valid.find(from);
+    EXPECT_TRUE(position != std::string::npos);
+    std::string text = valid;
+    if (position != std::string::npos)
+      text.replace(position, from.size(), to);
+    return parseTuningDatabase(text);
+  };
+  EXPECT_FAILS_WITH(edited("\"key\": \"ab", "\"key\": \"AB"),
+                    "entries[0].key: expected 64 lowercase hex digits");
+  EXPECT_FAILS_WITH(
+      edited("\"compute_capability\": [9, 0]", "\"compute_capability\": [9]"),
+      "entries[0].device.compute_capability: expected "
+      "[major, minor]");
+  EXPECT_FAILS_WITH(edited("\"status\": \"wrong\"", "\"status\": \"slow\""),
+                    "entries[0].measurements[1].status: unknown status "
+                    "\"slow\" (expected ok, wrong or failed)");
+  EXPECT_FAILS_WITH(edited("\"median_us\": 20.25,\n", ""),
+                    "entries[0].measurements[0]: an \"ok\" measurement "
+                    "needs median_us");
+  EXPECT_FAILS_WITH(edited("\"median_us\": 20.25", "\"median_us\": -1"),
+                    "entries[0].measurements[0].median_us: expected a "
+                    "number >= 0");
+  EXPECT_FAILS_WITH(
+      edited("\"function\": \"f_candidate_1\",\n        \"candidate\": 1",
+             "\"function\": \"f_candidate_0\",\n        \"candidate\": 0"),
+      "entries[0].winner: f_candidate_0 (candidate 0) is not an \"ok\" "
+      "measurement of the entry");
+  EXPECT_FAILS_WITH(
+      edited("\"chip\": \"sm_90a\"", "\"chip\": \"sm_90a\", \"colour\": 1"),
+      "entries[0]: unknown field \"colour\"");
+  EXPECT_FAILS_WITH(edited("\"program\": {", "\"program\": [{"), "line ");
+  EXPECT_FAILS_WITH(
+      parseTuningDatabase(
+          R"({"format": "mirage-tuning", "version": 1, "entries": {}})"),
+      "entries: expected an array, got an object");
+}
+
+MIRAGE_TEST(TuningDatabase, RecordsOnlyValidEntries) {
+  TemporaryDirectory directory;
+  TuningDatabase database((directory.path / "tuning.json").string());
+  TuningEntry bad = makeEntry(makeKey("ab"));
+  bad.winner.program = "[1, 2]";
+  EXPECT_FAILS_WITH(database.record(bad),
+                    "tuning database " + database.path() +
+                        ": not recording an invalid entry: "
+                        "entries[0].winner.program: expected an object, got "
+                        "an array");
+  bad = makeEntry("AB");
+  EXPECT_FAILS_WITH(database.record(bad),
+                    "entries[0].key: expected 64 lowercase hex digits");
+  EXPECT_TRUE(std::filesystem::is_empty(directory.path));
+}
+
+MIRAGE_TEST(TuningDatabase, ResolvesTheDefaultPath) {
+  ScopedVariable home("HOME", "/home/u");
+  {
+    ScopedVariable database("MIRAGE_TUNING_DB", "/data/tuning.json");
+    ScopedVariable cache("XDG_CACHE_HOME", "/xdg");
+    EXPECT_EQ(defaultPath(), std::string("/data/tuning.json"));
+  }
+  {
+    ScopedVariable database("MIRAGE_TUNING_DB", "");
+    ScopedVariable cache("XDG_CACHE_HOME", "/xdg");
+    EXPECT_EQ(defaultPath(), std::string("/xdg/mirage/tuning.json"));
+  }
+  ScopedVariable database("MIRAGE_TUNING_DB", nullptr);
+  for (const char *ignored :
+       {"relative/cache", "", static_cast<const char *>(nullptr)}) {
+    ScopedVariable cache("XDG_CACHE_HOME", ignored);
+    EXPECT_EQ(defaultPath(), std::string("/home/u/.cache/mirage/tuning.json"));
+  }
+  ScopedVariable cache("XDG_CACHE_HOME", nullptr);
+  ScopedVariable noHome("HOME", nullptr);
+  EXPECT_EQ(defaultPath(),
+            std::string("error: cannot locate the tuning database: set "
+                        "MIRAGE_TUNING_DB (or XDG_CACHE_HOME or HOME)"));
+}
+
+MIRAGE_TEST(TuningDatabase, SummarizesEntries) {
+  TuningEntry entry = makeEntry(makeKey("ab"));
+  EXPECT_EQ(summarizeTuningEntry(entry),
+            std::string("ab00000000000000  NVIDIA H100 80GB HBM3 (9.0, "
+                        "sm_90a)  mirage 1  winner f_candidate_1 "
+                        "(candidate 1)  12.50 us  2026-11-25T10:00:00Z"));
+  entry.winner = {"f", -1, 20.25, ""};
+  EXPECT_EQ(summarizeTuningEntry(entry),
+            std::string("ab00000000000000  NVIDIA H100 80GB HBM3 (9.0, "
+                        "sm_90a)  mirage 1  winner f (as written)  20.25 us  "
+                        "2026-11-25T10:00:00Z"));
+  EXPECT_EQ(utcDate(0), std::string("1970-01-01T00:00:00Z"));
+  EXPECT_EQ(utcDate(1795600800), std::string("2026-11-25T10:00:00Z"));
+}

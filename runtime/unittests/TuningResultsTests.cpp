@@ -1,0 +1,109 @@
+//===- TuningResultsTests.cpp - Tests of judging and reporting tuning -----===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Testing.h"
+
+#include "mirage/runtime/TuningResults.h"
+
+using namespace mirage::runtime;
+
+namespace {
+
+TuningMeasurement judged(const std::vector<Difference> &outputs) {
+  TuningMeasurement measurement{"f_candidate_0",       0,
+                                MeasurementStatus::Ok, std::nullopt,
+                                std::nullopt,          ""};
+  judgeOutputs(outputs, 0.02, measurement);
+  return measurement;
+}
+
+TuningMeasurement ok(const std::string &function, int64_t candidate,
+                     double medianUs, double error = 0.0) {
+  return {function, candidate, MeasurementStatus::Ok, medianUs, error, ""};
+}
+
+} // namespace
+
+MIRAGE_TEST(TuningResults, JudgesOutputsAgainstTheTolerance) {
+  TuningMeasurement close = judged({{0.001, 0}, {0.02, 0}});
+  EXPECT_TRUE(close.status == MeasurementStatus::Ok);
+  EXPECT_EQ(close.maxRelativeError.value_or(-1), 0.02);
+  EXPECT_TRUE(close.message.empty());
+
+  TuningMeasurement far = judged({{0.001, 0}, {0.9, 0}});
+  EXPECT_TRUE(far.status == MeasurementStatus::Wrong);
+  EXPECT_EQ(far.maxRelativeError.value_or(-1), 0.9);
+  EXPECT_EQ(far.message,
+            std::string("output 1: max relative error 0.9 exceeds the "
+                        "tolerance 0.02"));
+
+  TuningMeasurement nonFinite = judged({{0.0, 12}, {0.5, 0}});
+  EXPECT_TRUE(nonFinite.status == MeasurementStatus::Wrong);
+  EXPECT_TRUE(!nonFinite.maxRelativeError);
+  EXPECT_EQ(nonFinite.message,
+            std::string("output 0: 12 values are not finite where the "
+                        "program as written computes finite ones"));
+}
+
+MIRAGE_TEST(TuningResults, ChoosesTheFastestCorrectFunction) {
+  std::vector<TuningMeasurement> measurements = {
+      ok("f", -1, 20.0),
+      {"f_candidate_0", 0, MeasurementStatus::Wrong, std::nullopt, 0.9, "x"},
+      ok("f_candidate_1", 1, 12.0),
+      ok("f_candidate_2", 2, 12.0),
+      ok("f_candidate_3", 3, 15.0)};
+  const TuningMeasurement *winner = fastestCorrect(measurements);
+  EXPECT_TRUE(winner == &measurements[2]);
+  measurements[2].medianUs = 20.0;
+  measurements[3].medianUs = 20.0;
+  measurements[4].medianUs = 20.0;
+  // Ties go to the earlier measurement: the program as written first.
+  EXPECT_TRUE(fastestCorrect(measurements) == &measurements[0]);
+  EXPECT_TRUE(fastestCorrect({}) == nullptr);
+}
+
+MIRAGE_TEST(TuningResults, FormatsTheReport) {
+  TuningEntry entry;
+  entry.key = std::string(64, 'a');
+  entry.compiler = "mirage 1";
+  entry.device = {"NVIDIA H100 80GB HBM3", 9, 0};
+  entry.chip = "sm_90a";
+  entry.date = "2026-11-25T10:00:00Z";
+  entry.measurements = {
+      ok("f", -1, 20.1),
+      {"f_candidate_0", 0, MeasurementStatus::Wrong, std::nullopt, 0.9,
+       "output 0: max relative error 0.9 exceeds the tolerance 0.02"},
+      {"f_candidate_1", 1, MeasurementStatus::Failed, std::nullopt,
+       std::nullopt, "cuLaunchKernelEx: CUDA_ERROR_INVALID_VALUE"},
+      ok("f_candidate_2", 2, 12.3, 1.2e-4)};
+  entry.winner = {"f_candidate_2", 2, 12.3, ""};
+  EXPECT_EQ(
+      formatTuningReport(entry),
+      std::string(
+          "tuning group aaaaaaaaaaaaaaaa (mirage 1) on NVIDIA H100 80GB HBM3 "
+          "(9.0, sm_90a):\n"
+          "  function       candidate   status  median us  max rel err  "
+          "speedup\n"
+          "  f              as written  ok          20.10    0.000e+00    "
+          "1.00x\n"
+          "  f_candidate_0  0           wrong           -    9.000e-01        "
+          "-\n"
+          "  f_candidate_1  1           failed          -            -        "
+          "-\n"
+          "  f_candidate_2  2           ok          12.30    1.200e-04    "
+          "1.63x\n"
+          "  f_candidate_0: output 0: max relative error 0.9 exceeds the "
+          "tolerance 0.02\n"
+          "  f_candidate_1: cuLaunchKernelEx: CUDA_ERROR_INVALID_VALUE\n"
+          "winner: f_candidate_2 (candidate 2), 12.30 us, 1.63x the speed of "
+          "the program as written\n"));
+  entry.winner = {"f", -1, 20.1, ""};
+  std::string report = formatTuningReport(entry);
+  EXPECT_TRUE(report.find("winner: f, the program as written (20.10 us); no "
+                          "correct candidate is faster\n") !=
+              std::string::npos);
+}
