@@ -36,6 +36,7 @@ Mirage kernel, 2 on bad arguments.
 
 import argparse
 import datetime
+import json
 import math
 import os
 import pathlib
@@ -54,7 +55,7 @@ from mirage.mugraphs import HAND_WRITTEN, REFERENCES
 from mirage.plan import FunctionSpec, TensorSpec, read_plan
 
 #: Bundle kinds of make-gpu-bundles.py, in order of preference.
-KINDS = ("searched", "simt", "mugraph", "upstream", "bench")
+KINDS = ("pipeline", "searched", "simt", "mugraph", "upstream", "bench")
 TIME_BUDGET_S = 360
 COMPILE_MODE = "max-autotune-no-cudagraphs"
 COPY_BYTES = 1 << 30
@@ -65,7 +66,7 @@ def bundle_case(name):
     """The case that the bundle directory `name` of make-gpu-bundles.py
     implements, or None."""
     kind, _, stem = name.partition("_")
-    if kind in ("searched", "simt", "bench"):
+    if kind in ("pipeline", "searched", "simt", "bench"):
         case = stem
     elif kind == "mugraph":
         case = HAND_WRITTEN.get(stem)
@@ -209,15 +210,50 @@ def case_reference(case, bundle_dirs):
     return None
 
 
+def tuned_winners(path):
+    """The winning function of every tuning key of the tuning database at
+    `path` (mirage-tune's, docs/Runtime.md "Tuning"), {} without one."""
+    if path is None or not path.exists():
+        return {}
+    with open(path) as f:
+        database = json.load(f)
+    return {entry["key"]: entry["winner"]["function"]
+            for entry in database.get("entries", [])}
+
+
+def pipeline_functions(bundle_dir, names, winners):
+    """The functions of the pipeline bundle `bundle_dir` to measure, with
+    their source: the tuned winner of its tuning group ("pipeline", the
+    main job's result) and the function the cost model chose ("cost_model",
+    for comparison); the group's other functions mirage-tune measured."""
+    with open(bundle_dir / "plan.json") as f:
+        functions = json.load(f)["functions"]
+    chosen = {}
+    for function in functions:
+        name, tuning = function["name"], function.get("tuning")
+        if name not in names:
+            continue
+        if tuning is None:
+            chosen[name] = "cost_model"
+        elif winners.get(tuning["key"]) == name:
+            chosen[name] = "pipeline"
+    return chosen
+
+
 def mirage_candidates(case, bundle_dirs, inputs, expected, bound, options):
     """Checks and times every candidate function of `case`."""
     import torch
     entries = []
+    winners = tuned_winners(options.tuning_db)
     for bundle_dir in bundle_dirs:
         base = {"bundle": bundle_dir.name, "function": None, "chip": None}
         try:
             names = matching_functions(read_plan(bundle_dir).functions,
                                        case)
+            sources = None
+            if bundle_dir.name.startswith("pipeline_"):
+                sources = pipeline_functions(bundle_dir, names, winners)
+                names = list(sources)
             bundle = runtime.load_bundle(bundle_dir, library=options.library,
                                          device=options.device)
         except Exception as error:  # noqa: BLE001 - recorded per bundle
@@ -229,6 +265,7 @@ def mirage_candidates(case, bundle_dirs, inputs, expected, bound, options):
             outputs = torch.empty(case.output, dtype=torch.float16,
                                   device=inputs[0].device)
             entry = {**base, "function": name,
+                     "source": sources[name] if sources else "comparison",
                      "chip": bundle.chip(options.device),
                      **run_variant(lambda: function(*inputs, out=outputs),
                                    expected, bound,
@@ -346,6 +383,9 @@ def parse_arguments(argv):
     parser.add_argument("--seed", type=int, default=check.SEED)
     parser.add_argument("--scale", type=float, default=check.INPUT_SCALE)
     parser.add_argument("--device", type=int, default=0)
+    parser.add_argument("--tuning-db", type=pathlib.Path, default=None,
+                        help="mirage-tune's database for the pipeline_ "
+                             "bundles: its winners are the headline")
     options = parser.parse_args(argv)
     root = options.bundles_root
     if not root.is_dir():

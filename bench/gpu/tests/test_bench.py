@@ -290,6 +290,58 @@ def test_the_fastest_correct_candidate_is_mirage():
     assert r["floor_fraction"] == pytest.approx(r["floor_us"] / 6.0)
 
 
+def test_the_pipeline_result_alone_is_the_headline():
+    # A faster saved µGraph is a comparison, never the headline.
+    r = record(candidates=[
+        entry(12.0, bundle="pipeline_lora", function="lora_candidate_2",
+              source="pipeline"),
+        entry(20.0, bundle="pipeline_lora", function="lora",
+              source="cost_model"),
+        entry(7.0, bundle="upstream_lora", function="lora_0",
+              source="comparison"),
+        entry(5.0, bundle="bench_lora", function="lora",
+              source="comparison")],
+        baselines={"eager": entry(18.0)})
+    assert r["status"] == "ok"
+    assert (r["function"], r["mirage_us"]) == ("lora_candidate_2", 12.0)
+    assert r["mirage_source"] == "pipeline"
+    assert r["reference_mugraph_us"] == 7.0
+    assert r["cost_model_us"] == 20.0
+    assert r["speedup"] == 1.5
+
+
+def test_a_wrong_pipeline_result_fails_the_case():
+    r = record(candidates=[
+        entry(err=0.5, correct=False, bundle="pipeline_lora",
+              function="lora_candidate_0", source="pipeline"),
+        entry(7.0, bundle="upstream_lora", function="lora_0")])
+    assert r["status"] == "failed"
+    assert r["mirage_us"] is None
+    assert r["reference_mugraph_us"] == 7.0
+
+
+def test_pipeline_functions_are_the_tuned_winner_and_the_cost_model_choice(
+        tmp_path):
+    key = "ab" * 32
+    functions = [{"name": "lora"},
+                 {"name": "lora_as_written",
+                  "tuning": {"key": key, "compiler": "c", "candidate": -1}},
+                 {"name": "lora_candidate_0",
+                  "tuning": {"key": key, "compiler": "c", "candidate": 0}},
+                 {"name": "lora_candidate_1",
+                  "tuning": {"key": key, "compiler": "c", "candidate": 1}}]
+    (tmp_path / "plan.json").write_text(json.dumps({"functions": functions}))
+    names = [f["name"] for f in functions]
+    database = tmp_path / "tuning.json"
+    database.write_text(json.dumps({"format": "mirage-tuning", "version": 1,
+        "entries": [{"key": key, "winner": {"function": "lora_candidate_1"}}]}))
+    winners = bench.tuned_winners(database)
+    assert bench.pipeline_functions(tmp_path, names, winners) == {
+        "lora": "cost_model", "lora_candidate_1": "pipeline"}
+    assert bench.tuned_winners(tmp_path / "missing.json") == {}
+    assert bench.bundle_case("pipeline_lora") == "lora"
+
+
 def test_ties_go_to_the_preferred_candidate():
     r = record(candidates=[entry(5.0, bundle="searched_lora", function="a"),
                            entry(5.0, bundle="bench_lora", function="b")])

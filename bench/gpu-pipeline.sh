@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The main job's benchmark, to run on a GPU machine (docs/Benchmarks/Kernels.md):
+# builds runtime/ (the runtime library and mirage-tune), runs mirage-tune on
+# every pipeline_<case> bundle of bench/make-pipeline-bundles.py under
+# PIPELINE (a fresh tuning database in $OUT), then bench/gpu/bench.py over
+# PIPELINE and COMPARISONS (bundles of bench/make-gpu-bundles.py, optional)
+# with that database: each case's headline is the tuned winner of its
+# pipeline bundle; the other bundles are a comparison column.
+#
+#   bench/gpu-pipeline.sh PIPELINE [COMPARISONS] [bench.py options...]
+#
+# Writes tuning.json, tune-<case>.txt, bench.json, bench.md, bench.png and
+# the logs to $OUT (default ./gpu-pipeline-out).
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+if [[ $# -lt 1 ]]; then
+  echo "usage: $0 PIPELINE [COMPARISONS] [bench.py options]" >&2
+  exit 2
+fi
+pipeline="$(cd "$1" && pwd)"
+shift
+comparisons=""
+if [[ $# -gt 0 && "$1" != --* ]]; then
+  comparisons="$(cd "$1" && pwd)"
+  shift
+fi
+out="${OUT:-$PWD/gpu-pipeline-out}"
+build="${MIRAGE_RUNTIME_BUILD_DIR:-$root/build-runtime}"
+python="${PYTHON:-python3}"
+mkdir -p "$out"
+
+if ! "$root/scripts/build-runtime.sh" "$build" "$out/runtime-build.log"; then
+  echo "pipeline benchmark: the runtime did not build"
+  exit 1
+fi
+
+# The tuner on its own test bundle first: candidate 1 must win.
+"$build/mirage-tune" "$root/runtime/test/bundles/tuning_mean" \
+  --db "$out/smoke-tuning.json" >"$out/tune-smoke.txt" 2>&1
+echo "mirage-tune smoke test: exit $?"; cat "$out/tune-smoke.txt"
+
+db="$out/tuning.json"
+rm -f "$db"
+for bundle in "$pipeline"/pipeline_*/; do
+  name="$(basename "$bundle")"
+  "$build/mirage-tune" "$bundle" --db "$db" >"$out/tune-${name#pipeline_}.txt" 2>&1
+  echo "mirage-tune $name: exit $?"
+  tail -n 15 "$out/tune-${name#pipeline_}.txt"
+done
+
+# One root holding both sets of bundles, for bench.py.
+all="$out/bundles"
+rm -rf "$all"
+mkdir -p "$all"
+for bundle in "$pipeline"/pipeline_*/ ${comparisons:+"$comparisons"/*/}; do
+  ln -s "${bundle%/}" "$all/$(basename "$bundle")"
+done
+
+export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
+PYTHONUNBUFFERED=1 "$python" "$root/bench/gpu/bench.py" "$all" --out "$out" \
+  --library "$build/libmirage_runtime.so" --tuning-db "$db" "$@"

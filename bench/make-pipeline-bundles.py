@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Builds the bundles of the main job, as a user runs it, for every benchmark.
+
+    make-pipeline-bundles.py OUT_DIR [--build build] [--time-limit 60]
+                             [--candidates 8] [--search-threads 2]
+                             [--cases A,B]
+
+For every benchmark program of examples/benchmarks: `mirage-superoptimize`
+with `emit-candidates=true max-candidates=K`, which keeps the function (the
+cost model's choice) and adds the program as written and the K best verified
+candidates as one tuning group (docs/Runtime.md, "Tuning"), then
+`mirage-bundle` of the result into OUT_DIR/pipeline_<case>. Nothing but the
+reference program goes in: `mirage-tune` on the GPU picks the group's
+fastest correct function, which is the pipeline's result
+(bench/gpu-pipeline.sh). Each bundle keeps the MLIR it was compiled from as
+source.mlir and the search's remark as search.txt.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+from mirage import CHECKOUT
+from mirage.plan import read_plan
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out")
+    parser.add_argument("--build", default=os.path.join(CHECKOUT, "build"))
+    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--candidates", type=int, default=8)
+    parser.add_argument("--search-threads", type=int, default=2)
+    parser.add_argument("--cases", default="")
+    args = parser.parse_args()
+    opt = os.path.join(args.build, "bin", "mirage-opt")
+    bundler = os.path.join(args.build, "bin", "mirage-bundle")
+    benchmarks = os.path.join(CHECKOUT, "examples", "benchmarks")
+    wanted = set(filter(None, args.cases.split(",")))
+    os.makedirs(args.out, exist_ok=True)
+    for name in sorted(os.listdir(benchmarks)):
+        stem = os.path.splitext(name)[0]
+        if wanted and stem not in wanted:
+            continue
+        out = os.path.join(args.out, "pipeline_" + stem)
+        shutil.rmtree(out, ignore_errors=True)
+        os.makedirs(out)
+        source = os.path.join(out, "source.mlir")
+        options = (f"emit-candidates=true max-candidates={args.candidates} "
+                   f"time-limit={args.time_limit:g} "
+                   f"search-threads={args.search_threads}")
+        search = subprocess.run(
+            [opt, os.path.join(benchmarks, name),
+             f"--mirage-superoptimize={options}", "-o", source],
+            capture_output=True, text=True)
+        with open(os.path.join(out, "search.txt"), "w") as f:
+            f.write(search.stderr)
+        if search.returncode != 0:
+            print(f"pipeline_{stem}: the search failed:\n{search.stderr}",
+                  file=sys.stderr)
+            return 1
+        subprocess.run([bundler, source, "-o", out], check=True)
+        plan = read_plan(out)
+        print(f"pipeline_{stem}: {len(plan.functions)} functions, chips "
+              f"{', '.join(sorted(plan.ptx))}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
