@@ -49,7 +49,7 @@ for bundle in "$pipeline"/pipeline_*/; do
 done
 
 # One root holding both sets of bundles, for bench.py.
-all="$out/bundles"
+all="$(mktemp -d)/bundles"
 rm -rf "$all"
 mkdir -p "$all"
 for bundle in "$pipeline"/pipeline_*/ ${comparisons:+"$comparisons"/*/}; do
