@@ -74,8 +74,7 @@ struct SuperoptimizePass
       return signalPassFailure();
     // The functions as given: those it adds (a tuning group's) are not
     // searched again.
-    for (auto function :
-         llvm::to_vector(getOperation().getOps<func::FuncOp>()))
+    for (auto function : llvm::to_vector(getOperation().getOps<func::FuncOp>()))
       if (isReference(function) && !function->hasAttr(kTuningAttrName) &&
           failed(optimize(function, options)))
         return signalPassFailure();

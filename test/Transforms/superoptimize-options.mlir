@@ -12,7 +12,8 @@
 // RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=2 max-candidates=3 emit-candidates=true' 2>/dev/null | FileCheck %s --check-prefix=TOPK
 // TOPK-LABEL: func.func @rmsnorm_linear(
 // TOPK: mirage_kernel.graph_def
-// TOPK: func.func @rmsnorm_linear_candidate_0({{.*}} attributes {mirage.estimated_us = {{[0-9.e+-]+}} : f64, mirage.global_bytes = {{[0-9]+}} : i64}
+// TOPK: func.func @rmsnorm_linear_as_written({{.*}} attributes {mirage.tuning = {candidate = -1 : i64,
+// TOPK: func.func @rmsnorm_linear_candidate_0({{.*}} attributes {mirage.estimated_us = {{[0-9.e+-]+}} : f64, mirage.global_bytes = {{[0-9]+}} : i64, mirage.tuning = {candidate = 0 : i64,
 // TOPK: mirage_kernel.graph_def
 // TOPK: return
 // TOPK: func.func @rmsnorm_linear_candidate_1(

@@ -87,8 +87,8 @@ FailureOr<std::optional<json::Object>> findReference(func::FuncOp function,
   if (isReferenceForm(function)) {
     reference = function;
   } else if (!references && key &&
-             (reference = findAsWritten(
-                  function->getParentOfType<ModuleOp>(), key.getValue()))) {
+             (reference = findAsWritten(function->getParentOfType<ModuleOp>(),
+                                        key.getValue()))) {
   } else if (!references) {
     auto module = function->getParentOfType<ModuleOp>();
     for (auto candidate : module.getOps<func::FuncOp>())
