@@ -389,6 +389,9 @@ Searcher::estimate(const sem::Program &program) const {
 bool Searcher::verify(std::vector<sem::Program> candidates) {
   std::vector<std::pair<CostEstimate, size_t>> order;
   for (auto [i, candidate] : llvm::enumerate(candidates)) {
+    // Scheduling is part of the search's time.
+    if (shared.outOfTime())
+      return false;
     if (std::optional<CostEstimate> cost = estimate(candidate))
       order.push_back({*cost, i});
     else

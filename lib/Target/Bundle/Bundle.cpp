@@ -36,14 +36,15 @@ bool isReferenceForm(func::FuncOp function) {
       [](Operation &op) { return kernel::isPredefinedKernelOp(&op); });
 }
 
-/// The `mirage.tuning` dictionary of `function` (Mirage/Support/Tuning.h)
-/// as plan.json's `tuning`; null without one, failure (with an error) when
-/// it is malformed.
-FailureOr<std::optional<json::Object>> getTuning(func::FuncOp function) {
-  Attribute attr = function->getAttr(kTuningAttrName);
-  if (!attr)
-    return std::optional<json::Object>();
-  auto tuning = dyn_cast<DictionaryAttr>(attr);
+/// A function's `mirage.tuning` mark (Mirage/Support/Tuning.h).
+struct TuningMark {
+  StringRef key, compiler;
+  int64_t candidate;
+};
+
+/// The well-formed `mirage.tuning` mark of `function`, if it has one.
+std::optional<TuningMark> readTuning(func::FuncOp function) {
+  auto tuning = function->getAttrOfType<DictionaryAttr>(kTuningAttrName);
   auto key = tuning ? tuning.getAs<StringAttr>("key") : StringAttr();
   auto compiler = tuning ? tuning.getAs<StringAttr>("compiler") : StringAttr();
   auto candidate =
@@ -51,28 +52,27 @@ FailureOr<std::optional<json::Object>> getTuning(func::FuncOp function) {
   if (!key || key.size() != 64 ||
       !llvm::all_of(key.getValue(), llvm::isHexDigit) || !compiler ||
       !candidate || candidate.getInt() < kAsWrittenCandidate)
+    return std::nullopt;
+  return TuningMark{key.getValue(), compiler.getValue(), candidate.getInt()};
+}
+
+/// The `mirage.tuning` mark of `function` as plan.json's `tuning`; null
+/// without one, failure (with an error) when it is malformed.
+FailureOr<std::optional<json::Object>> getTuning(func::FuncOp function) {
+  Attribute attr = function->getAttr(kTuningAttrName);
+  if (!attr)
+    return std::optional<json::Object>();
+  std::optional<TuningMark> mark = readTuning(function);
+  if (!mark)
     return function.emitError()
            << kTuningAttrName
            << " must be {key = <64 hex digits>, compiler = <string>, "
               "candidate = <integer from -1>}, got "
            << attr;
   return std::optional<json::Object>(
-      json::Object{{"key", key.getValue().lower()},
-                   {"compiler", compiler.getValue()},
-                   {"candidate", candidate.getInt()}});
-}
-
-/// The function of `module` that is the program as written of the tuning
-/// group `key`, if any.
-func::FuncOp findAsWritten(ModuleOp module, StringRef key) {
-  for (auto function : module.getOps<func::FuncOp>())
-    if (auto tuning = function->getAttrOfType<DictionaryAttr>(kTuningAttrName))
-      if (tuning.getAs<StringAttr>("key") == key &&
-          tuning.getAs<IntegerAttr>("candidate") &&
-          tuning.getAs<IntegerAttr>("candidate").getInt() ==
-              kAsWrittenCandidate)
-        return function;
-  return {};
+      json::Object{{"key", mark->key.lower()},
+                   {"compiler", mark->compiler},
+                   {"candidate", mark->candidate}});
 }
 
 /// The reference program of `function`: itself when it is in reference form,
@@ -82,19 +82,9 @@ func::FuncOp findAsWritten(ModuleOp module, StringRef key) {
 FailureOr<std::optional<json::Object>> findReference(func::FuncOp function,
                                                      ModuleOp references) {
   func::FuncOp reference;
-  auto tuning = function->getAttrOfType<DictionaryAttr>(kTuningAttrName);
-  StringAttr key = tuning ? tuning.getAs<StringAttr>("key") : StringAttr();
   if (isReferenceForm(function)) {
     reference = function;
-  } else if (!references && key &&
-             (reference = findAsWritten(function->getParentOfType<ModuleOp>(),
-                                        key.getValue()))) {
-  } else if (!references) {
-    auto module = function->getParentOfType<ModuleOp>();
-    for (auto candidate : module.getOps<func::FuncOp>())
-      if (candidate->hasAttr("mirage.reference"))
-        reference = candidate;
-  } else {
+  } else if (references) {
     auto candidates = llvm::to_vector(references.getOps<func::FuncOp>());
     reference = references.lookupSymbol<func::FuncOp>(function.getSymName());
     if (!reference && candidates.size() == 1)
@@ -104,6 +94,19 @@ FailureOr<std::optional<json::Object>> findReference(func::FuncOp function,
              << "no reference function for @" << function.getSymName()
              << ": the reference file has no function of that name and more "
                 "than one function";
+  } else {
+    auto module = function->getParentOfType<ModuleOp>();
+    std::optional<TuningMark> mark = readTuning(function);
+    for (auto candidate : module.getOps<func::FuncOp>()) {
+      std::optional<TuningMark> other = readTuning(candidate);
+      if (mark && other && other->key == mark->key &&
+          other->candidate == kAsWrittenCandidate) {
+        reference = candidate;
+        break;
+      }
+      if (candidate->hasAttr("mirage.reference"))
+        reference = candidate;
+    }
   }
   if (reference && reference.getFunctionType() != function.getFunctionType())
     return function.emitError()
