@@ -39,8 +39,10 @@ if ! ctest --test-dir "$build" --output-on-failure \
   echo "runtime unit tests failed"
   unit_status=1
 fi
-if MIRAGE_RUNTIME_LIBRARY="$build/libmirage_runtime.so" "$python" -m pytest \
+if MIRAGE_RUNTIME_LIBRARY="$build/libmirage_runtime.so" \
+   MIRAGE_TUNE="$build/mirage-tune" "$python" -m pytest \
      -q -p no:cacheprovider "$root/python/test/test_runtime_on_gpu.py" \
+     "$root/python/test/test_tune_on_gpu.py" \
      --junitxml="$out/runtime-gpu-tests.xml" >"$out/runtime-gpu-tests.log" 2>&1
 then
   echo "runtime GPU tests: $(tail -1 "$out/runtime-gpu-tests.log")"

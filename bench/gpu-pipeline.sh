@@ -38,6 +38,9 @@ fi
 "$build/mirage-tune" "$root/runtime/test/bundles/tuning_mean" \
   --db "$out/smoke-tuning.json" >"$out/tune-smoke.txt" 2>&1
 echo "mirage-tune smoke test: exit $?"; cat "$out/tune-smoke.txt"
+MIRAGE_TUNE="$build/mirage-tune" "$python" -m pytest -q -p no:cacheprovider \
+  "$root/python/test/test_tune_on_gpu.py" >"$out/tune-gpu-tests.log" 2>&1
+echo "mirage-tune GPU tests: $(tail -1 "$out/tune-gpu-tests.log")"
 
 db="$out/tuning.json"
 rm -f "$db"

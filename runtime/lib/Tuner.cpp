@@ -8,7 +8,6 @@
 #include "mirage/runtime/Tuner.h"
 
 #include "mirage/runtime/Driver.h"
-#include "mirage/runtime/Numerics.h"
 #include "mirage/runtime/TuningResults.h"
 
 #include <algorithm>
@@ -82,10 +81,11 @@ std::string messageOf(const Error &error, const Function &function) {
 Expected<std::unique_ptr<Tuner>> Tuner::create(const Bundle &bundle,
                                                const TuneOptions &options) {
   if (options.runs < 1 || options.warmup < 0 || !(options.rtol > 0) ||
-      !std::isfinite(options.rtol))
+      !std::isfinite(options.rtol) || !(options.inputScale > 0) ||
+      !std::isfinite(options.inputScale))
     return Error(ErrorCode::InvalidArgument,
-                 "tuning needs at least 1 run, at least 0 warm-up runs and a "
-                 "positive finite rtol");
+                 "tuning needs at least 1 run, at least 0 warm-up runs, a "
+                 "positive finite rtol and a positive finite input scale");
   std::unique_ptr<Tuner> tuner(new Tuner(bundle, options));
   if (Error error = tuner->prepare())
     return error;
@@ -280,6 +280,25 @@ Error Tuner::timeCorrect(const std::vector<const Function *> &functions,
   return Error::success();
 }
 
+Error Tuner::fillInputs(const std::vector<TensorType> &types,
+                        const std::vector<TensorArg> &inputs,
+                        RandomSource &source, double scale) {
+  for (size_t i = 0; i < types.size(); ++i) {
+    std::vector<float> values(types[i].numElements());
+    for (float &value : values)
+      value = static_cast<float>(source.normal() * scale);
+    std::vector<unsigned char> bytes = encodeValues(values, types[i].dtype);
+    // On the tuner's stream, which does not wait for the legacy one; from
+    // pageable memory the call returns once `bytes` may be reused.
+    if (Error error =
+            checkDriver(cuMemcpyHtoDAsync(inputs[i].data, bytes.data(),
+                                          bytes.size(), stream),
+                        "cuMemcpyHtoDAsync"))
+      return error;
+  }
+  return Error::success();
+}
+
 Expected<TuningEntry> Tuner::tune(const TuningGroup &group) {
   std::string where = "tuning group " + group.key.substr(0, 16) + ": ";
   auto located = [&](const Error &error) {
@@ -300,20 +319,35 @@ Expected<TuningEntry> Tuner::tune(const TuningGroup &group) {
     return located(error);
   if (Error error = outputs.allocate(asWritten.outputs, device))
     return located(error);
+  // Inputs the program as written computes finite outputs from: candidates
+  // cannot be judged against infinities.
   RandomSource source(options.seed);
-  for (size_t i = 0; i < asWritten.inputs.size(); ++i) {
-    const TensorType &type = asWritten.inputs[i];
-    std::vector<float> values(type.numElements());
-    for (float &value : values)
-      value = static_cast<float>(source.uniform() - 0.5);
-    std::vector<unsigned char> bytes = encodeValues(values, type.dtype);
-    // On the tuner's stream, which does not wait for the legacy one; from
-    // pageable memory the call returns once `bytes` may be reused.
+  inputScale = options.inputScale;
+  for (int shrinks = 0;; ++shrinks) {
     if (Error error =
-            checkDriver(cuMemcpyHtoDAsync(inputs.args[i].data, bytes.data(),
-                                          bytes.size(), stream),
-                        "cuMemcpyHtoDAsync"))
+            fillInputs(asWritten.inputs, inputs.args, source, inputScale))
       return located(error);
+    Expected<std::vector<std::vector<float>>> values =
+        runOnce(asWritten, inputs.args, outputs.args);
+    if (!values)
+      return located(
+          Error(values.error().code(),
+                "the program as written, " + asWritten.name +
+                    ", failed: " + messageOf(values.error(), asWritten)));
+    bool finite = std::all_of(values->begin(), values->end(), [](auto &v) {
+      return std::all_of(v.begin(), v.end(),
+                         [](float x) { return std::isfinite(x); });
+    });
+    if (finite)
+      break;
+    if (shrinks == maxInputShrinks)
+      return located(
+          Error(ErrorCode::InvalidArgument,
+                "the program as written, " + asWritten.name +
+                    ", gives non-finite outputs even on inputs of scale " +
+                    std::to_string(inputScale) +
+                    "; its candidates cannot be judged (try --input-scale)"));
+    inputScale /= 16;
   }
 
   Expected<std::vector<TuningMeasurement>> measurements =

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 //
 // mirage-tune BUNDLE [--db PATH] [--device N] [--runs N] [--warmup N]
-//             [--rtol X] [--seed S] [--json OUT]
+//             [--rtol X] [--input-scale X] [--seed S] [--json OUT]
 // mirage-tune --list [--db PATH]
 // mirage-tune --clear [--key PREFIX] [--db PATH]
 //
@@ -50,7 +50,7 @@ struct Options {
 
 const char *const usageText =
     "usage: mirage-tune BUNDLE [--db PATH] [--device N] [--runs N] "
-    "[--warmup N] [--rtol X] [--seed S] [--json OUT]\n"
+    "[--warmup N] [--rtol X] [--input-scale X] [--seed S] [--json OUT]\n"
     "       mirage-tune --list [--db PATH]\n"
     "       mirage-tune --clear [--key PREFIX] [--db PATH]\n";
 
@@ -118,6 +118,14 @@ Expected<Options> parseOptions(int argc, char **argv) {
       if (!*text || *end || !std::isfinite(options.tune.rtol) ||
           options.tune.rtol <= 0)
         return usage("--rtol: expected a positive number");
+      options.tuningOnly.push_back(argument);
+    } else if (argument == "--input-scale" && hasValue) {
+      char *end = nullptr;
+      const char *text = argv[++i];
+      options.tune.inputScale = std::strtod(text, &end);
+      if (!*text || *end || !std::isfinite(options.tune.inputScale) ||
+          options.tune.inputScale <= 0)
+        return usage("--input-scale: expected a positive number");
       options.tuningOnly.push_back(argument);
     } else if (argument == "--seed" && hasValue) {
       char *end = nullptr;
@@ -203,8 +211,9 @@ Expected<int> tuneBundle(const Options &options,
               options.bundle.c_str(), bundle.chip().c_str(),
               bundle.device().ordinal, bundle.device().name.c_str(),
               groups->size());
-  std::printf("inputs: uniform in [-0.5, 0.5), seed %llu; rtol %g; median "
+  std::printf("inputs: normal(0, 1) * %g, seed %llu; rtol %g; median "
               "of %d runs after %d warm-up runs, L2 flushed before each\n",
+              options.tune.inputScale,
               static_cast<unsigned long long>(options.tune.seed),
               options.tune.rtol, options.tune.runs, options.tune.warmup);
   Expected<std::unique_ptr<Tuner>> tuner = Tuner::create(bundle, options.tune);
@@ -223,6 +232,10 @@ Expected<int> tuneBundle(const Options &options,
       failed(entry.error());
       continue;
     }
+    if ((*tuner)->lastInputScale() != options.tune.inputScale)
+      std::printf("\nthe program as written overflows at input scale %g: "
+                  "inputs drawn at %g\n",
+                  options.tune.inputScale, (*tuner)->lastInputScale());
     std::printf("\n%s", formatTuningReport(*entry).c_str());
     if (Error error = database.record(*entry))
       failed(error);
