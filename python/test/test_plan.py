@@ -3,10 +3,11 @@ file and the field."""
 
 import json
 import pathlib
+import re
 
 import pytest
 
-from mirage.plan import TensorSpec, read_plan
+from mirage.plan import PlanError, TensorSpec, parse_plan, read_plan
 
 BUNDLES = pathlib.Path(__file__).resolve().parents[2] / "runtime" / "test" / \
     "bundles"
@@ -33,36 +34,53 @@ def write_plan(tmp_path, plan):
     return tmp_path
 
 
-def test_plan_errors_name_the_field(tmp_path):
+def test_plan_errors_name_the_bundle_and_the_field(tmp_path):
     good = json.loads((BUNDLES / "cluster_exp" / "plan.json").read_text())
-    with pytest.raises(ValueError, match="cannot read"):
+    (tmp_path / "sm_90a.ptx").write_text("// sm_90a\n")
+    at = f"bundle {tmp_path}: plan.json: "
+    with pytest.raises(PlanError, match=f"bundle {tmp_path}: cannot read "):
         read_plan(tmp_path)
-    with pytest.raises(ValueError, match="invalid JSON"):
+    with pytest.raises(PlanError, match="not a directory"):
+        read_plan(tmp_path / "sm_90a.ptx")
+    with pytest.raises(PlanError, match=re.escape(at + "line 1, column 2: ")):
         read_plan(write_plan(tmp_path, "{"))
-    with pytest.raises(ValueError, match='format: expected "mirage-bundle"'):
+    with pytest.raises(PlanError, match=re.escape(
+            at + 'format: expected "mirage-bundle"')):
         read_plan(write_plan(tmp_path, dict(good, format="x")))
-    with pytest.raises(ValueError, match="version: unsupported version 2"):
+    with pytest.raises(PlanError, match="version: unsupported version 2"):
         read_plan(write_plan(tmp_path, dict(good, version=2)))
-    with pytest.raises(ValueError, match="functions: expected a non-empty"):
+    with pytest.raises(PlanError,
+                       match="functions: expected at least one function"):
         read_plan(write_plan(tmp_path, dict(good, functions=[])))
     bad = json.loads(json.dumps(good))
     bad["functions"][0]["inputs"][0]["dtype"] = "f64"
-    with pytest.raises(ValueError,
-                       match=r"functions\[0\]\.inputs\[0\]\.dtype: unknown "
-                             "dtype 'f64'"):
-        read_plan(write_plan(tmp_path, bad))
-    bad = json.loads(json.dumps(good))
-    bad["functions"][0]["outputs"][0]["shape"] = [2, 0]
-    with pytest.raises(ValueError,
-                       match=r"functions\[0\]\.outputs\[0\]\.shape: expected "
-                             "a list of positive integers"):
+    with pytest.raises(PlanError,
+                       match=re.escape(at + 'functions[0].inputs[0].dtype: '
+                                       'unknown dtype "f64"')):
         read_plan(write_plan(tmp_path, bad))
     bad = json.loads(json.dumps(good))
     bad["functions"].append(bad["functions"][0])
-    with pytest.raises(ValueError, match="duplicate function name"):
+    with pytest.raises(PlanError, match="duplicate function name"):
         read_plan(write_plan(tmp_path, bad))
-    with pytest.raises(ValueError, match="ptx: expected an object"):
+    with pytest.raises(PlanError, match="ptx: expected at least one chip"):
         read_plan(write_plan(tmp_path, dict(good, ptx={})))
+    plan = read_plan(write_plan(tmp_path, good))
+    assert plan.ptx == {"sm_90a": "sm_90a.ptx"}
+    (tmp_path / "sm_90a.ptx").unlink()
+    with pytest.raises(PlanError, match=re.escape(
+            at + 'ptx.sm_90a: file "sm_90a.ptx" not found')):
+        read_plan(tmp_path)
+    (tmp_path / "sm_90a.ptx").mkdir()
+    with pytest.raises(PlanError, match="not found"):
+        read_plan(tmp_path)
+
+
+def test_plan_errors_are_value_errors(tmp_path):
+    with pytest.raises(ValueError):
+        parse_plan(b"[]")
+    with pytest.raises(PlanError, match="^plan.json: expected an object, "
+                                        "got an array$"):
+        parse_plan(b"[]")
 
 
 def test_tensor_specs_compare_by_shape_and_dtype():

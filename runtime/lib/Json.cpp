@@ -86,8 +86,23 @@ std::string_view json::kindName(Value::Kind kind) {
 
 namespace {
 
-/// Nesting deeper than this is rejected rather than risking the stack.
+/// At most this many arrays and objects nest; deeper text is rejected
+/// rather than risking the stack.
 constexpr int maxDepth = 256;
+
+/// The well-formed UTF-8 sequences of more than one byte (Unicode Table
+/// 3-7) by lead byte: the range of the lead, the range of the second byte
+/// (every further byte is 80..BF), and the length.
+struct Utf8Sequence {
+  unsigned char firstLead, lastLead, secondLow, secondHigh;
+  size_t length;
+};
+constexpr Utf8Sequence utf8Sequences[] = {
+    {0xC2, 0xDF, 0x80, 0xBF, 2}, {0xE0, 0xE0, 0xA0, 0xBF, 3},
+    {0xE1, 0xEC, 0x80, 0xBF, 3}, {0xED, 0xED, 0x80, 0x9F, 3},
+    {0xEE, 0xEF, 0x80, 0xBF, 3}, {0xF0, 0xF0, 0x90, 0xBF, 4},
+    {0xF1, 0xF3, 0x80, 0xBF, 4}, {0xF4, 0xF4, 0x80, 0x8F, 4},
+};
 
 /// Recursive-descent parser that stops at the first error.
 class Parser {
@@ -140,16 +155,16 @@ private:
     return true;
   }
 
+  /// Parses the value at `position`, inside `depth` arrays and objects.
   std::optional<Value> parseValue(int depth) {
-    if (depth > maxDepth) {
-      fail("nesting deeper than " + std::to_string(maxDepth) + " levels");
-      return std::nullopt;
-    }
     switch (peek()) {
     case '{':
-      return parseObject(depth);
     case '[':
-      return parseArray(depth);
+      if (depth == maxDepth) {
+        fail("nesting deeper than " + std::to_string(maxDepth) + " levels");
+        return std::nullopt;
+      }
+      return peek() == '{' ? parseObject(depth + 1) : parseArray(depth + 1);
     case '"': {
       std::optional<std::string> string = parseString();
       if (!string)
@@ -178,6 +193,8 @@ private:
     return std::nullopt;
   }
 
+  /// Parses the object or array at `position`; `depth` counts it and the
+  /// arrays and objects around it.
   std::optional<Value> parseObject(int depth) {
     ++position; // '{'
     std::vector<Value::Member> members;
@@ -210,7 +227,7 @@ private:
       }
       ++position;
       skipWhitespace();
-      std::optional<Value> value = parseValue(depth + 1);
+      std::optional<Value> value = parseValue(depth);
       if (!value)
         return std::nullopt;
       members.emplace_back(std::move(*key), std::move(*value));
@@ -238,7 +255,7 @@ private:
     }
     while (true) {
       skipWhitespace();
-      std::optional<Value> value = parseValue(depth + 1);
+      std::optional<Value> value = parseValue(depth);
       if (!value)
         return std::nullopt;
       elements.push_back(std::move(*value));
@@ -298,6 +315,27 @@ private:
     return value;
   }
 
+  /// The length of the well-formed UTF-8 sequence of several bytes at
+  /// `position`, or 0 when there is none there.
+  size_t utf8SequenceLength() const {
+    auto byte = [&](size_t i) {
+      return position + i < text.size()
+                 ? static_cast<unsigned char>(text[position + i])
+                 : 0;
+    };
+    for (const Utf8Sequence &sequence : utf8Sequences) {
+      if (byte(0) < sequence.firstLead || byte(0) > sequence.lastLead)
+        continue;
+      if (byte(1) < sequence.secondLow || byte(1) > sequence.secondHigh)
+        return 0;
+      for (size_t i = 2; i < sequence.length; ++i)
+        if (byte(i) < 0x80 || byte(i) > 0xBF)
+          return 0;
+      return sequence.length;
+    }
+    return 0;
+  }
+
   std::optional<std::string> parseString() {
     ++position; // '"'
     std::string result;
@@ -314,6 +352,16 @@ private:
       if (static_cast<unsigned char>(c) < 0x20) {
         fail("control character in a string");
         return std::nullopt;
+      }
+      if (static_cast<unsigned char>(c) >= 0x80) {
+        size_t length = utf8SequenceLength();
+        if (!length) {
+          fail("invalid UTF-8");
+          return std::nullopt;
+        }
+        result.append(text.substr(position, length));
+        position += length;
+        continue;
       }
       if (c != '\\') {
         result += c;

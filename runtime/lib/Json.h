@@ -5,11 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A strict RFC 8259 reader for plan.json and the tuning database: no
-// comments, no trailing commas, no duplicate keys. Numbers keep whether they
-// were written as integers, so the plan reader can insist on integers
-// without trusting doubles. The writer gives text the reader reads back as
-// the same values.
+// A strict RFC 8259 reader for plan.json and the tuning database: UTF-8
+// text, no comments, no trailing commas, no duplicate keys, no numbers
+// beyond a double, at most 256 nested arrays and objects. Numbers keep
+// whether they were written as integers, so the plan reader can insist on
+// integers without trusting doubles. The writer gives text the reader reads
+// back as the same values.
 //
 //===----------------------------------------------------------------------===//
 

@@ -148,6 +148,15 @@ public:
   }
 
 private:
+  /// A non-empty string without NUL characters: the runtime passes names on
+  /// as C strings.
+  std::string name(const json::Value &value, const std::string &path) {
+    std::string string = nonEmptyString(value, path);
+    if (!failed() && string.find('\0') != std::string::npos)
+      fail(path, "expected a name without NUL characters");
+    return string;
+  }
+
   std::array<uint32_t, 3> dim3(const json::Value &value,
                                const std::string &path) {
     std::array<uint32_t, 3> result{1, 1, 1};
@@ -179,7 +188,7 @@ private:
         fail("ptx",
              "unknown chip \"" + entry.first + "\" (expected sm_80 or sm_90a)");
       std::string path = member("ptx", entry.first);
-      std::string file = nonEmptyString(entry.second, path);
+      std::string file = name(entry.second, path);
       if (!failed() &&
           (file.find('/') != std::string::npos ||
            file.find('\\') != std::string::npos || file == "." || file == ".."))
@@ -213,8 +222,8 @@ private:
                      {"name", "inputs", "outputs", "buffers", "launches",
                       "program", "reference", "tuning"}))
       return function;
-    if (const json::Value *name = field(value, path, "name"))
-      function.name = nonEmptyString(*name, member(path, "name"));
+    if (const json::Value *functionName = field(value, path, "name"))
+      function.name = name(*functionName, member(path, "name"));
     if (const json::Value *inputs = field(value, path, "inputs"))
       function.inputs = readTensors(*inputs, member(path, "inputs"));
     if (const json::Value *outputs = field(value, path, "outputs")) {
@@ -349,7 +358,7 @@ private:
                       "non_portable_cluster", "shared_memory", "args"}))
       return launch;
     if (const json::Value *kernel = field(value, path, "kernel"))
-      launch.kernel = nonEmptyString(*kernel, member(path, "kernel"));
+      launch.kernel = name(*kernel, member(path, "kernel"));
     if (const json::Value *grid = field(value, path, "grid"))
       launch.grid = dim3(*grid, member(path, "grid"));
     if (const json::Value *block = field(value, path, "block"))
@@ -430,8 +439,11 @@ private:
       fail(member(path, "index"),
            std::to_string(arg.index) + " is out of range: the function has " +
                std::to_string(count) + " " + kindName + "s");
-    if (const json::Value *chip = value.find("chip"))
+    if (const json::Value *chip = value.find("chip")) {
       arg.chip = requireString(*chip, member(path, "chip"));
+      if (!failed() && !chips.count(arg.chip))
+        fail(member(path, "chip"), "\"" + arg.chip + "\" is not a chip of ptx");
+    }
     if (const json::Value *map = value.find("tensor_map"))
       if (!failed())
         readTensorMap(*map, member(path, "tensor_map"), function, arg);
@@ -450,6 +462,10 @@ private:
       return;
     TensorMap map;
     map.tensor = readTensor(*tensor, member(path, "tensor"));
+    size_t rank = map.tensor.shape.size();
+    if (!failed() && (rank < 1 || rank > 5))
+      fail(member(path, "tensor"), "has " + std::to_string(rank) +
+                                       " dimensions (a TMA tensor has 1 to 5)");
     if (failed())
       return;
     int64_t available =
@@ -467,13 +483,12 @@ private:
           integer(extents[d], indexed(member(path, "box"), d), 1, 256));
     if (failed())
       return;
-    size_t rank = map.tensor.shape.size();
     int64_t elementBytes = dtypeSize(map.tensor.dtype);
-    if (map.box.size() != rank || rank > 5)
+    if (map.box.size() != rank)
       fail(member(path, "box"), "has " + std::to_string(map.box.size()) +
                                     " dimensions for a tensor of " +
                                     std::to_string(rank) +
-                                    " (a TMA box has as many, at most 5)");
+                                    " (a TMA box has as many)");
     else if ((map.box.back() * elementBytes) % 16 != 0 ||
              (map.tensor.shape.back() * elementBytes) % 16 != 0)
       fail(member(path, "box"),
@@ -490,31 +505,42 @@ private:
     arg.tensorMap = std::move(map);
   }
 
+  /// Checks the grid, block and cluster against the hardware's limits. Each
+  /// product is formed once its factors are within the limits (a cluster
+  /// that divides the grid is within the grid's), so none overflows.
   void checkLaunchLimits(const Launch &launch, const std::string &path) {
-    if (launch.grid[0] > maxGridX || launch.grid[1] > maxGridYZ ||
-        launch.grid[2] > maxGridYZ)
+    const std::array<uint32_t, 3> &grid = launch.grid;
+    const std::array<uint32_t, 3> &block = launch.block;
+    const std::array<uint32_t, 3> &cluster = launch.cluster;
+    if (grid[0] > maxGridX || grid[1] > maxGridYZ || grid[2] > maxGridYZ) {
       fail(member(path, "grid"), "exceeds the limits [" +
                                      std::to_string(maxGridX) + ", " +
                                      std::to_string(maxGridYZ) + ", " +
                                      std::to_string(maxGridYZ) + "]");
-    int64_t threads = 1;
-    for (size_t i = 0; i < 3; ++i) {
-      threads *= launch.block[i];
-      if (launch.block[i] > maxBlock[i])
-        fail(member(path, "block"), "exceeds the limits [1024, 1024, 64]");
+      return;
     }
-    if (threads > maxThreadsPerBlock)
+    for (size_t i = 0; i < 3; ++i) {
+      if (block[i] > maxBlock[i]) {
+        fail(member(path, "block"), "exceeds the limits [1024, 1024, 64]");
+        return;
+      }
+    }
+    int64_t threads = int64_t(block[0]) * block[1] * block[2];
+    if (threads > maxThreadsPerBlock) {
       fail(member(path, "block"), std::to_string(threads) +
                                       " threads exceed the limit of 1024 per "
                                       "block");
-    int64_t clusterSize = 1;
-    for (size_t i = 0; i < 3; ++i) {
-      clusterSize *= launch.cluster[i];
-      if (launch.grid[i] % launch.cluster[i] != 0)
-        fail(member(path, "cluster"), formatDim3(launch.cluster) +
-                                          " does not divide the grid " +
-                                          formatDim3(launch.grid));
+      return;
     }
+    for (size_t i = 0; i < 3; ++i) {
+      if (grid[i] % cluster[i] != 0) {
+        fail(member(path, "cluster"), formatDim3(cluster) +
+                                          " does not divide the grid " +
+                                          formatDim3(grid));
+        return;
+      }
+    }
+    int64_t clusterSize = int64_t(cluster[0]) * cluster[1] * cluster[2];
     if (clusterSize > maxPortableClusterSize && !launch.nonPortableCluster)
       fail(member(path, "cluster"),
            std::to_string(clusterSize) +

@@ -97,8 +97,24 @@ MIRAGE_TEST(Json, ReportsLineAndColumn) {
 
 MIRAGE_TEST(Json, RejectsDeepNesting) {
   EXPECT_FAILS_WITH(json::parse(std::string(100000, '[')),
-                    "nesting deeper than");
-  EXPECT_OK(json::parse(std::string(200, '[') + std::string(200, ']')));
+                    "line 1, column 257: nesting deeper than 256 levels");
+  EXPECT_OK(json::parse(std::string(256, '[') + std::string(256, ']')));
+  EXPECT_OK(json::parse(std::string(256, '[') + "1" + std::string(256, ']')));
+  EXPECT_FAILS_WITH(json::parse(std::string(257, '[') + std::string(257, ']')),
+                    "nesting deeper than 256 levels");
+}
+
+MIRAGE_TEST(Json, RequiresUtf8) {
+  Expected<json::Value> valid =
+      json::parse("\"\x7f\xc2\x80\xed\x9f\xbf\xee\x80\x80\xf4\x8f\xbf\xbf\"");
+  EXPECT_OK(valid);
+  if (valid)
+    EXPECT_EQ(valid->getString().size(), size_t(13));
+  for (const char *text :
+       {"\"\xe9\"", "\"\x80\"", "\"\xc0\xaf\"", "\"\xc2\"", "\"\xe0\x80\xaf\"",
+        "\"\xed\xa0\x80\"", "\"\xf0\x80\x80\xaf\"", "\"\xf4\x90\x80\x80\"",
+        "\"\xf5\x80\x80\x80\"", "\"\xe2\x82\""})
+    EXPECT_FAILS_WITH(json::parse(text), "line 1, column 2: invalid UTF-8");
 }
 
 MIRAGE_TEST(Json, WritesCompactText) {

@@ -302,6 +302,9 @@ MIRAGE_TEST(Plan, RejectsBadFunctionList) {
   EXPECT_FAILS_WITH(
       parseEdited(R"("name": "gqa_bs1",)", R"("name": "",)"),
       "plan.json: functions[0].name: expected a non-empty string");
+  EXPECT_FAILS_WITH(
+      parseEdited(R"("name": "gqa_bs1",)", R"("name": "gqa\u0000bs1",)"),
+      "plan.json: functions[0].name: expected a name without NUL characters");
   EXPECT_FAILS_WITH(parseEdited(R"("name": "gqa_bs1",)",
                                 R"("name": "gqa_bs1", "inline": true,)"),
                     "plan.json: functions[0]: unknown field \"inline\"");
@@ -631,4 +634,14 @@ MIRAGE_TEST(Plan, ParsesTensorMapArguments) {
       edited(R"("box": [1, 64, 64]})", R"("box": [1, 64, 64], "colour": 1})"),
       "colour");
   EXPECT_FAILS_WITH(edited(R"("chip": "sm_90a")", R"("chip": 90)"), "chip");
+  EXPECT_FAILS_WITH(edited(R"("chip": "sm_90a")", R"("chip": "sm_75")"),
+                    "args[3].chip: \"sm_75\" is not a chip of ptx");
+  // A rank-0 tensor has no rows for a box.
+  EXPECT_FAILS_WITH(
+      edited(R"({"shape": [2, 256, 64], "dtype": "f16", )"
+             R"("strides": [16384, 64, 1]}, "box": [1, 64, 64]})",
+             R"({"shape": [], "dtype": "f16", "strides": []}, "box": []})"),
+      "tensor_map.tensor: has 0 dimensions (a TMA tensor has 1 to 5)");
+  EXPECT_FAILS_WITH(edited(R"("box": [1, 64, 64])", R"("box": [])"),
+                    "tensor_map.box: has 0 dimensions for a tensor of 3");
 }

@@ -21,7 +21,7 @@ import mirage
 from cases import CASES
 from mirage import interpreter
 from mirage.backends import TorchBackend
-from mirage.plan import read_plan
+from mirage.plan import contiguous_strides, read_plan
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 BUNDLER = REPO / "build" / "bin" / "mirage-bundle"
@@ -163,12 +163,16 @@ def plan(*functions):
     """A plan.json text with f16 functions (name, input shapes, output
     shape)."""
     def tensor(shape):
-        return {"shape": list(shape), "dtype": "f16"}
+        return {"shape": list(shape), "dtype": "f16",
+                "strides": list(contiguous_strides(shape))}
+    launch = {"kernel": "k", "grid": [1, 1, 1], "block": [1, 1, 1],
+              "cluster": [1, 1, 1], "non_portable_cluster": False,
+              "shared_memory": 0, "args": []}
     return json.dumps({
         "format": "mirage-bundle", "version": 1, "ptx": {"sm_80": "x.ptx"},
         "functions": [{"name": name, "inputs": [tensor(s) for s in inputs],
                        "outputs": [tensor(output)], "buffers": [],
-                       "launches": []}
+                       "launches": [launch]}
                       for name, inputs, output in functions]})
 
 
@@ -195,6 +199,7 @@ def test_only_functions_of_the_case_signature_are_candidates(tmp_path):
     (tmp_path / "plan.json").write_text(plan(
         ("lora_0", *lora), ("other", [(16, 256)], (16, 4096)),
         ("lora_1", *lora)))
+    (tmp_path / "x.ptx").write_text("")
     specs = read_plan(tmp_path).functions
     assert bench.matching_functions(specs, CASES["lora"]) == ["lora_0",
                                                               "lora_1"]
