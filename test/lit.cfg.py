@@ -2,6 +2,7 @@
 # lit configuration for the Mirage tests.
 
 import os
+import re
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -37,3 +38,14 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PYTHONPATH",
                              os.path.join(config.mirage_src_root, "python"),
                              append_path=True)
+
+# The compiler version this build embeds (Mirage/Support/Version.h): tuning
+# databases that tests write must name it to be read.
+with open(os.path.join(config.mirage_obj_root, "include", "Mirage", "Support",
+                       "Version.inc")) as version:
+    config.substitutions.append(
+        ("%mirage_compiler_version",
+         re.search(r'"(.*)"', version.read()).group(1)))
+# mirage-superoptimize reads no user's tuning database in a test.
+config.environment["MIRAGE_TUNING_DB"] = os.path.join(
+    config.test_exec_root, "no-tuning-database.json")

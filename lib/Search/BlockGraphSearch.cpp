@@ -15,10 +15,13 @@
 #include "Mirage/Semantics/Equivalence.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <atomic>
+#include <cmath>
+#include <limits>
 #include <thread>
 
 using namespace mlir;
@@ -36,6 +39,11 @@ namespace {
 /// (docs/Benchmarks/Verifier.md), and the trials a check usually takes.
 constexpr double kFieldMultiplyAddsPerSecond = 2.5e8;
 constexpr double kVerificationTrials = 3.0;
+/// Under a time limit, the part of each for-loop range's share of the time
+/// left that its exploration may take; the rest is its verification's.
+constexpr double kExploreShare = 0.8;
+/// The launches explored first have about this many blocks per SM.
+constexpr double kPreferredWaves = 4.0;
 
 /// What checking a candidate found.
 enum class CheckResult { NotEquivalent, Equivalent };
@@ -68,9 +76,14 @@ private:
   /// The launches of one-kernel µGraphs and of the first kernel of split
   /// µGraphs with for-loop range `forloop`.
   SmallVector<Launch> getLaunches(int64_t forloop) const;
+  /// Until when, in seconds since the start, for-loop range `forloop` may
+  /// run: its share of the time left.
+  double getRangeEnd(int64_t forloop) const;
+  /// The order in which launches are explored, lowest first.
+  double getLaunchPriority(const Launch &launch) const;
   /// Explores `launches` with every worker, one configuration of a launch
-  /// at a time; returns the complete candidates in the order one thread
-  /// would find them.
+  /// at a time, in the order of their priority; returns the complete
+  /// candidates in the order one thread would find them.
   std::vector<sem::Program> explore(ArrayRef<Launch> launches);
   /// Verifies `candidates` the code generator compiles, cheapest first as
   /// scheduled, while they may enter the best K; false when the time limit
@@ -85,8 +98,8 @@ private:
   /// Adds a verified candidate to the best K; true when it is the best.
   bool keep(sem::Program program, const CostEstimate &cost);
   /// Whether verifying `program` (its estimated field multiply-adds over the
-  /// usual trials) fits in the time left.
-  bool affordable(const sem::Program &program);
+  /// usual trials) ends before `until` seconds since the start.
+  bool affordable(const sem::Program &program, double until);
   /// The statistics: the checkpoint's, the workers' and this run's.
   BlockSearchStatistics collectStatistics() const;
   /// Seconds since the search began, runs resumed from a checkpoint
@@ -113,6 +126,9 @@ private:
   std::optional<sem::EquivalenceChecker> checker;
   /// The best verified candidates, cheapest first.
   std::vector<RankedProgram> found;
+  /// When the current for-loop range's share of the time ends, in seconds
+  /// since the start.
+  double rangeEnd = std::numeric_limits<double>::infinity();
 };
 
 LogicalResult Searcher::checkOverrides(std::string &error) const {
@@ -228,11 +244,15 @@ FailureOr<std::vector<RankedProgram>> Searcher::run(std::string &error) {
       ++verification.resumedRanges;
       continue;
     }
+    // Exploration takes part of the range's share, verification the rest.
+    double start = shared.elapsedSeconds();
+    rangeEnd = getRangeEnd(forloop);
+    shared.beginRange(start + (rangeEnd - start) * kExploreShare);
     if (workers.front()->done())
       break;
     SmallVector<Launch> launches = getLaunches(forloop);
     std::vector<sem::Program> candidates = explore(launches);
-    bool explored = !shared.timedOut;
+    bool explored = !shared.timedOut && !shared.rangeTimedOut;
     // A range counts as done once every candidate that could enter the
     // best K was verified.
     if (verify(std::move(candidates)) && explored) {
@@ -284,6 +304,29 @@ void Searcher::reportProgress(int64_t forloop, size_t launches) const {
   options.progress->flush();
 }
 
+double Searcher::getRangeEnd(int64_t forloop) const {
+  if (options.timeLimitSeconds <= 0.0)
+    return std::numeric_limits<double>::infinity();
+  // The ranges still to search, this one included, share the time left
+  // equally; one that finishes early leaves its time to the next.
+  int64_t left = llvm::count_if(options.forloopRanges, [&](int64_t range) {
+    return range >= forloop && !llvm::is_contained(rangesDone, range);
+  });
+  double now = shared.elapsedSeconds();
+  return now + (options.timeLimitSeconds - now) /
+                   static_cast<double>(std::max<int64_t>(left, 1));
+}
+
+double Searcher::getLaunchPriority(const Launch &launch) const {
+  // Launches of a few waves of blocks fill the GPU without a long tail:
+  // the distance, in powers of two, from kPreferredWaves waves.
+  double blocks =
+      static_cast<double>(launch.grid[0] * launch.grid[1] * launch.grid[2]);
+  double preferred =
+      kPreferredWaves * static_cast<double>(options.chip->multiprocessors);
+  return std::abs(std::log2(blocks / preferred));
+}
+
 SmallVector<Launch> Searcher::getLaunches(int64_t forloop) const {
   // Grid axes x and y over distinct output dimensions (x first).
   ArrayRef<int64_t> out = prototype.output.shape;
@@ -313,40 +356,53 @@ SmallVector<Launch> Searcher::getLaunches(int64_t forloop) const {
   if (!options.splitKernels)
     return launches;
   // Split launches: grid x over an output dimension (or none), grid y over
-  // the input dimensions of one reduced label; the partial results are
-  // stacked along the last dimension, so they need an output of rank > 1
-  // whose last dimension x leaves alone.
+  // the input dimensions of one reduced label, and with x, optionally grid z
+  // over another output dimension (the query rows of split-KV attention);
+  // the partial results are stacked along the last dimension, so they need
+  // an output of rank > 1 whose last dimension x and z leave alone. An
+  // `omap` override pins x alone.
   llvm::SmallSetVector<std::pair<int32_t, int64_t>, 4> reduced;
   for (auto [type, labels] :
        llvm::zip(prototype.inputTypes, prototype.labels.inputs))
     for (auto [extent, label] : llvm::zip(type.shape, labels))
       if (extent > 1 && prototype.labels.isReduced(label))
         reduced.insert({label, extent});
+  int32_t last = static_cast<int32_t>(out.size()) - 1;
   for (auto [dx, gx] : axisChoices)
-    for (auto [label, extent] : reduced)
-      for (int64_t gy : options.gridSizes) {
-        if (gy < 2 || extent % gy != 0 || gx * gy > options.maxBlocks ||
-            out.size() < 2 || dx == static_cast<int32_t>(out.size()) - 1 ||
-            !omapAllows(0, dx))
-          continue;
-        Launch launch;
-        launch.grid = {gx, gy, 1};
-        launch.outputDims = {dx, -1, -1};
-        launch.splitAxis = 1;
-        launch.splitLabel = label;
-        launch.forloop = forloop;
-        launches.push_back(launch);
-      }
+    for (auto [dz, gz] : axisChoices)
+      for (auto [label, extent] : reduced)
+        for (int64_t gy : options.gridSizes) {
+          if (gy < 2 || extent % gy != 0 || gx * gy * gz > options.maxBlocks ||
+              out.size() < 2 || dx == last || !omapAllows(0, dx))
+            continue;
+          if (dz >= 0 &&
+              (dx < 0 || dz == dx || dz == last || !options.omap.empty()))
+            continue;
+          Launch launch;
+          launch.grid = {gx, gy, gz};
+          launch.outputDims = {dx, -1, dz};
+          launch.splitAxis = 1;
+          launch.splitLabel = label;
+          launch.forloop = forloop;
+          launches.push_back(launch);
+        }
   return launches;
 }
 
 std::vector<sem::Program> Searcher::explore(ArrayRef<Launch> launches) {
   // One task per configuration: a launch's configurations can differ in
   // cost by orders of magnitude, and one launch may hold most of a range.
+  // Launches that fill the GPU best go first: a range's share of the time
+  // may end before all are explored.
+  SmallVector<size_t> order =
+      llvm::to_vector(llvm::seq<size_t>(0, launches.size()));
+  llvm::stable_sort(order, [&](size_t a, size_t b) {
+    return getLaunchPriority(launches[a]) < getLaunchPriority(launches[b]);
+  });
   std::vector<std::pair<size_t, int64_t>> tasks;
-  for (auto [i, launch] : llvm::enumerate(launches))
-    for (int64_t c = 0, e = workers.front()->countConfigurations(launch); c < e;
-         ++c)
+  for (size_t i : order)
+    for (int64_t c = 0, e = workers.front()->countConfigurations(launches[i]);
+         c < e; ++c)
       tasks.push_back({i, c});
   std::vector<std::vector<sem::Program>> results(tasks.size());
   std::atomic<size_t> next = 0;
@@ -370,12 +426,12 @@ std::vector<sem::Program> Searcher::explore(ArrayRef<Launch> launches) {
   return candidates;
 }
 
-bool Searcher::affordable(const sem::Program &program) {
+bool Searcher::affordable(const sem::Program &program, double until) {
   if (options.timeLimitSeconds <= 0.0)
     return true;
   double seconds = countMultiplyAdds(program) * kVerificationTrials /
                    kFieldMultiplyAddsPerSecond;
-  return shared.elapsedSeconds() + seconds <= options.timeLimitSeconds;
+  return shared.elapsedSeconds() + seconds <= until;
 }
 
 std::optional<CostEstimate>
@@ -387,6 +443,7 @@ Searcher::estimate(const sem::Program &program) const {
 }
 
 bool Searcher::verify(std::vector<sem::Program> candidates) {
+  int64_t checkedInRange = 0;
   std::vector<std::pair<CostEstimate, size_t>> order;
   for (auto [i, candidate] : llvm::enumerate(candidates)) {
     // Scheduling is part of the search's time.
@@ -411,10 +468,16 @@ bool Searcher::verify(std::vector<sem::Program> candidates) {
     // the reference once per trial.
     if (shared.outOfTime())
       return false;
-    if (!affordable(candidates[i]) || (!checker && !affordable(reference))) {
+    double limit = options.timeLimitSeconds;
+    if (!affordable(candidates[i], limit) ||
+        (!checker && !affordable(reference, limit))) {
       verification.tooLargeToVerify = true;
       return false;
     }
+    // Past its first check, a range verifies within its share of the time,
+    // so that the later ranges' candidates get checked too.
+    if (checkedInRange++ != 0 && !affordable(candidates[i], rangeEnd))
+      return false;
     FailureOr<CheckResult> result = check(candidates[i]);
     if (failed(result))
       return false;

@@ -139,7 +139,7 @@ bool search::detail::matchesOutput(const Tile &tile,
 Shape search::detail::getOutputTile(ArrayRef<int64_t> shape,
                                     const Launch &launch) {
   Shape tile(shape);
-  for (unsigned axis = 0; axis < 2; ++axis)
+  for (unsigned axis = 0; axis < 3; ++axis)
     if (launch.outputDims[axis] >= 0)
       tile[launch.outputDims[axis]] /= launch.grid[axis];
   return tile;
@@ -195,8 +195,8 @@ void BodyEnumerator::searchLoads(size_t index) {
   // for-loop splits one other, reduced, dimension of the tile, or none.
   ArrayRef<int64_t> shape = space.inputTypes[index].shape;
   ArrayRef<int32_t> labels = space.labels.inputs[index];
-  SmallVector<SmallVector<int32_t, 4>, 3> axisDims(2);
-  for (unsigned axis = 0; axis < 2; ++axis) {
+  SmallVector<SmallVector<int32_t, 4>, 3> axisDims(3);
+  for (unsigned axis = 0; axis < 3; ++axis) {
     axisDims[axis].push_back(-1);
     std::optional<int32_t> label;
     if (static_cast<int32_t>(axis) == launch.splitAxis)
@@ -207,46 +207,49 @@ void BodyEnumerator::searchLoads(size_t index) {
       if (label == dimLabel && shape[d] % launch.grid[axis] == 0)
         axisDims[axis].push_back(d);
   }
+  // `imaps` overrides pin the x and y maps; z then splits nothing.
   for (int32_t mx : axisDims[0])
-    for (int32_t my : axisDims[1]) {
-      if ((mx >= 0 && mx == my) ||
-          (!space.imaps.empty() &&
-           (space.imaps[2 * index] != mx || space.imaps[2 * index + 1] != my)))
-        continue;
-      Shape tile(shape);
-      if (mx >= 0)
-        tile[mx] /= launch.grid[0];
-      if (my >= 0)
-        tile[my] /= launch.grid[1];
-      SmallVector<int32_t, 4> fmaps = {-1};
-      if (launch.forloop > 1)
-        for (auto [d, extent] : llvm::enumerate(tile))
-          if (extent % launch.forloop == 0 && extent > launch.forloop - 1 &&
-              space.labels.isReduced(labels[d]) &&
-              static_cast<int32_t>(d) != mx && static_cast<int32_t>(d) != my)
-            fmaps.push_back(d);
-      for (int32_t fmap : fmaps) {
-        if (!space.fmaps.empty() && space.fmaps[index] != fmap)
+    for (int32_t my : axisDims[1])
+      for (int32_t mz : axisDims[2]) {
+        std::array<int32_t, 3> map = {mx, my, mz};
+        if ((mx >= 0 && (mx == my || mx == mz)) || (my >= 0 && my == mz) ||
+            (!space.imaps.empty() &&
+             (space.imaps[2 * index] != mx ||
+              space.imaps[2 * index + 1] != my || mz >= 0)))
           continue;
-        Shape loaded(tile);
-        if (fmap >= 0)
-          loaded[fmap] /= launch.forloop;
-        Node node = makeNode(OpKind::InputLoader);
-        node.operands = {body.inputs[index]};
-        node.results = {static_cast<int32_t>(body.values.size())};
-        node.map = {mx, my, -1};
-        node.dim = fmap;
-        body.values.push_back({loaded, space.inputTypes[index].elementType});
-        body.nodes.push_back(node);
-        tiles.push_back({loaded, Labels(labels), space.inputExprs[index],
-                         fmap >= 0 ? LoopPhase::InLoop : LoopPhase::Invariant,
-                         node.results[0]});
-        searchLoads(index + 1);
-        tiles.pop_back();
-        body.nodes.pop_back();
-        body.values.pop_back();
+        Shape tile(shape);
+        for (unsigned axis = 0; axis < 3; ++axis)
+          if (map[axis] >= 0)
+            tile[map[axis]] /= launch.grid[axis];
+        SmallVector<int32_t, 4> fmaps = {-1};
+        if (launch.forloop > 1)
+          for (auto [d, extent] : llvm::enumerate(tile))
+            if (extent % launch.forloop == 0 && extent > launch.forloop - 1 &&
+                space.labels.isReduced(labels[d]) &&
+                !llvm::is_contained(map, static_cast<int32_t>(d)))
+              fmaps.push_back(d);
+        for (int32_t fmap : fmaps) {
+          if (!space.fmaps.empty() && space.fmaps[index] != fmap)
+            continue;
+          Shape loaded(tile);
+          if (fmap >= 0)
+            loaded[fmap] /= launch.forloop;
+          Node node = makeNode(OpKind::InputLoader);
+          node.operands = {body.inputs[index]};
+          node.results = {static_cast<int32_t>(body.values.size())};
+          node.map = {mx, my, mz};
+          node.dim = fmap;
+          body.values.push_back({loaded, space.inputTypes[index].elementType});
+          body.nodes.push_back(node);
+          tiles.push_back({loaded, Labels(labels), space.inputExprs[index],
+                           fmap >= 0 ? LoopPhase::InLoop : LoopPhase::Invariant,
+                           node.results[0]});
+          searchLoads(index + 1);
+          tiles.pop_back();
+          body.nodes.pop_back();
+          body.values.pop_back();
+        }
       }
-    }
 }
 
 void BodyEnumerator::searchOps(

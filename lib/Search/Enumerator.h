@@ -25,6 +25,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <limits>
 
 namespace mlir::mirage::search::detail {
 
@@ -106,11 +107,26 @@ struct SharedState {
       timedOut = true;
     return timedOut;
   }
+  /// Gives the exploration of one for-loop range until `seconds` after the
+  /// start (infinity: until the time limit).
+  void beginRange(double seconds) {
+    rangeDeadline = seconds;
+    rangeTimedOut = false;
+  }
+  /// True, and recorded, once the time limit or the current range's share
+  /// of it has passed: what stops the workers.
+  bool rangeOutOfTime() {
+    if (elapsedSeconds() > rangeDeadline)
+      rangeTimedOut = true;
+    return rangeTimedOut || outOfTime();
+  }
 
   const sem::Program &reference;
   const BlockSearchOptions &options;
   std::chrono::steady_clock::time_point start;
   std::atomic<bool> timedOut = false;
+  std::atomic<double> rangeDeadline = std::numeric_limits<double>::infinity();
+  std::atomic<bool> rangeTimedOut = false;
   std::atomic<int64_t> complete = 0;
 };
 
@@ -122,7 +138,7 @@ public:
       : options(shared.options), statistics(statistics), shared(shared),
         oracle(pool, options.oracleTimeoutMs) {}
 
-  bool outOfTime() { return shared.outOfTime(); }
+  bool outOfTime() { return shared.rangeOutOfTime(); }
   /// Whether `a` and `b` are equivalent under the axioms.
   bool equivalent(ExprId a, ExprId b) {
     return a == b || (oracle.isSubexpression(a, b) == Verdict::Yes &&

@@ -47,9 +47,60 @@ block::AccumKind getAccumKind(sem::AccumKind kind) {
   llvm_unreachable("unknown accumulator kind");
 }
 
-/// Builds the body of a graph_def.
-LogicalResult buildBody(const Graph &body, OpBuilder &builder, Location loc,
-                        Block &block) {
+/// Creates the block op of `node`, an elementwise op, matmul, reduction or
+/// rms_norm, on `operands` with result type `type`; null for other ops.
+Operation *createComputeOp(const Node &node, ValueRange operands, Type type,
+                           OpBuilder &builder, Location loc) {
+  if (!sem::isUnary(node.kind) && !sem::isBinary(node.kind) &&
+      node.kind != OpKind::Matmul && node.kind != OpKind::Reduction &&
+      node.kind != OpKind::RmsNorm)
+    return nullptr;
+  OperationState state(loc,
+                       ("mirage_block." + sem::getOpName(node.kind)).str());
+  state.addOperands(operands);
+  state.addTypes(type);
+  if (node.kind == OpKind::Reduction) {
+    state.addAttribute("dim", builder.getI64IntegerAttr(node.dim));
+    state.addAttribute("size", builder.getI64IntegerAttr(node.size));
+  }
+  if (node.kind == OpKind::RmsNorm) {
+    state.addAttribute("size", builder.getI64IntegerAttr(node.size));
+    state.addAttribute("eps", builder.getF32FloatAttr(node.scalar));
+  }
+  if (node.kind == sem::toOpKind(ElementwiseKind::MulScalar))
+    state.addAttribute("value", builder.getF32FloatAttr(node.scalar));
+  return builder.create(state);
+}
+
+/// Builds thread graph `node`'s body as block-level elementwise ops on
+/// `operands`, each of the thread graph's result type (its members all have
+/// that type: mirage-form-thread-graphs fuses them back); returns the
+/// value of its result.
+FailureOr<Value> buildThreadGraph(const Node &node, const Graph &body,
+                                  ValueRange operands, Type type,
+                                  OpBuilder &builder, Location loc) {
+  SmallVector<Value> values(body.values.size());
+  for (auto [operand, value] : llvm::zip(operands, body.inputs))
+    values[value] = operand;
+  for (const Node &inner : body.nodes) {
+    SmallVector<Value, 2> innerOperands;
+    for (int32_t operand : inner.operands)
+      innerOperands.push_back(values[operand]);
+    if (!sem::isUnary(inner.kind) && !sem::isBinary(inner.kind))
+      return emitError(loc) << "cannot materialize a thread-level "
+                            << sem::getOpName(inner.kind);
+    values[inner.results.front()] =
+        createComputeOp(inner, innerOperands, type, builder, loc)->getResult(0);
+  }
+  if (body.outputs.size() != 1 || node.results.size() != 1)
+    return emitError(loc) << "cannot materialize a thread graph of "
+                          << body.outputs.size() << " results";
+  return values[body.outputs.front()];
+}
+
+/// Builds the body of a graph_def of `program`.
+LogicalResult buildBody(const sem::Program &program, const Graph &body,
+                        OpBuilder &builder, Location loc, Block &block) {
   MLIRContext *context = builder.getContext();
   SmallVector<Value> values(body.values.size());
   for (auto [arg, value] : llvm::zip(block.getArguments(), body.inputs))
@@ -93,27 +144,22 @@ LogicalResult buildBody(const Graph &body, OpBuilder &builder, Location loc,
               ? builder.getI64IntegerAttr(node.size)
               : IntegerAttr());
       break;
+    case OpKind::ThreadGraph: {
+      FailureOr<Value> built =
+          buildThreadGraph(node, program.graphs[node.body], operands,
+                           tileType(result), builder, loc);
+      if (failed(built))
+        return failure();
+      value = *built;
+      break;
+    }
     default: {
-      if (!sem::isUnary(node.kind) && !sem::isBinary(node.kind) &&
-          node.kind != OpKind::Matmul && node.kind != OpKind::Reduction &&
-          node.kind != OpKind::RmsNorm)
+      Operation *op =
+          createComputeOp(node, operands, tileType(result), builder, loc);
+      if (!op)
         return emitError(loc) << "cannot materialize a block-level "
                               << sem::getOpName(node.kind);
-      OperationState state(loc,
-                           ("mirage_block." + sem::getOpName(node.kind)).str());
-      state.addOperands(operands);
-      state.addTypes(tileType(result));
-      if (node.kind == OpKind::Reduction) {
-        state.addAttribute("dim", builder.getI64IntegerAttr(node.dim));
-        state.addAttribute("size", builder.getI64IntegerAttr(node.size));
-      }
-      if (node.kind == OpKind::RmsNorm) {
-        state.addAttribute("size", builder.getI64IntegerAttr(node.size));
-        state.addAttribute("eps", builder.getF32FloatAttr(node.scalar));
-      }
-      if (node.kind == sem::toOpKind(ElementwiseKind::MulScalar))
-        state.addAttribute("value", builder.getF32FloatAttr(node.scalar));
-      value = builder.create(state)->getResult(0);
+      value = op->getResult(0);
       break;
     }
     }
@@ -162,7 +208,7 @@ search::materializeProgram(const sem::Program &program, OpBuilder &builder,
       block->addArgument(operand.getType(), loc);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(block);
-    if (failed(buildBody(body, builder, loc, *block)))
+    if (failed(buildBody(program, body, builder, loc, *block)))
       return failure();
     for (auto [result, value] : llvm::zip(graph.getResults(), node.results))
       values[value] = result;

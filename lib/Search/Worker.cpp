@@ -137,8 +137,7 @@ bool Worker::visitSingle(const Launch &launch, const Graph &body,
       {appendGraphDef(kernel, kernel.inputs, space.output, 1)[0]});
   candidate.graphs = {
       std::move(kernel),
-      saveTiles(body, newest.value, space.output,
-                {launch.outputDims[0], launch.outputDims[1], -1})};
+      saveTiles(body, newest.value, space.output, launch.outputDims)};
   return keep(std::move(candidate));
 }
 
@@ -157,15 +156,16 @@ bool Worker::visitSplit(const Launch &launch, const Graph &body,
           parts, [&](const Tile *tile) { return !isSaveable(launch, *tile); }))
     return done();
   // Stacked side by side, in body order (expression ids depend on the
-  // worker, and the output must not): x as in the output, y along the last
-  // dimension.
+  // worker, and the output must not): x and z as in the output, y along the
+  // last dimension.
   SmallVector<ValueType> partTypes;
   SmallVector<ExprId> partExprs;
   SmallVector<int32_t> partValues;
   for (const Tile *tile : parts) {
     Shape shape(tile->shape);
-    if (launch.outputDims[0] >= 0)
-      shape[launch.outputDims[0]] *= launch.grid[0];
+    for (unsigned axis : {0u, 2u})
+      if (launch.outputDims[axis] >= 0)
+        shape[launch.outputDims[axis]] *= launch.grid[axis];
     shape.back() *= launch.grid[1];
     partTypes.push_back({shape, space.output.elementType});
     partExprs.push_back(tile->expr);
@@ -185,7 +185,8 @@ bool Worker::visitSplit(const Launch &launch, const Graph &body,
       std::move(kernel),
       saveTiles(body, partValues, partTypes,
                 {launch.outputDims[0],
-                 static_cast<int32_t>(space.output.shape.size() - 1), -1}),
+                 static_cast<int32_t>(space.output.shape.size() - 1),
+                 launch.outputDims[2]}),
       *combiner};
   return keep(std::move(candidate));
 }

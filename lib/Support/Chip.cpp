@@ -21,14 +21,14 @@ static const Chip kChips[] = {
     // block). Its datasheet's 1.55-2.0 TB/s at the copy efficiency measured
     // on the H100 (2.95 of 3.35 TB/s); 108 SMs x 64 f32 lanes at 1.41 GHz;
     // mma.sync at about 90% of 312 f16 TFLOP/s.
-    {"sm_80", "+ptx80", 108, 164 * 1024, 163 * 1024, 1024, 2048, 32, 0,
+    {"sm_80", "+ptx80", 8, 0, 108, 164 * 1024, 163 * 1024, 1024, 2048, 32, 0,
      /*hasTMA=*/false, /*hasWgmma=*/false, 1.76e6, 9.75e6, 1.4e8, 4.35},
     // H100 SXM: 132 SMs of 228 KiB (227 KiB per block); portable clusters
     // of up to 8 blocks. Measured: 2.95 TB/s copy
     // bandwidth, 4.35 µs for a tiny kernel; 132 SMs x 128 f32 lanes at
     // 1.98 GHz; mma.sync at about 60% of the 990 f16 TFLOP/s that wgmma
     // reaches.
-    {"sm_90a", "+ptx80", 132, 228 * 1024, 227 * 1024, 1024, 2048, 32, 8,
+    {"sm_90a", "+ptx80", 9, 0, 132, 228 * 1024, 227 * 1024, 1024, 2048, 32, 8,
      /*hasTMA=*/true, /*hasWgmma=*/true, 2.95e6, 3.34e7, 3.0e8, 4.35},
 };
 

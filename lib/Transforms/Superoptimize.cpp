@@ -15,10 +15,12 @@
 #include "Mirage/Search/Materialize.h"
 #include "Mirage/Search/ProgramSchedule.h"
 #include "Mirage/Search/Z3Oracle.h"
+#include "Mirage/Semantics/Equivalence.h"
 #include "Mirage/Semantics/Import.h"
 #include "Mirage/Semantics/ProgramJSON.h"
 #include "Mirage/Support/Tuning.h"
 #include "Mirage/Support/Version.h"
+#include "Mirage/Transforms/MeasuredChoice.h"
 #include "Mirage/Transforms/ThreadGraphs.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/Format.h"
@@ -198,6 +200,91 @@ struct SuperoptimizePass
     return success();
   }
 
+  /// Replaces the body of `function`, a reference, by `program`.
+  LogicalResult replaceBody(func::FuncOp function,
+                            const sem::Program &program) {
+    Block &body = function.getBody().front();
+    Operation *ret = body.getTerminator();
+    OpBuilder builder(ret);
+    FailureOr<SmallVector<Value>> outputs = search::materializeProgram(
+        program, builder, function.getLoc(), body.getArguments(), threads);
+    if (failed(outputs))
+      return failure();
+    ret->setOperands(*outputs);
+    // Drop the reference's ops, now unused, last first.
+    SmallVector<Operation *> old;
+    for (Operation &op : body.without_terminator())
+      if (!isa<kernel::GraphDefOp>(op))
+        old.push_back(&op);
+    for (Operation *op : llvm::reverse(old))
+      op->erase();
+    if (threadGraphs)
+      formThreadGraphs(function);
+    ++numReplaced;
+    return success();
+  }
+
+  /// Applies the tuning database's measured winner for `function` (whose
+  /// program is `reference`) on `chip`, if it has one: true when it did, so
+  /// that nothing is searched. Otherwise sets `note` to the remark's words
+  /// on why the cost model decides. A database that cannot be read, or a
+  /// winner that fails verification (the file was changed), is a warning.
+  FailureOr<bool> takeMeasuredChoice(func::FuncOp function,
+                                     const sem::Program &reference,
+                                     const Chip &chip, std::string &note) {
+    std::string error;
+    FailureOr<std::string> path =
+        resolveTuningDatabasePath(tuningDatabase, error);
+    if (failed(path)) {
+      note = "; no tuning database (" + error + "): the cost model chose";
+      return false;
+    }
+    std::string key = sem::getProgramKey(reference);
+    FailureOr<std::optional<MeasuredChoice>> choice =
+        lookupMeasuredChoice(*path, key, chip, error);
+    if (failed(choice)) {
+      function.emitWarning(error) << "; the cost model decides";
+      note = "; the tuning database could not be read: the cost model chose";
+      return false;
+    }
+    if (!*choice) {
+      note = llvm::formatv("; no measurement for {0} in the tuning database "
+                           "'{1}': the cost model chose",
+                           chip.name, *path);
+      return false;
+    }
+    std::string measured = llvm::formatv(
+        "{0:f1} us on {1} ({2}; tuning database '{3}')", (*choice)->medianUs,
+        (*choice)->device, (*choice)->date, *path);
+    if (!(*choice)->program) {
+      function.emitRemark("left as written, measured fastest: ") << measured;
+      return true;
+    }
+    // Anyone who can change the file can change the winner: it replaces the
+    // program only once verified.
+    sem::EquivalenceOptions checkOptions;
+    checkOptions.seed = seed;
+    FailureOr<sem::EquivalenceChecker> checker =
+        sem::EquivalenceChecker::create(reference, checkOptions, error);
+    FailureOr<sem::EquivalenceVerdict> verdict =
+        succeeded(checker) ? checker->check(*(*choice)->program, error)
+                           : FailureOr<sem::EquivalenceVerdict>(failure());
+    if (failed(verdict) || !verdict->equivalent) {
+      function.emitWarning("tuning database '")
+          << *path << "' records a winner for '" << function.getSymName()
+          << "' that fails verification (the file was changed); ignored it"
+          << (error.empty() ? "" : ": ") << error;
+      note = "; the tuning database's winner failed verification: the cost "
+             "model chose";
+      return false;
+    }
+    if (failed(replaceBody(function, *(*choice)->program)))
+      return failure();
+    function.emitRemark("superoptimized, measured winner (candidate ")
+        << (*choice)->candidate << " of its tuning group): " << measured;
+    return true;
+  }
+
   LogicalResult optimize(func::FuncOp function,
                          const search::BlockSearchOptions &options) {
     FailureOr<sem::Program> reference = sem::buildProgram(function);
@@ -207,6 +294,15 @@ struct SuperoptimizePass
     if (failed(search::checkSearchable(*reference, error))) {
       function.emitRemark("left unchanged: ") << error;
       return success();
+    }
+    std::string tuningNote;
+    if (useTuningDatabase) {
+      FailureOr<bool> measured =
+          takeMeasuredChoice(function, *reference, *options.chip, tuningNote);
+      if (failed(measured))
+        return failure();
+      if (*measured)
+        return success();
     }
     search::BlockSearchStatistics stats;
     search::BlockSearchOptions functionOptions = options;
@@ -257,6 +353,7 @@ struct SuperoptimizePass
       summary += llvm::formatv("; first verified after {0:f2} s, best after "
                                "{1:f2} s",
                                stats.firstSeconds, stats.bestSeconds);
+    summary += tuningNote;
     if (found->empty()) {
       function.emitRemark("left unchanged, no verified candidate: ") << summary;
       return success();
@@ -272,24 +369,8 @@ struct SuperoptimizePass
       return success();
     }
 
-    Block &body = function.getBody().front();
-    Operation *ret = body.getTerminator();
-    OpBuilder builder(ret);
-    FailureOr<SmallVector<Value>> outputs = search::materializeProgram(
-        *best, builder, function.getLoc(), body.getArguments(), threads);
-    if (failed(outputs))
+    if (failed(replaceBody(function, *best)))
       return failure();
-    ret->setOperands(*outputs);
-    // Drop the reference's ops, now unused, last first.
-    SmallVector<Operation *> old;
-    for (Operation &op : body.without_terminator())
-      if (!isa<kernel::GraphDefOp>(op))
-        old.push_back(&op);
-    for (Operation *op : llvm::reverse(old))
-      op->erase();
-    if (threadGraphs)
-      formThreadGraphs(function);
-    ++numReplaced;
     function.emitRemark("superoptimized: ")
         << summary
         << llvm::formatv("; estimated {0:f1} -> {1:f1} us, global memory "

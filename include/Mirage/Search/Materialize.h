@@ -17,8 +17,9 @@ namespace mlir::mirage::search {
 /// `inputs` (its kernel-graph inputs) and returns its outputs: the inverse
 /// of sem::buildProgram for what the search produces (graph_defs of loads,
 /// elementwise ops, matmuls, reductions, accumulators and saves, with
-/// `threads` threads per block). Fails with a diagnostic at `loc` for
-/// anything else.
+/// `threads` threads per block) and for thread graphs, which come back as
+/// their block-level elementwise ops (mirage-form-thread-graphs fuses them
+/// again). Fails with a diagnostic at `loc` for anything else.
 FailureOr<SmallVector<Value>>
 materializeProgram(const sem::Program &program, OpBuilder &builder,
                    Location loc, ValueRange inputs, int32_t threads);

@@ -30,6 +30,10 @@ struct Chip {
   llvm::StringRef name;
   /// The PTX ISA feature LLVM needs for the chip (`+ptx80`).
   llvm::StringRef ptxFeatures;
+  /// The compute capability of the GPUs that run its PTX (8.0, 9.0): what
+  /// the driver reports and the tuning database records.
+  int computeMajor;
+  int computeMinor;
   /// Streaming multiprocessors of that GPU.
   int64_t multiprocessors;
   /// Shared memory of one SM, and the most dynamic shared memory one block

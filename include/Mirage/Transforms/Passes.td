@@ -70,6 +70,15 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     the reference's dimension labels and pruned by abstract expressions with
     Z3.
 
+    Measured selection: before searching, the pass looks the program up in
+    the tuning database that `mirage-tune` fills on a GPU (docs/Runtime.md,
+    "Tuning"), by its key, the compiler version and the compute capability
+    of `chip`. With an entry, no GPU is needed and nothing is searched: the
+    measured winner, verified again against the program, replaces it (or
+    the program stays as written when that was fastest). Without one, the
+    cost model decides and the remark says so. A database that cannot be
+    read gives a warning and the cost model decides.
+
     A remark on each function reports the configurations, states, pruned
     values, verified candidates, time, and the estimated global-memory
     traffic before and after; a function with no verified candidate (an
@@ -132,6 +141,13 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "max-candidates best verified candidates as functions "
            "@<name>_candidate_<rank> with their cost estimates, marked "
            "mirage.tuning as one tuning group">,
+    Option<"useTuningDatabase", "use-tuning-db", "bool", "true",
+           "Take the measured winner from the tuning database when it has "
+           "one for the program, this compiler and the chip">,
+    Option<"tuningDatabase", "tuning-db", "std::string", "\"\"",
+           "Tuning database file (default: $MIRAGE_TUNING_DB, else "
+           "$XDG_CACHE_HOME/mirage/tuning.json, else "
+           "~/.cache/mirage/tuning.json)">,
   ];
   let statistics = [
     Statistic<"numStates", "num-states", "Partial block graphs explored">,
