@@ -43,7 +43,9 @@ mirage::MirageToPTXPipelineOptions::toCodegenOptions() const {
 
 void mirage::buildMirageToPTXPipeline(OpPassManager &pm,
                                       const CodegenOptions &options) {
-  pm.addNestedPass<func::FuncOp>(kernel::createExpandToBlocksPass());
+  kernel::ExpandToBlocksPassOptions expand;
+  expand.libraryMatmuls = options.libraryMatmuls;
+  pm.addNestedPass<func::FuncOp>(kernel::createExpandToBlocksPass(expand));
   pm.addPass(
       createConvertMirageBlockToGPUPass(ConvertMirageBlockToGPUPassOptions{
           options.chip, options.stages, options.maxSharedMemory,

@@ -13,15 +13,19 @@
 #include "Mirage/Search/Checkpoint.h"
 #include "Mirage/Search/CostModel.h"
 #include "Mirage/Semantics/Equivalence.h"
+#include "Mirage/Semantics/ProgramJSON.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <thread>
 
 using namespace mlir;
@@ -44,6 +48,21 @@ constexpr double kVerificationTrials = 3.0;
 constexpr double kExploreShare = 0.8;
 /// The launches explored first have about this many blocks per SM.
 constexpr double kPreferredWaves = 4.0;
+/// Passes over the for-loop ranges: the second continues those the first
+/// stopped, with the time the others left.
+constexpr unsigned kPasses = 2;
+
+/// What a for-loop range has done, for a later pass to continue.
+struct RangeState {
+  /// Per exploration task, in the order explored: explored to its end.
+  std::vector<char> exploredTasks;
+  /// Compilable candidates not checked yet, cheapest first.
+  std::vector<std::pair<CostEstimate, sem::Program>> unchecked;
+
+  bool isExplored() const {
+    return llvm::all_of(exploredTasks, [](char done) { return done; });
+  }
+};
 
 /// What checking a candidate found.
 enum class CheckResult { NotEquivalent, Equivalent };
@@ -67,6 +86,10 @@ public:
 private:
   /// Fails for overrides that do not fit the reference.
   LogicalResult checkOverrides(std::string &error) const;
+  /// Fails, naming the first input whose imaps or fmaps override no launch
+  /// can load (with the inputs before it loaded as theirs say), when the
+  /// overrides leave no configuration to search.
+  LogicalResult checkOverridesLoad(std::string &error);
   /// Restores the state a checkpoint recorded, if any, keeping the
   /// candidates that pass verification again; fails when the checkpoint
   /// cannot be read or written.
@@ -76,19 +99,22 @@ private:
   /// The launches of one-kernel µGraphs and of the first kernel of split
   /// µGraphs with for-loop range `forloop`.
   SmallVector<Launch> getLaunches(int64_t forloop) const;
-  /// Until when, in seconds since the start, for-loop range `forloop` may
-  /// run: its share of the time left.
-  double getRangeEnd(int64_t forloop) const;
+  /// Until when, in seconds since the start, a for-loop range may run when
+  /// `left` ranges, it included, share the time left in this pass.
+  double getRangeEnd(size_t left) const;
   /// The order in which launches are explored, lowest first.
   double getLaunchPriority(const Launch &launch) const;
-  /// Explores `launches` with every worker, one configuration of a launch
-  /// at a time, in the order of their priority; returns the complete
-  /// candidates in the order one thread would find them.
-  std::vector<sem::Program> explore(ArrayRef<Launch> launches);
-  /// Verifies `candidates` the code generator compiles, cheapest first as
+  /// Explores the configurations of `launches` that `state` does not record
+  /// as explored, with every worker, one configuration of a launch at a
+  /// time, in the order of their priority; returns the complete candidates
+  /// in the order one thread would find them.
+  std::vector<sem::Program> explore(ArrayRef<Launch> launches,
+                                    RangeState &state);
+  /// Schedules `candidates` not seen before into the range's queue and
+  /// verifies those the code generator compiles, cheapest first as
   /// scheduled, while they may enter the best K; false when the time limit
-  /// stopped it.
-  bool verify(std::vector<sem::Program> candidates);
+  /// or the range's share stopped it (the rest stay queued).
+  bool verify(std::vector<sem::Program> candidates, RangeState &state);
   /// The cost of `program` as the code generator schedules it; nothing
   /// when the code generator refuses it.
   std::optional<CostEstimate> estimate(const sem::Program &program) const;
@@ -129,6 +155,10 @@ private:
   /// When the current for-loop range's share of the time ends, in seconds
   /// since the start.
   double rangeEnd = std::numeric_limits<double>::infinity();
+  /// What each for-loop range has left for a later pass.
+  std::map<int64_t, RangeState> rangeStates;
+  /// The keys of the candidates scheduled so far.
+  llvm::StringSet<> seenKeys;
 };
 
 LogicalResult Searcher::checkOverrides(std::string &error) const {
@@ -164,6 +194,53 @@ LogicalResult Searcher::checkOverrides(std::string &error) const {
   return success(check("omap", options.omap, 2, "output", outputRank) &&
                  check("imaps", options.imaps, 2, "input", inputRanks) &&
                  check("fmaps", options.fmaps, 1, "input", inputRanks));
+}
+
+LogicalResult Searcher::checkOverridesLoad(std::string &error) {
+  if (options.imaps.empty() && options.fmaps.empty())
+    return success();
+  // The configurations of every range with the imaps of the first
+  // `imapInputs` inputs and the fmaps of the first `fmapInputs` pinned.
+  auto count = [&](size_t imapInputs, size_t fmapInputs) {
+    KernelSpace space = prototype;
+    space.imaps =
+        ArrayRef<int32_t>(options.imaps)
+            .take_front(std::min(2 * imapInputs, options.imaps.size()));
+    space.fmaps = ArrayRef<int32_t>(options.fmaps)
+                      .take_front(std::min(fmapInputs, options.fmaps.size()));
+    Worker worker(shared, space);
+    int64_t configurations = 0;
+    for (int64_t forloop : options.forloopRanges)
+      for (const Launch &launch : getLaunches(forloop))
+        configurations += worker.countConfigurations(launch);
+    return configurations;
+  };
+  size_t inputs = prototype.inputTypes.size();
+  // Without launches, or with a configuration, the overrides are not why
+  // nothing is searched.
+  if (count(0, 0) == 0 || count(inputs, inputs) != 0)
+    return success();
+  size_t input = 1;
+  while (count(input, input) != 0)
+    ++input;
+  --input;
+  bool byImap = !options.imaps.empty() && count(input + 1, input) == 0;
+  std::string override =
+      byImap ? llvm::formatv("imaps override of input {0} (x = {1}, y = {2})",
+                             input, options.imaps[2 * input],
+                             options.imaps[2 * input + 1])
+                   .str()
+             : llvm::formatv("fmaps override of input {0} (dimension {1})",
+                             input, options.fmaps[input])
+                   .str();
+  error = llvm::formatv("the {0} matches no load of it in any launch{1}, so "
+                        "no configuration is left to search",
+                        override,
+                        input == 0 ? ""
+                                   : " that fits the overrides of the inputs "
+                                     "before it")
+              .str();
+  return failure();
 }
 
 LogicalResult Searcher::resume(std::string &error) {
@@ -227,7 +304,7 @@ FailureOr<std::vector<RankedProgram>> Searcher::run(std::string &error) {
   prototype.vocabulary = chooseVocabulary(kernel);
   prototype.imaps = options.imaps;
   prototype.fmaps = options.fmaps;
-  if (failed(checkOverrides(error)))
+  if (failed(checkOverrides(error)) || failed(checkOverridesLoad(error)))
     return failure();
   if (!options.schedule) {
     error = "the search has no kernel scheduler (BlockSearchOptions::schedule)";
@@ -239,29 +316,40 @@ FailureOr<std::vector<RankedProgram>> Searcher::run(std::string &error) {
 
   for (unsigned i = 0; i < std::max(options.threads, 1u); ++i)
     workers.push_back(std::make_unique<Worker>(shared, prototype));
+  SmallVector<int64_t> pending;
   for (int64_t forloop : options.forloopRanges) {
-    if (llvm::is_contained(rangesDone, forloop)) {
+    if (llvm::is_contained(rangesDone, forloop))
       ++verification.resumedRanges;
-      continue;
+    else
+      pending.push_back(forloop);
+  }
+  // Under a time limit, a second pass gives the time the first left to the
+  // ranges it stopped, where they stopped.
+  for (unsigned pass = 0; pass < kPasses && !pending.empty(); ++pass) {
+    SmallVector<int64_t> unfinished;
+    for (auto [index, forloop] : llvm::enumerate(pending)) {
+      // Exploration takes part of the range's share, verification the rest.
+      double start = shared.elapsedSeconds();
+      rangeEnd = getRangeEnd(pending.size() - index);
+      shared.beginRange(start + (rangeEnd - start) * kExploreShare);
+      if (workers.front()->done())
+        break;
+      RangeState &state = rangeStates[forloop];
+      SmallVector<Launch> launches = getLaunches(forloop);
+      std::vector<sem::Program> candidates = explore(launches, state);
+      // A range counts as done once it is explored and every candidate that
+      // could enter the best K was verified.
+      if (verify(std::move(candidates), state) && state.isExplored()) {
+        rangesDone.push_back(forloop);
+        ++verification.ranges;
+        if (failed(saveCheckpoint(error)))
+          return failure();
+      } else {
+        unfinished.push_back(forloop);
+      }
+      reportProgress(forloop, launches.size());
     }
-    // Exploration takes part of the range's share, verification the rest.
-    double start = shared.elapsedSeconds();
-    rangeEnd = getRangeEnd(forloop);
-    shared.beginRange(start + (rangeEnd - start) * kExploreShare);
-    if (workers.front()->done())
-      break;
-    SmallVector<Launch> launches = getLaunches(forloop);
-    std::vector<sem::Program> candidates = explore(launches);
-    bool explored = !shared.timedOut && !shared.rangeTimedOut;
-    // A range counts as done once every candidate that could enter the
-    // best K was verified.
-    if (verify(std::move(candidates)) && explored) {
-      rangesDone.push_back(forloop);
-      ++verification.ranges;
-      if (failed(saveCheckpoint(error)))
-        return failure();
-    }
-    reportProgress(forloop, launches.size());
+    pending = std::move(unfinished);
   }
   statistics = collectStatistics();
   return std::move(found);
@@ -304,17 +392,14 @@ void Searcher::reportProgress(int64_t forloop, size_t launches) const {
   options.progress->flush();
 }
 
-double Searcher::getRangeEnd(int64_t forloop) const {
+double Searcher::getRangeEnd(size_t left) const {
   if (options.timeLimitSeconds <= 0.0)
     return std::numeric_limits<double>::infinity();
-  // The ranges still to search, this one included, share the time left
-  // equally; one that finishes early leaves its time to the next.
-  int64_t left = llvm::count_if(options.forloopRanges, [&](int64_t range) {
-    return range >= forloop && !llvm::is_contained(rangesDone, range);
-  });
+  // The ranges still to search in this pass, this one included, share the
+  // time left equally; one that finishes early leaves its time to the next.
   double now = shared.elapsedSeconds();
   return now + (options.timeLimitSeconds - now) /
-                   static_cast<double>(std::max<int64_t>(left, 1));
+                   static_cast<double>(std::max<size_t>(left, 1));
 }
 
 double Searcher::getLaunchPriority(const Launch &launch) const {
@@ -389,7 +474,8 @@ SmallVector<Launch> Searcher::getLaunches(int64_t forloop) const {
   return launches;
 }
 
-std::vector<sem::Program> Searcher::explore(ArrayRef<Launch> launches) {
+std::vector<sem::Program> Searcher::explore(ArrayRef<Launch> launches,
+                                            RangeState &state) {
   // One task per configuration: a launch's configurations can differ in
   // cost by orders of magnitude, and one launch may hold most of a range.
   // Launches that fill the GPU best go first: a range's share of the time
@@ -404,11 +490,19 @@ std::vector<sem::Program> Searcher::explore(ArrayRef<Launch> launches) {
     for (int64_t c = 0, e = workers.front()->countConfigurations(launches[i]);
          c < e; ++c)
       tasks.push_back({i, c});
+  // A task stopped by the time limit is explored again from its start in a
+  // later pass; verification skips the candidates it already checked.
+  state.exploredTasks.resize(tasks.size(), false);
   std::vector<std::vector<sem::Program>> results(tasks.size());
   std::atomic<size_t> next = 0;
   auto work = [&](Worker &worker) {
-    for (size_t i = next++; i < tasks.size() && !worker.done(); i = next++)
+    for (size_t i = next++; i < tasks.size() && !worker.done(); i = next++) {
+      if (state.exploredTasks[i])
+        continue;
       worker.explore(launches[tasks[i].first], tasks[i].second, results[i]);
+      if (!worker.done())
+        state.exploredTasks[i] = true;
+    }
   };
   if (workers.size() == 1) {
     work(*workers.front());
@@ -442,45 +536,56 @@ Searcher::estimate(const sem::Program &program) const {
   return estimateCost(program, *options.chip, *facts);
 }
 
-bool Searcher::verify(std::vector<sem::Program> candidates) {
+bool Searcher::verify(std::vector<sem::Program> candidates, RangeState &state) {
   int64_t checkedInRange = 0;
-  std::vector<std::pair<CostEstimate, size_t>> order;
-  for (auto [i, candidate] : llvm::enumerate(candidates)) {
+  for (sem::Program &candidate : candidates) {
     // Scheduling is part of the search's time.
     if (shared.outOfTime())
       return false;
+    // A task explored again finds its candidates again.
+    if (!seenKeys.insert(sem::getProgramKey(candidate)).second)
+      continue;
     if (std::optional<CostEstimate> cost = estimate(candidate))
-      order.push_back({*cost, i});
+      state.unchecked.push_back({*cost, std::move(candidate)});
     else
       ++verification.uncompilable;
   }
   // Equal costs keep the order found, so results are deterministic.
-  llvm::sort(order, [](const auto &a, const auto &b) {
-    if (a.first < b.first || b.first < a.first)
-      return a.first < b.first;
-    return a.second < b.second;
+  llvm::stable_sort(state.unchecked, [](const auto &a, const auto &b) {
+    return a.first < b.first;
   });
-  for (auto &[cost, i] : order) {
-    if (found.size() >= options.maxCandidates && !isCheaper(cost, found.back()))
+  // The candidates checked leave the queue, those not checked stay.
+  size_t checked = 0;
+  auto dequeue = llvm::make_scope_exit([&] {
+    state.unchecked.erase(state.unchecked.begin(),
+                          state.unchecked.begin() + checked);
+  });
+  for (auto &[cost, candidate] : state.unchecked) {
+    if (found.size() >= options.maxCandidates &&
+        !isCheaper(cost, found.back())) {
+      // None of the rest can enter the best K, now or later.
+      checked = state.unchecked.size();
       break;
+    }
     // The time limit bounds verification too: a candidate is checked only
     // if its estimated cost fits in the time left; the checker evaluates
     // the reference once per trial.
     if (shared.outOfTime())
       return false;
     double limit = options.timeLimitSeconds;
-    if (!affordable(candidates[i], limit) ||
+    if (!affordable(candidate, limit) ||
         (!checker && !affordable(reference, limit))) {
       verification.tooLargeToVerify = true;
       return false;
     }
     // Past its first check, a range verifies within its share of the time,
     // so that the later ranges' candidates get checked too.
-    if (checkedInRange++ != 0 && !affordable(candidates[i], rangeEnd))
+    if (checkedInRange++ != 0 && !affordable(candidate, rangeEnd))
       return false;
-    FailureOr<CheckResult> result = check(candidates[i]);
+    FailureOr<CheckResult> result = check(candidate);
     if (failed(result))
       return false;
+    ++checked;
     ++verification.checked;
     if (*result == CheckResult::NotEquivalent)
       continue;
@@ -488,7 +593,7 @@ bool Searcher::verify(std::vector<sem::Program> candidates) {
     double now = totalSeconds();
     if (verification.firstSeconds < 0.0 && resumed.firstSeconds < 0.0)
       verification.firstSeconds = now;
-    if (keep(std::move(candidates[i]), cost))
+    if (keep(std::move(candidate), cost))
       verification.bestSeconds = now;
   }
   return true;

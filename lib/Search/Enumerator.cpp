@@ -213,7 +213,7 @@ void BodyEnumerator::searchLoads(size_t index) {
       for (int32_t mz : axisDims[2]) {
         std::array<int32_t, 3> map = {mx, my, mz};
         if ((mx >= 0 && (mx == my || mx == mz)) || (my >= 0 && my == mz) ||
-            (!space.imaps.empty() &&
+            (2 * index < space.imaps.size() &&
              (space.imaps[2 * index] != mx ||
               space.imaps[2 * index + 1] != my || mz >= 0)))
           continue;
@@ -229,7 +229,7 @@ void BodyEnumerator::searchLoads(size_t index) {
                 !llvm::is_contained(map, static_cast<int32_t>(d)))
               fmaps.push_back(d);
         for (int32_t fmap : fmaps) {
-          if (!space.fmaps.empty() && space.fmaps[index] != fmap)
+          if (index < space.fmaps.size() && space.fmaps[index] != fmap)
             continue;
           Shape loaded(tile);
           if (fmap >= 0)

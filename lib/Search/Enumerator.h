@@ -165,7 +165,9 @@ struct KernelSpace {
   /// The µGraph's result: its shape guides the grid and the imaps, its
   /// element type is every computed tile's.
   sem::ValueType output;
-  /// Imap and fmap overrides (BlockSearchOptions), empty when free.
+  /// Imap and fmap overrides (BlockSearchOptions) of the first inputs (of
+  /// every input as the options give them, two imap entries and one fmap
+  /// entry per input); the inputs after them are free.
   ArrayRef<int32_t> imaps;
   ArrayRef<int32_t> fmaps;
 };

@@ -370,11 +370,7 @@ def _read_tensor(value, path):
     dtype and the contiguous strides."""
     _check_object(value, path, ("shape", "dtype", "strides"))
     shape = _read_shape(_field(value, path, "shape"), _member(path, "shape"))
-    dtype_path = _member(path, "dtype")
-    dtype = _string(_field(value, path, "dtype"), dtype_path)
-    if dtype not in DTYPES:
-        _fail(dtype_path,
-              f'unknown dtype "{dtype}" (expected f16, bf16 or f32)')
+    dtype = _read_dtype(value, path, "dtype")
     strides_path = _member(path, "strides")
     strides = _array(_field(value, path, "strides"), strides_path)
     expected = contiguous_strides(shape)
@@ -385,6 +381,16 @@ def _read_tensor(value, path):
     if math.prod(shape) > _MAX_BYTES // _DTYPE_BYTES[dtype]:
         _fail(_member(path, "shape"), "tensor too large")
     return TensorSpec(shape, dtype)
+
+
+def _read_dtype(value, path, key):
+    """The dtype in the field `key` of `value`."""
+    dtype_path = _member(path, key)
+    dtype = _string(_field(value, path, key), dtype_path)
+    if dtype not in DTYPES:
+        _fail(dtype_path,
+              f'unknown dtype "{dtype}" (expected f16, bf16 or f32)')
+    return dtype
 
 
 def _read_tensors(value, path):
@@ -548,6 +554,9 @@ class _PlanReader:
                             value.get("program"))
 
     def read_launch(self, value, path, memory):
+        if isinstance(value, dict) and "library" in value:
+            self.read_library_call(value, path, memory)
+            return
         _check_object(value, path,
                       ("kernel", "grid", "block", "cluster",
                        "non_portable_cluster", "shared_memory", "args"))
@@ -568,6 +577,44 @@ class _PlanReader:
         if cluster != [1, 1, 1]:
             self.cluster_launches.append(_member(path, "cluster"))
 
+    def read_library_call(self, value, path, memory):
+        """A library call: "library": "matmul", its sizes and dtypes, and its
+        three arguments (lhs, rhs, result), each bound to memory that holds
+        its whole matrix batch."""
+        _check_object(value, path, ("library", "batch", "m", "n", "k",
+                                    "dtype", "result_dtype", "args"))
+        library_path = _member(path, "library")
+        library = _string(value["library"], library_path)
+        if library != "matmul":
+            _fail(library_path,
+                  f'unknown library call "{library}" (expected matmul)')
+        batch, m, n, k = [
+            _integer(_field(value, path, key), _member(path, key), 1,
+                     _INT32_MAX)
+            for key in ("batch", "m", "n", "k")]
+        dtype = _read_dtype(value, path, "dtype")
+        result_dtype = _read_dtype(value, path, "result_dtype")
+        if result_dtype not in (dtype, "f32"):
+            _fail(_member(path, "result_dtype"), "must be the dtype or f32")
+        args_path = _member(path, "args")
+        args = _array(_field(value, path, "args"), args_path)
+        if len(args) != 3:
+            _fail(args_path, "expected 3 arguments (lhs, rhs, result), got "
+                             f"{len(args)}")
+        matrices = [(m, k, dtype), (k, n, dtype), (m, n, result_dtype)]
+        for i, (arg, (rows, cols, element)) in enumerate(zip(args, matrices)):
+            arg_path = _indexed(args_path, i)
+            available = self.read_arg(arg, arg_path, memory)
+            if "tensor_map" in arg or "chip" in arg:
+                _fail(arg_path,
+                      "a library call's argument has no tensor_map or chip")
+            needed = batch * rows * cols * _DTYPE_BYTES[element]
+            if needed > available:
+                amount = ("more than 2^48" if needed > _MAX_BYTES
+                          else str(needed))
+                _fail(arg_path, f"is bound to {available} bytes; the matmul "
+                                f"needs {amount}")
+
     def read_shared_memory(self, value, path):
         """Dynamic shared memory: bytes for every chip, or an object of bytes
         by chip naming each chip of `ptx`."""
@@ -583,6 +630,8 @@ class _PlanReader:
                 _fail(path, f"no bytes for {chip}, a chip of ptx")
 
     def read_arg(self, value, path, memory):
+        """A launch argument; returns the bytes of the memory it is bound
+        to."""
         _check_object(value, path, ("kind", "index", "tensor_map", "chip"))
         kind_path, index_path = _member(path, "kind"), _member(path, "index")
         kind = _field(value, path, "kind")
@@ -602,6 +651,7 @@ class _PlanReader:
         if "tensor_map" in value:
             _read_tensor_map(value["tensor_map"], _member(path, "tensor_map"),
                              memory[kind][index])
+        return memory[kind][index]
 
 
 def parse_plan(data):

@@ -7,6 +7,8 @@
 
 #include "mirage/runtime/Bundle.h"
 
+#include "MatmulLibrary.h"
+
 #include "mirage/runtime/Driver.h"
 
 #include <algorithm>
@@ -21,8 +23,8 @@ constexpr int64_t defaultSharedMemoryLimit = 48 * 1024;
 
 std::string launchName(const Function &function, size_t index,
                        const Launch &launch) {
-  return function.name + ": launch " + std::to_string(index) + " (kernel " +
-         launch.kernel + ")";
+  return function.name + ": launch " + std::to_string(index) + " (" +
+         (launch.library ? "library matmul" : "kernel " + launch.kernel) + ")";
 }
 
 Expected<int> deviceAttribute(CUdevice_attribute attribute, CUdevice device) {
@@ -115,6 +117,8 @@ Bundle::load(const std::string &directory, int device, std::string_view chip) {
     return located(error);
   if (Error error = bundle->prepareKernels())
     return located(error);
+  if (Error error = bundle->prepareLibrary())
+    return located(error);
   if (Error error = bundle->allocateBuffers())
     return located(error);
   return bundle;
@@ -128,6 +132,7 @@ Bundle::~Bundle() {
   {
     ContextScope scope;
     if (!scope.enter(bundleContext)) {
+      matmuls.reset();
       for (const LoadedFunction &function : loaded)
         for (CUdeviceptr buffer : function.buffers)
           (void)cuMemFree(buffer);
@@ -241,6 +246,10 @@ Error Bundle::prepareKernels() {
     const Function &function = bundlePlan.functions[f];
     for (size_t l = 0; l < function.launches.size(); ++l) {
       const Launch &launch = function.launches[l];
+      if (launch.library) {
+        loaded[f].kernels.push_back(nullptr);
+        continue;
+      }
       KernelNeeds &needs = kernels[launch.kernel];
       if (!needs.handle) {
         CUresult result =
@@ -393,6 +402,20 @@ Error Bundle::getTensorMap(const LoadedFunction &state, size_t launch,
   return Error::success();
 }
 
+Error Bundle::prepareLibrary() {
+  for (const Function &function : bundlePlan.functions)
+    for (const Launch &launch : function.launches)
+      if (launch.library) {
+        Expected<std::unique_ptr<MatmulLibrary>> created =
+            MatmulLibrary::create();
+        if (!created)
+          return created.takeError();
+        matmuls = std::move(*created);
+        return Error::success();
+      }
+  return Error::success();
+}
+
 Error Bundle::run(std::string_view name, const std::vector<TensorArg> &inputs,
                   const std::vector<TensorArg> &outputs,
                   CUstream stream) const {
@@ -420,14 +443,24 @@ Error Bundle::run(std::string_view name, const std::vector<TensorArg> &inputs,
     tensorMaps.clear();
     tensorMaps.reserve(launch.args.size());
     parameters.clear();
+    auto bound = [&](const LaunchArg &arg) {
+      return arg.kind == ArgKind::Input    ? inputs[arg.index].data
+             : arg.kind == ArgKind::Output ? outputs[arg.index].data
+                                           : state.buffers[arg.index];
+    };
+    if (launch.library) {
+      if (Error error = matmuls->run(*launch.library, bound(launch.args[0]),
+                                     bound(launch.args[1]),
+                                     bound(launch.args[2]), stream))
+        return Error(error.code(),
+                     launchName(function, l, launch) + ": " + error.message());
+      continue;
+    }
     for (size_t a = 0; a < launch.args.size(); ++a) {
       const LaunchArg &arg = launch.args[a];
       if (!arg.chip.empty() && arg.chip != bundleChip)
         continue;
-      CUdeviceptr pointer = arg.kind == ArgKind::Input ? inputs[arg.index].data
-                            : arg.kind == ArgKind::Output
-                                ? outputs[arg.index].data
-                                : state.buffers[arg.index];
+      CUdeviceptr pointer = bound(arg);
       if (!arg.tensorMap) {
         pointers.push_back(pointer);
         parameters.push_back(&pointers.back());

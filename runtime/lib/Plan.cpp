@@ -111,6 +111,9 @@ constexpr int64_t maxThreadsPerBlock = 1024;
 constexpr int64_t maxPortableClusterSize = 8;
 /// Bounds any tensor or buffer size so byte counts never overflow.
 constexpr int64_t maxBytes = int64_t(1) << 48;
+/// The largest batch count and matrix dimension of a library matmul
+/// (cuBLASLt's batch count is a 32-bit integer).
+constexpr int64_t maxExtent = std::numeric_limits<int32_t>::max();
 
 std::string formatDim3(const std::array<uint32_t, 3> &dims) {
   return formatList({dims[0], dims[1], dims[2]});
@@ -279,14 +282,7 @@ private:
       return tensor;
     if (const json::Value *shape = field(value, path, "shape"))
       tensor.shape = readShape(*shape, member(path, "shape"));
-    if (const json::Value *dtype = field(value, path, "dtype")) {
-      std::string name = requireString(*dtype, member(path, "dtype"));
-      if (std::optional<DType> parsed = parseDType(name))
-        tensor.dtype = *parsed;
-      else
-        fail(member(path, "dtype"),
-             "unknown dtype \"" + name + "\" (expected f16, bf16 or f32)");
-    }
+    tensor.dtype = readDType(value, path, "dtype");
     if (const json::Value *strides = field(value, path, "strides")) {
       std::vector<int64_t> expected = contiguousStrides(tensor.shape);
       std::vector<int64_t> actual;
@@ -352,6 +348,8 @@ private:
 
   Launch readLaunch(const json::Value &value, const std::string &path,
                     const Function &function) {
+    if (value.isObject() && value.find("library"))
+      return readLibraryCall(value, path, function);
     Launch launch;
     if (!checkObject(value, path,
                      {"kernel", "grid", "block", "cluster",
@@ -384,6 +382,95 @@ private:
     if (!failed())
       checkLaunchLimits(launch, path);
     return launch;
+  }
+
+  /// A library call: `"library": "matmul"`, its sizes and dtypes, and its
+  /// three arguments (lhs, rhs, result), each bound to memory that holds
+  /// its whole matrix batch.
+  Launch readLibraryCall(const json::Value &value, const std::string &path,
+                         const Function &function) {
+    Launch launch;
+    if (!checkObject(value, path,
+                     {"library", "batch", "m", "n", "k", "dtype",
+                      "result_dtype", "args"}))
+      return launch;
+    std::string library =
+        requireString(*value.find("library"), member(path, "library"));
+    if (!failed() && library != "matmul")
+      fail(member(path, "library"),
+           "unknown library call \"" + library + "\" (expected matmul)");
+    LibraryMatmul call;
+    for (auto [key, size] :
+         {std::pair{"batch", &call.batch}, std::pair{"m", &call.m},
+          std::pair{"n", &call.n}, std::pair{"k", &call.k}})
+      if (const json::Value *extent = field(value, path, key))
+        *size = integer(*extent, member(path, key), 1, maxExtent);
+    call.dtype = readDType(value, path, "dtype");
+    call.resultDType = readDType(value, path, "result_dtype");
+    if (!failed() && call.resultDType != call.dtype &&
+        call.resultDType != DType::F32)
+      fail(member(path, "result_dtype"), "must be the dtype or f32");
+    const json::Value *args = field(value, path, "args");
+    if (failed() || !args)
+      return launch;
+    std::string argsPath = member(path, "args");
+    const std::vector<json::Value> &elements = array(*args, argsPath);
+    if (!failed() && elements.size() != 3)
+      fail(argsPath, "expected 3 arguments (lhs, rhs, result), got " +
+                         std::to_string(elements.size()));
+    const std::array<std::array<int64_t, 3>, 3> matrices = {
+        {{call.m, call.k, dtypeSize(call.dtype)},
+         {call.k, call.n, dtypeSize(call.dtype)},
+         {call.m, call.n, dtypeSize(call.resultDType)}}};
+    for (size_t i = 0; i < elements.size() && !failed(); ++i) {
+      std::string argPath = indexed(argsPath, i);
+      LaunchArg arg = readArg(elements[i], argPath, function);
+      if (!failed() && (arg.tensorMap || !arg.chip.empty()))
+        fail(argPath, "a library call's argument has no tensor_map or chip");
+      if (failed())
+        break;
+      // Each factor is at most maxExtent, so no product overflows before
+      // it is compared with maxBytes.
+      int64_t needed = matrices[i][2];
+      for (int64_t factor : {call.batch, matrices[i][0], matrices[i][1]}) {
+        if (needed > maxBytes / factor) {
+          needed = maxBytes + 1;
+          break;
+        }
+        needed *= factor;
+      }
+      int64_t available = getBoundBytes(function, arg);
+      if (needed > available)
+        fail(argPath, "is bound to " + std::to_string(available) +
+                          " bytes; the matmul needs " +
+                          (needed > maxBytes ? std::string("more than 2^48")
+                                             : std::to_string(needed)));
+      launch.args.push_back(arg);
+    }
+    launch.library = call;
+    return launch;
+  }
+
+  /// The dtype in the field `key` of `value`.
+  DType readDType(const json::Value &value, const std::string &path,
+                  const char *key) {
+    const json::Value *dtype = field(value, path, key);
+    if (!dtype)
+      return DType::F16;
+    std::string name = requireString(*dtype, member(path, key));
+    std::optional<DType> parsed = parseDType(name);
+    if (!parsed && !failed())
+      fail(member(path, key),
+           "unknown dtype \"" + name + "\" (expected f16, bf16 or f32)");
+    return parsed.value_or(DType::F16);
+  }
+
+  /// The bytes of the memory `arg` is bound to.
+  static int64_t getBoundBytes(const Function &function, const LaunchArg &arg) {
+    return arg.kind == ArgKind::Input ? function.inputs[arg.index].numBytes()
+           : arg.kind == ArgKind::Output
+               ? function.outputs[arg.index].numBytes()
+               : function.buffers[arg.index].bytes;
   }
 
   /// Dynamic shared memory: bytes for every chip, or an object of bytes by
@@ -468,10 +555,7 @@ private:
                                        " dimensions (a TMA tensor has 1 to 5)");
     if (failed())
       return;
-    int64_t available =
-        arg.kind == ArgKind::Input    ? function.inputs[arg.index].numBytes()
-        : arg.kind == ArgKind::Output ? function.outputs[arg.index].numBytes()
-                                      : function.buffers[arg.index].bytes;
+    int64_t available = getBoundBytes(function, arg);
     if (map.tensor.numBytes() > available)
       fail(member(path, "tensor"),
            "needs " + std::to_string(map.tensor.numBytes()) +

@@ -581,6 +581,28 @@ MIRAGE_TEST(Plan, ReadsTheTestBundles) {
   }
 }
 
+MIRAGE_TEST(Plan, ParsesLibraryMatmuls) {
+  Expected<Plan> plan =
+      readPlan(std::string(MIRAGE_RUNTIME_TEST_BUNDLES) + "/library_matmul");
+  EXPECT_OK(plan);
+  if (!plan)
+    return;
+  const Launch &batched = plan->functions[0].launches[0];
+  EXPECT_TRUE(batched.library.has_value() && batched.kernel.empty());
+  if (batched.library) {
+    EXPECT_EQ(batched.library->batch, int64_t(2));
+    EXPECT_EQ(batched.library->m, int64_t(16));
+    EXPECT_EQ(batched.library->n, int64_t(32));
+    EXPECT_EQ(batched.library->k, int64_t(64));
+    EXPECT_TRUE(batched.library->dtype == DType::F16);
+    EXPECT_TRUE(batched.library->resultDType == DType::F32);
+  }
+  const Launch &second = plan->functions[1].launches[1];
+  EXPECT_TRUE(second.args.size() == 3 &&
+              second.args[0].kind == ArgKind::Buffer &&
+              second.args[2].kind == ArgKind::Output);
+}
+
 MIRAGE_TEST(Plan, ParsesTensorMapArguments) {
   // A TMA descriptor of input 0 for the sm_90a kernels, after the buffers.
   const std::string from = R"({"kind": "buffer", "index": 0}]},)";

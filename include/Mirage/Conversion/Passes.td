@@ -126,8 +126,10 @@ def ConvertMirageKernelToGPUPass
     argument marked `mirage.result = i` (destination-passing style), every
     intermediate tensor becomes a `memref.alloc`, and each launch becomes a
     `gpu.launch_func` on flattened buffers, with its cluster shape and
-    dynamic shared memory. `mirage-bundle` reads the launch plan of the
-    bundle off these functions.
+    dynamic shared memory. A `matmul` left for the library
+    (`mirage-kernel-expand-to-blocks{library-matmuls=true}`) becomes a
+    `mirage_kernel.library_matmul` on its buffers. `mirage-bundle` reads
+    the launch plan of the bundle off these functions.
 
     A function that returns one of its arguments, or the same value twice,
     gets an error: every result must be written by a kernel.

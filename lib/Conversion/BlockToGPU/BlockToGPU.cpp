@@ -134,8 +134,13 @@ void ConvertMirageBlockToGPUPass::runOnOperation() {
           graph, (function.getSymName() + "_kernel" + Twine(count++)).str());
     });
   }
-  if (graphs.empty())
+  if (graphs.empty()) {
+    // A program of library calls alone still gets its (empty) kernel
+    // module: a bundle carries PTX for every chip.
+    if (kernel::containsKernelOps(getOperation()))
+      getKernelModule();
     return;
+  }
   gpu::GPUModuleOp kernels = getKernelModule();
   BlockLowerings lowerings;
   populateMirageBlockToGPULowerings(lowerings);

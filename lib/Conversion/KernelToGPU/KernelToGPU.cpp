@@ -45,15 +45,15 @@ Value flatten(OpBuilder &builder, Location loc, Value buffer) {
                                          ArrayRef<ReassociationIndices>{all});
 }
 
-/// Checks that `function` is a kernel graph of launches whose results are
-/// written by kernels, each by its own.
+/// Checks that `function` is a kernel graph of launches and library matmuls
+/// whose results are written by kernels or calls, each by its own.
 LogicalResult checkConvertible(func::FuncOp function) {
   for (Operation &op : function.getBody().front().without_terminator())
-    if (!isa<kernel::LaunchOp>(op))
+    if (!isa<kernel::LaunchOp, kernel::MatmulOp>(op))
       return op.emitOpError()
              << "has no GPU lowering here: expected only mirage_kernel.launch "
-                "ops (run mirage-kernel-expand-to-blocks and "
-                "convert-mirage-block-to-gpu first)";
+                "ops and library matmuls (run mirage-kernel-expand-to-blocks "
+                "and convert-mirage-block-to-gpu first)";
   auto ret = cast<func::ReturnOp>(function.getBody().front().getTerminator());
   DenseSet<Value> seen;
   for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
@@ -91,25 +91,39 @@ void convertFunction(func::FuncOp function) {
 
   OpBuilder builder(ctx);
   SmallVector<Value> intermediates;
-  SmallVector<kernel::LaunchOp> launches(entry.getOps<kernel::LaunchOp>());
-  for (kernel::LaunchOp launch : launches) {
-    builder.setInsertionPoint(launch);
-    Location at = launch.getLoc();
+  // The buffer of `result`: the destination argument of a function result,
+  // else a new allocation.
+  auto getResultBuffer = [&](Value result, Location at) {
+    Value buffer;
+    if (auto it = resultIndex.find(result); it != resultIndex.end()) {
+      buffer = entry.getArgument(numInputs + it->second);
+    } else {
+      buffer =
+          memref::AllocOp::create(builder, at, getBufferType(result.getType()));
+      intermediates.push_back(buffer);
+    }
+    buffers[result] = buffer;
+    return buffer;
+  };
+  SmallVector<Operation *> steps;
+  for (Operation &op : entry.without_terminator())
+    steps.push_back(&op);
+  for (Operation *step : steps) {
+    builder.setInsertionPoint(step);
+    Location at = step->getLoc();
+    if (auto matmul = dyn_cast<kernel::MatmulOp>(step)) {
+      kernel::LibraryMatmulOp::create(builder, at,
+                                      buffers.lookup(matmul.getLhs()),
+                                      buffers.lookup(matmul.getRhs()),
+                                      getResultBuffer(matmul.getResult(), at));
+      continue;
+    }
+    auto launch = cast<kernel::LaunchOp>(step);
     SmallVector<Value> operands;
     for (Value input : launch.getInputs())
       operands.push_back(flatten(builder, at, buffers.lookup(input)));
-    for (Value result : launch.getResults()) {
-      Value buffer;
-      if (auto it = resultIndex.find(result); it != resultIndex.end()) {
-        buffer = entry.getArgument(numInputs + it->second);
-      } else {
-        buffer = memref::AllocOp::create(builder, at,
-                                         getBufferType(result.getType()));
-        intermediates.push_back(buffer);
-      }
-      buffers[result] = buffer;
-      operands.push_back(flatten(builder, at, buffer));
-    }
+    for (Value result : launch.getResults())
+      operands.push_back(flatten(builder, at, getResultBuffer(result, at)));
     auto dim3 = [&](ArrayRef<int32_t> dims) {
       return gpu::KernelDim3{
           arith::ConstantIndexOp::create(builder, at, dims[0]),
@@ -156,9 +170,9 @@ void convertFunction(func::FuncOp function) {
     memref::DeallocOp::create(builder, loc, buffer);
   func::ReturnOp::create(builder, ret.getLoc());
   ret.erase();
-  for (kernel::LaunchOp launch : llvm::reverse(launches)) {
-    launch->dropAllUses();
-    launch.erase();
+  for (Operation *step : llvm::reverse(steps)) {
+    step->dropAllUses();
+    step->erase();
   }
 
   function.setFunctionType(

@@ -131,14 +131,19 @@ struct ChipSpecifics {
   SmallVector<json::Array> descriptors;
 };
 
-/// Removes the chip-specific parts of the launches of `plan` (shared memory
-/// set to 0, descriptor arguments dropped) and returns them.
+/// Removes the chip-specific parts of the kernel launches of `plan` (shared
+/// memory set to 0, descriptor arguments dropped) and returns them, one
+/// entry per launch (empty for library calls).
 ChipSpecifics takeChipSpecifics(json::Object &plan) {
   ChipSpecifics specifics;
   for (json::Value &launch : *plan.getArray("launches")) {
     json::Object &entry = *launch.getAsObject();
     specifics.sharedMemory.push_back(
         entry.getInteger("shared_memory").value_or(0));
+    specifics.descriptors.emplace_back();
+    // Library calls are the same on every chip.
+    if (entry.get("library"))
+      continue;
     entry["shared_memory"] = 0;
     json::Array &args = *entry.getArray("args");
     json::Array descriptors;
@@ -146,7 +151,7 @@ ChipSpecifics takeChipSpecifics(json::Object &plan) {
       descriptors.insert(descriptors.begin(), std::move(args.back()));
       args.erase(args.end() - 1);
     }
-    specifics.descriptors.push_back(std::move(descriptors));
+    specifics.descriptors.back() = std::move(descriptors);
   }
   return specifics;
 }
@@ -161,6 +166,8 @@ void mergeChipSpecifics(json::Object &plan, const ChipSpecifics &specifics,
        llvm::zip(*plan.getArray("launches"), specifics.sharedMemory,
                  specifics.descriptors)) {
     json::Object &entry = *launch.getAsObject();
+    if (entry.get("library"))
+      continue;
     json::Value &bytes = entry["shared_memory"];
     if (chip == firstChip) {
       bytes = shared;

@@ -44,6 +44,53 @@ static FailureOr<json::Array> getConstantDims(Operation *launch,
   return dims;
 }
 
+/// Where the buffer `operand` of `user` comes from: an argument or a
+/// memref.alloc of the function (through the collapses that flatten it).
+static FailureOr<json::Object>
+getBinding(Operation *user, Value operand,
+           const DenseMap<Value, json::Object> &bindings) {
+  while (auto collapse = operand.getDefiningOp<memref::CollapseShapeOp>())
+    operand = collapse.getSrc();
+  auto it = bindings.find(operand);
+  if (it == bindings.end())
+    return user->emitOpError(
+        "takes a buffer that is neither an argument nor a memref.alloc of "
+        "the function");
+  return json::Object(it->second);
+}
+
+/// The plan's entry for a library matmul: `library`, the batch count, m, n,
+/// k, the operands' and the result's dtypes, and the three buffers.
+static FailureOr<json::Object>
+getLibraryMatmul(kernel::LibraryMatmulOp matmul,
+                 const DenseMap<Value, json::Object> &bindings) {
+  MemRefType lhs = matmul.getLhs().getType(), rhs = matmul.getRhs().getType();
+  int64_t rank = lhs.getRank();
+  int64_t batch = 1;
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    batch *= lhs.getDimSize(d);
+  json::Array args;
+  for (Value operand : matmul->getOperands()) {
+    FailureOr<json::Object> binding = getBinding(matmul, operand, bindings);
+    if (failed(binding))
+      return failure();
+    args.push_back(std::move(*binding));
+  }
+  auto dtype = [](Value buffer) {
+    return sem::getElementTypeName(
+               sem::getValueType(buffer.getType()).elementType)
+        .str();
+  };
+  return json::Object{{"library", "matmul"},
+                      {"batch", batch},
+                      {"m", lhs.getDimSize(rank - 2)},
+                      {"n", rhs.getDimSize(rank - 1)},
+                      {"k", lhs.getDimSize(rank - 1)},
+                      {"dtype", dtype(matmul.getLhs())},
+                      {"result_dtype", dtype(matmul.getResult())},
+                      {"args", std::move(args)}};
+}
+
 FailureOr<json::Object> mirage::getFunctionPlan(func::FuncOp host) {
   Block &entry = host.getBody().front();
   json::Array inputs, outputs, buffers, launches;
@@ -74,6 +121,13 @@ FailureOr<json::Object> mirage::getFunctionPlan(func::FuncOp host) {
       buffers.push_back(json::Object{
           {"bytes", type.getNumElements() *
                         int64_t(type.getElementTypeBitWidth() / 8)}});
+      continue;
+    }
+    if (auto matmul = dyn_cast<kernel::LibraryMatmulOp>(op)) {
+      FailureOr<json::Object> call = getLibraryMatmul(matmul, bindings);
+      if (failed(call))
+        return failure();
+      launches.push_back(std::move(*call));
       continue;
     }
     auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
@@ -112,14 +166,10 @@ FailureOr<json::Object> mirage::getFunctionPlan(func::FuncOp host) {
     entry["shared_memory"] = shared;
     json::Array args;
     for (Value operand : launch.getKernelOperands()) {
-      while (auto collapse = operand.getDefiningOp<memref::CollapseShapeOp>())
-        operand = collapse.getSrc();
-      auto it = bindings.find(operand);
-      if (it == bindings.end())
-        return launch.emitOpError(
-            "takes a buffer that is neither an argument nor a memref.alloc of "
-            "the function");
-      args.push_back(json::Object(it->second));
+      FailureOr<json::Object> binding = getBinding(launch, operand, bindings);
+      if (failed(binding))
+        return failure();
+      args.push_back(std::move(*binding));
     }
     // TMA descriptor parameters: the runtime encodes one for the bound
     // tensor with this box (TensorMaps.h).

@@ -76,9 +76,12 @@ BASES = {
     "tma": with_tensor_map(bundle_plan("cluster_exp")),
     "by_chip": with_shared_memory_by_chip(bundle_plan("scale_add")),
     "tuning": first_function(bundle_plan("tuning_mean")),
+    "library": bundle_plan("library_matmul"),
 }
 
 LAUNCH = ["functions", 0, "launches", 0]
+#: The second library call of library_matmul's chain_bf16: buffer x input.
+LIBRARY = ["functions", 1, "launches", 1]
 TMA_ARG = LAUNCH + ["args", 2]
 
 #: Every object of the schema, at one place in one base: its fields, each
@@ -114,6 +117,11 @@ OBJECTS = [
     ("tuning", ["functions", 0, "tuning"], {
         "key": ("string", True), "compiler": ("string", True),
         "candidate": ("integer", True)}),
+    ("library", LIBRARY, {
+        "library": ("string", True), "batch": ("integer", True),
+        "m": ("integer", True), "n": ("integer", True),
+        "k": ("integer", True), "dtype": ("string", True),
+        "result_dtype": ("string", True), "args": ("array", True)}),
 ]
 
 #: A value of each JSON kind, to put where another kind belongs (where an
@@ -435,6 +443,61 @@ def add_tensor_map_faults(corpus):
     corpus.set("tma", TMA_ARG + ["kind"], "output", "output", None)
 
 
+def add_library_faults(corpus):
+    """Library matmuls: unknown calls, sizes, dtypes, arguments and the
+    memory they are bound to."""
+    def call(field, value, label, where=AT_PATH):
+        corpus.set("library", LIBRARY + [field], value, label, where)
+
+    args = LIBRARY + ["args"]
+    for value, label in [("gemm", "gemm"), ("Matmul", "capital"),
+                         ("", "empty")]:
+        call("library", value, label)
+    for field in ["batch", "m", "n", "k"]:
+        for value, label in [(0, "0"), (-1, "minus1"), (2 ** 31, "2pow31")]:
+            call(field, value, label)
+    # Smaller sizes need less memory than is bound: accepted.
+    call("m", 1, "1", None)
+    call("n", 41, "41", path_text(args + [1]))
+    call("k", 25, "25", path_text(args + [0]))
+    call("batch", 2, "2", path_text(args + [0]))
+    for field in ["dtype", "result_dtype"]:
+        call(field, "f64", "f64")
+    call("result_dtype", "f16", "f16")
+    call("result_dtype", "f32", "f32", path_text(args + [2]))
+    call("dtype", "f16", "f16", path_text(LIBRARY + ["result_dtype"]))
+    for count in [2, 4]:
+        def resize(plan, count=count):
+            listed = at(plan, args)
+            listed[:] = (listed * 2)[:count]
+        corpus.edit("library", f"args-{count}", resize, path_text(args))
+    call("args", [], "empty", path_text(args))
+    corpus.set("library", args + [0, "index"], 1, "beyond-buffers")
+    corpus.set("library", args + [1, "chip"], "sm_80", "chip",
+               path_text(args + [1]))
+    corpus.set("library", args + [1, "chip"], "sm_75", "unknown-chip")
+    corpus.set("library", args + [0, "tensor_map"],
+               {"tensor": {"shape": [48, 24], "dtype": "bf16",
+                           "strides": [24, 1]}, "box": [1, 8]},
+               "tensor-map", path_text(args + [0]))
+    # The result bound to an input of other dimensions.
+    corpus.set("library", args + [2], {"kind": "input", "index": 2},
+               "result-in-input", path_text(args + [2]))
+    corpus.set("library", ["functions", 1, "buffers", 0, "bytes"], 2303,
+               "buffer-short", path_text(["functions", 1, "launches", 0,
+                                          "args", 2]))
+
+    def kernel_fields(plan):
+        at(plan, LIBRARY)["grid"] = [1, 1, 1]
+    corpus.edit("library", "with-grid", kernel_fields, path_text(LIBRARY))
+
+    def library_only(plan):
+        del at(plan, LIBRARY)["library"]
+    # Without "library" it is read as a kernel launch.
+    corpus.edit("library", "without-library-key", library_only,
+                path_text(LIBRARY))
+
+
 def add_tuning_faults(corpus):
     """Tuning keys, compilers and candidates."""
     tuning = ["functions", 0, "tuning"]
@@ -565,7 +628,7 @@ def main(argv):
     for add in [add_schema_faults, add_header_faults, add_function_faults,
                 add_tensor_faults, add_buffer_faults, add_launch_faults,
                 add_argument_faults, add_tensor_map_faults,
-                add_tuning_faults, add_document_faults, add_syntax_faults,
+                add_library_faults, add_tuning_faults, add_document_faults, add_syntax_faults,
                 add_string_faults, add_reference_values]:
         add(corpus)
     corpus.write(directory)

@@ -512,3 +512,27 @@ func.func @launch_shared_memory(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
       cluster [1, 1, 1] shared_memory -1 : (tensor<8x64xf16>) -> tensor<8x64xf16>
   return %y : tensor<8x64xf16>
 }
+
+// -----
+
+func.func @library_matmul_inner(%a: memref<16x64xf16>, %b: memref<32x32xf16>, %c: memref<16x32xf16>) {
+  // expected-error @+1 {{'mirage_kernel.library_matmul' op}}
+  mirage_kernel.library_matmul %a, %b, %c : memref<16x64xf16>, memref<32x32xf16>, memref<16x32xf16>
+  return
+}
+
+// -----
+
+func.func @library_matmul_layout(%a: memref<16x64xf16, strided<[128, 1]>>, %b: memref<64x32xf16>, %c: memref<16x32xf16>) {
+  // expected-error @+1 {{'mirage_kernel.library_matmul' op takes row-major buffers (the identity layout), got 'memref<16x64xf16, strided<[128, 1]>>'}}
+  mirage_kernel.library_matmul %a, %b, %c : memref<16x64xf16, strided<[128, 1]>>, memref<64x32xf16>, memref<16x32xf16>
+  return
+}
+
+// -----
+
+func.func @library_matmul_result_type(%a: memref<16x64xf16>, %b: memref<64x32xf16>, %c: memref<16x32xbf16>) {
+  // expected-error @+1 {{'mirage_kernel.library_matmul' op}}
+  mirage_kernel.library_matmul %a, %b, %c : memref<16x64xf16>, memref<64x32xf16>, memref<16x32xbf16>
+  return
+}

@@ -100,3 +100,10 @@ module attributes {gpu.container_module} {
     return %y : tensor<8x64xf16>
   }
 }
+
+// CHECK-LABEL: func.func @library_matmul
+// CHECK: mirage_kernel.library_matmul %{{.*}}, %{{.*}}, %{{.*}} : memref<2x16x64xf16>, memref<2x64x32xf16>, memref<2x16x32xf32>
+func.func @library_matmul(%a: memref<2x16x64xf16>, %b: memref<2x64x32xf16>, %c: memref<2x16x32xf32>) {
+  mirage_kernel.library_matmul %a, %b, %c : memref<2x16x64xf16>, memref<2x64x32xf16>, memref<2x16x32xf32>
+  return
+}

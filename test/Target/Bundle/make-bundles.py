@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Builds one bundle per input for the ptxas tests.
 
-Usage: make-bundles.py MIRAGE_TRANSLATE MIRAGE_BUNDLE OUT_DIR [--chips=C,...] INPUT...
+Usage: make-bundles.py MIRAGE_TRANSLATE MIRAGE_BUNDLE OUT_DIR [--FLAG=V...] INPUT...
 
 An input is a Mirage .mlir file or a saved µGraph .json file of the public
-implementation (imported first by MIRAGE_TRANSLATE). Each becomes OUT_DIR/<stem> (for the chips
-named, default all); prints one line per input with its number of functions,
-and exits non-zero on any failure.
+implementation (imported first by MIRAGE_TRANSLATE). Each becomes OUT_DIR/<stem>;
+flags (`--chips=C,...`, `--library-matmuls=false`, ...) go to MIRAGE_BUNDLE.
+Prints one line per input with its number of functions, and exits non-zero on
+any failure.
 """
 import os
 import subprocess
@@ -17,8 +18,8 @@ from mirage.plan import read_plan
 
 def main(argv):
     translate, bundler, out_dir, inputs = argv[1], argv[2], argv[3], argv[4:]
-    chips = [arg for arg in inputs if arg.startswith("--chips=")]
-    inputs = [arg for arg in inputs if arg not in chips]
+    flags = [arg for arg in inputs if arg.startswith("--")]
+    inputs = [arg for arg in inputs if arg not in flags]
     failures = 0
     for path in inputs:
         stem = os.path.splitext(os.path.basename(path))[0]
@@ -28,7 +29,7 @@ def main(argv):
             source = os.path.join(out_dir, stem + ".mlir")
             subprocess.run([translate, "--import-mirage-json", path, "-o", source],
                            check=True)
-        result = subprocess.run([bundler, source, "-o", bundle] + chips,
+        result = subprocess.run([bundler, source, "-o", bundle] + flags,
                                 capture_output=True, text=True)
         if result.returncode != 0:
             print(f"{stem}: FAILED\n{result.stderr}")

@@ -27,6 +27,15 @@ LogicalResult MatmulOp::verify() {
                       getRhs().getType(), getResult().getType());
 }
 
+LogicalResult LibraryMatmulOp::verify() {
+  for (Value buffer : getOperands())
+    if (!cast<MemRefType>(buffer.getType()).getLayout().isIdentity())
+      return emitOpError("takes row-major buffers (the identity layout), got ")
+             << buffer.getType();
+  return verifyMatmul([&] { return emitOpError(); }, getLhs().getType(),
+                      getRhs().getType(), getResult().getType());
+}
+
 LogicalResult ReductionOp::verify() {
   return verifyReduction([&] { return emitOpError(); }, getInput().getType(),
                          getDim(), getSize(), getResult().getType());
@@ -284,7 +293,7 @@ LogicalResult GraphDefOp::verifyRegions() {
 
 bool mlir::mirage::kernel::isPredefinedKernelOp(Operation *op) {
   return isa_and_present<MirageKernelDialect>(op->getDialect()) &&
-         !isa<GraphDefOp, LaunchOp>(op);
+         !isa<GraphDefOp, LaunchOp, LibraryMatmulOp>(op);
 }
 
 bool mlir::mirage::kernel::containsKernelOps(Operation *root) {

@@ -208,7 +208,8 @@ struct ExpandToBlocksPass
     }
     SmallVector<Operation *> ops;
     for (Operation &op : getOperation().getBody().getOps())
-      if (kernel::isPredefinedKernelOp(&op))
+      if (kernel::isPredefinedKernelOp(&op) &&
+          !(libraryMatmuls && isa<kernel::MatmulOp>(op)))
         ops.push_back(&op);
     for (Operation *op : ops) {
       if (isa<kernel::ChunkOp, kernel::AllReduceOp>(op)) {

@@ -30,6 +30,8 @@
 
 namespace mirage::runtime {
 
+class MatmulLibrary;
+
 /// A bundle loaded for one device. Runs of different functions may proceed
 /// concurrently; runs of one function share its intermediate buffers, so
 /// they must be ordered (one stream, or synchronised streams).
@@ -41,7 +43,8 @@ public:
   /// else `device`'s primary context. It picks the PTX for the device's
   /// chip (or `chip`, if not empty; see selectChip), JIT-compiles it, sets
   /// kernel attributes, checks shared memory and block sizes against the
-  /// device, and allocates intermediate buffers.
+  /// device, creates a cuBLASLt handle when the plan has library matmuls,
+  /// and allocates intermediate buffers.
   static Expected<std::unique_ptr<Bundle>> load(const std::string &directory,
                                                 int device = -1,
                                                 std::string_view chip = "");
@@ -91,6 +94,7 @@ private:
   Error queryDevice();
   Error loadModule(const std::string &ptx);
   Error prepareKernels();
+  Error prepareLibrary();
   Error allocateBuffers();
   /// Copies into `descriptor` the TMA descriptor of argument `argument` of
   /// launch `launch` of `state` for the memory at `pointer`, encoding it
@@ -113,6 +117,8 @@ private:
   CUmodule module = nullptr;
   std::vector<LoadedFunction> loaded;
   mutable std::mutex tensorMapMutex;
+  /// Runs the library matmuls; created when the plan has any.
+  std::unique_ptr<MatmulLibrary> matmuls;
 };
 
 } // namespace mirage::runtime

@@ -90,9 +90,26 @@ struct LaunchArg {
   std::string chip;
 };
 
-/// One kernel launch of a function.
+/// A batched matmul the runtime runs with cuBLASLt instead of a kernel
+/// (docs/Runtime.md, "Library matmuls"): for each of `batch` matrices in a
+/// row, args[2] = args[0] (m x k) x args[1] (k x n), row-major, summed in
+/// f32.
+struct LibraryMatmul {
+  int64_t batch = 1;
+  int64_t m = 1;
+  int64_t n = 1;
+  int64_t k = 1;
+  /// The operands' element type.
+  DType dtype = DType::F16;
+  /// The result's element type: the operands' or f32.
+  DType resultDType = DType::F16;
+};
+
+/// One step of a function: a kernel launch, or a library call (then
+/// `kernel` is empty, `library` is set and only `args` is used).
 struct Launch {
   std::string kernel;
+  std::optional<LibraryMatmul> library;
   std::array<uint32_t, 3> grid{1, 1, 1};
   std::array<uint32_t, 3> block{1, 1, 1};
   std::array<uint32_t, 3> cluster{1, 1, 1};

@@ -26,7 +26,7 @@
 namespace mlir::mirage::kernel {
 
 /// True for a predefined kernel op (`matmul`, `exp`, `rms_norm`, ...): a
-/// `mirage_kernel` op other than `graph_def` and `launch`.
+/// `mirage_kernel` op other than `graph_def`, `launch` and `library_matmul`.
 bool isPredefinedKernelOp(Operation *op);
 
 /// True when `root` or an op nested in it belongs to `mirage_kernel`.

@@ -351,4 +351,36 @@ def MK_LaunchOp : MK_Op<"launch", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// LibraryMatmulOp
+//===----------------------------------------------------------------------===//
+
+def MK_LibraryMatmulOp : MK_Op<"library_matmul"> {
+  let summary = "Run a batched matmul on buffers with the runtime's GEMM library";
+  let description = [{
+    What `convert-mirage-kernel-to-gpu` makes of a `matmul` that
+    `mirage-kernel-expand-to-blocks{library-matmuls=true}` left for the
+    vendor library: `result = lhs x rhs` on row-major buffers with the shapes
+    and element types of `matmul` (`[..., m, k] x [..., k, n] -> [..., m,
+    n]`, equal batch dimensions; the result in the operands' element type or
+    `f32`). The bundle's plan runs it as a cuBLASLt call with `f32`
+    accumulation (docs/Runtime.md, "Library matmuls").
+
+    Example:
+
+    ```mlir
+    mirage_kernel.library_matmul %a, %b, %c
+        : memref<16x256xf16>, memref<256x4096xf16>, memref<16x4096xf16>
+    ```
+  }];
+  let arguments = (ins
+    Arg<MemRefRankOf<[F16, BF16, F32], [2, 3, 4, 5, 6]>, "", [MemRead]>:$lhs,
+    Arg<MemRefRankOf<[F16, BF16, F32], [2, 3, 4, 5, 6]>, "", [MemRead]>:$rhs,
+    Arg<MemRefRankOf<[F16, BF16, F32], [2, 3, 4, 5, 6]>, "", [MemWrite]>:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $result attr-dict `:` type($lhs) `,` type($rhs) `,` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // MIRAGE_DIALECT_KERNEL_IR_KERNELOPS_TD

@@ -29,6 +29,11 @@ def ExpandToBlocksPass
 
     `chunk` and `all_reduce` have no block-level form yet and get an error.
 
+    With `library-matmuls`, `matmul` ops stay: `convert-mirage-kernel-to-gpu`
+    turns them into `library_matmul` calls that the runtime runs with
+    cuBLASLt (the code generator's default: the program as written then runs
+    its matmuls at library speed).
+
     Example:
 
     ```mlir
@@ -49,6 +54,8 @@ def ExpandToBlocksPass
            "Threads per block of the default graph_defs">,
     Option<"tileElements", "tile-elements", "int64_t", "2048",
            "Largest result tile (in elements) one block should compute">,
+    Option<"libraryMatmuls", "library-matmuls", "bool", "false",
+           "Leave matmul ops for the runtime's GEMM library">,
   ];
 }
 

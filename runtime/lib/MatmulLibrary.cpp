@@ -1,0 +1,179 @@
+//===- MatmulLibrary.cpp - Library matmuls through cuBLASLt ---------------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "MatmulLibrary.h"
+
+#include <cublasLt.h>
+
+using namespace mirage::runtime;
+
+namespace {
+
+/// cuBLASLt's workspace: enough for its split-K and stream-K algorithms.
+constexpr size_t kWorkspaceBytes = size_t(32) << 20;
+
+/// Success for CUBLAS_STATUS_SUCCESS; otherwise a Driver error
+/// "<call>: <status name>: <description>".
+Error checkLt(cublasStatus_t status, const char *call) {
+  if (status == CUBLAS_STATUS_SUCCESS)
+    return Error::success();
+  return Error(ErrorCode::Driver, std::string(call) + ": " +
+                                      cublasLtGetStatusName(status) + ": " +
+                                      cublasLtGetStatusString(status));
+}
+
+cudaDataType_t getDataType(DType dtype) {
+  switch (dtype) {
+  case DType::F16:
+    return CUDA_R_16F;
+  case DType::BF16:
+    return CUDA_R_16BF;
+  case DType::F32:
+    return CUDA_R_32F;
+  }
+  return CUDA_R_32F;
+}
+
+/// A column-major layout of `rows` x `cols` (leading dimension `rows`),
+/// `batch` of them `rows * cols` elements apart.
+Error createLayout(cublasLtMatrixLayout_t &layout, DType dtype, int64_t rows,
+                   int64_t cols, int64_t batch) {
+  if (Error error = checkLt(cublasLtMatrixLayoutCreate(
+                                &layout, getDataType(dtype), rows, cols, rows),
+                            "cublasLtMatrixLayoutCreate"))
+    return error;
+  int32_t count = static_cast<int32_t>(batch);
+  int64_t stride = rows * cols;
+  if (Error error = checkLt(cublasLtMatrixLayoutSetAttribute(
+                                layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT,
+                                &count, sizeof(count)),
+                            "cublasLtMatrixLayoutSetAttribute(BATCH_COUNT)"))
+    return error;
+  return checkLt(cublasLtMatrixLayoutSetAttribute(
+                     layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
+                     &stride, sizeof(stride)),
+                 "cublasLtMatrixLayoutSetAttribute(STRIDED_BATCH_OFFSET)");
+}
+
+} // namespace
+
+/// The descriptors of one matmul shape and the algorithm chosen for it.
+struct MatmulLibrary::Prepared {
+  cublasLtMatmulDesc_t operation = nullptr;
+  cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+  cublasLtMatmulAlgo_t algorithm;
+
+  ~Prepared() {
+    if (c)
+      cublasLtMatrixLayoutDestroy(c);
+    if (b)
+      cublasLtMatrixLayoutDestroy(b);
+    if (a)
+      cublasLtMatrixLayoutDestroy(a);
+    if (operation)
+      cublasLtMatmulDescDestroy(operation);
+  }
+};
+
+Expected<std::unique_ptr<MatmulLibrary>> MatmulLibrary::create() {
+  std::unique_ptr<MatmulLibrary> library(new MatmulLibrary());
+  cublasLtHandle_t handle = nullptr;
+  if (Error error = checkLt(cublasLtCreate(&handle), "cublasLtCreate"))
+    return error;
+  library->handle = handle;
+  if (Error error = library->workspace.allocate(kWorkspaceBytes))
+    return error;
+  return library;
+}
+
+MatmulLibrary::~MatmulLibrary() {
+  cache.clear();
+  if (handle)
+    cublasLtDestroy(static_cast<cublasLtHandle_t>(handle));
+}
+
+Expected<const MatmulLibrary::Prepared *>
+MatmulLibrary::prepare(const LibraryMatmul &call) const {
+  std::lock_guard<std::mutex> lock(cacheMutex);
+  auto key = std::make_tuple(call.batch, call.m, call.n, call.k,
+                             static_cast<int>(call.dtype),
+                             static_cast<int>(call.resultDType));
+  if (auto found = cache.find(key); found != cache.end())
+    return found->second.get();
+
+  // Row-major C (m x n) = A (m x k) B (k x n) is column-major
+  // C^T (n x m) = B^T (n x k) A^T (k x m): cuBLASLt's "A" is our rhs.
+  auto prepared = std::make_unique<Prepared>();
+  if (Error error =
+          checkLt(cublasLtMatmulDescCreate(&prepared->operation,
+                                           CUBLAS_COMPUTE_32F, CUDA_R_32F),
+                  "cublasLtMatmulDescCreate"))
+    return error;
+  if (Error error =
+          createLayout(prepared->a, call.dtype, call.n, call.k, call.batch))
+    return error;
+  if (Error error =
+          createLayout(prepared->b, call.dtype, call.k, call.m, call.batch))
+    return error;
+  if (Error error = createLayout(prepared->c, call.resultDType, call.n, call.m,
+                                 call.batch))
+    return error;
+
+  cublasLtMatmulPreference_t preference = nullptr;
+  if (Error error = checkLt(cublasLtMatmulPreferenceCreate(&preference),
+                            "cublasLtMatmulPreferenceCreate"))
+    return error;
+  uint64_t workspaceBytes = kWorkspaceBytes;
+  cublasLtMatmulHeuristicResult_t heuristic = {};
+  int found = 0;
+  Error error =
+      checkLt(cublasLtMatmulPreferenceSetAttribute(
+                  preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                  &workspaceBytes, sizeof(workspaceBytes)),
+              "cublasLtMatmulPreferenceSetAttribute(MAX_WORKSPACE_BYTES)");
+  if (!error)
+    error =
+        checkLt(cublasLtMatmulAlgoGetHeuristic(
+                    static_cast<cublasLtHandle_t>(handle), prepared->operation,
+                    prepared->a, prepared->b, prepared->c, prepared->c,
+                    preference, 1, &heuristic, &found),
+                "cublasLtMatmulAlgoGetHeuristic");
+  cublasLtMatmulPreferenceDestroy(preference);
+  if (error)
+    return error;
+  if (found == 0)
+    return Error(
+        ErrorCode::Driver,
+        "cublasLtMatmulAlgoGetHeuristic: no algorithm for a batch of " +
+            std::to_string(call.batch) + " " + std::to_string(call.m) + "x" +
+            std::to_string(call.k) + " by " + std::to_string(call.k) + "x" +
+            std::to_string(call.n) + " " + std::string(dtypeName(call.dtype)) +
+            " matmuls");
+  prepared->algorithm = heuristic.algo;
+  const Prepared *result = prepared.get();
+  cache.emplace(key, std::move(prepared));
+  return result;
+}
+
+Error MatmulLibrary::run(const LibraryMatmul &call, CUdeviceptr lhs,
+                         CUdeviceptr rhs, CUdeviceptr result,
+                         CUstream stream) const {
+  Expected<const Prepared *> prepared = prepare(call);
+  if (!prepared)
+    return prepared.takeError();
+  const Prepared &p = **prepared;
+  float alpha = 1.0f, beta = 0.0f;
+  auto pointer = [](CUdeviceptr address) {
+    return reinterpret_cast<void *>(static_cast<uintptr_t>(address));
+  };
+  return checkLt(
+      cublasLtMatmul(static_cast<cublasLtHandle_t>(handle), p.operation, &alpha,
+                     pointer(rhs), p.a, pointer(lhs), p.b, &beta,
+                     pointer(result), p.c, pointer(result), p.c, &p.algorithm,
+                     pointer(workspace.get()), kWorkspaceBytes, stream),
+      "cublasLtMatmul");
+}

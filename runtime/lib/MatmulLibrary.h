@@ -1,0 +1,66 @@
+//===- MatmulLibrary.h - Library matmuls through cuBLASLt -------*- C++ -*-===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// A bundle's library matmuls (plan.json launches with "library": "matmul",
+// docs/Runtime.md) run as cuBLASLt calls: a vendor GEMM is as fast as any
+// generated kernel for a matmul nothing is fused into, at every shape.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_RUNTIME_LIB_MATMULLIBRARY_H
+#define MIRAGE_RUNTIME_LIB_MATMULLIBRARY_H
+
+#include "mirage/runtime/Driver.h"
+#include "mirage/runtime/Error.h"
+#include "mirage/runtime/Plan.h"
+
+#include <cuda.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+namespace mirage::runtime {
+
+/// One cuBLASLt handle and workspace in one context, with the algorithm of
+/// each matmul shape chosen once (by cuBLASLt's heuristic) and cached.
+/// `run` may be called from several threads; it never allocates, so it may
+/// be captured in a CUDA graph.
+class MatmulLibrary {
+public:
+  /// Creates the handle and allocates the workspace in the current context.
+  static Expected<std::unique_ptr<MatmulLibrary>> create();
+  MatmulLibrary(const MatmulLibrary &) = delete;
+  MatmulLibrary &operator=(const MatmulLibrary &) = delete;
+  /// Destroys the handle and the cached descriptors; the workspace is freed
+  /// in the context current then, which must be the creating one.
+  ~MatmulLibrary();
+
+  /// Enqueues `result = lhs x rhs` for `call` on `stream` (row-major
+  /// matrices, `call.batch` of each in a row, f32 sums). Fails with a
+  /// Driver error naming the cuBLASLt call.
+  Error run(const LibraryMatmul &call, CUdeviceptr lhs, CUdeviceptr rhs,
+            CUdeviceptr result, CUstream stream) const;
+
+private:
+  struct Prepared;
+  MatmulLibrary() = default;
+  /// The descriptors and algorithm for `call`, prepared on first use.
+  Expected<const Prepared *> prepare(const LibraryMatmul &call) const;
+
+  void *handle = nullptr;
+  DeviceMemory workspace;
+  mutable std::mutex cacheMutex;
+  mutable std::map<std::tuple<int64_t, int64_t, int64_t, int64_t, int, int>,
+                   std::unique_ptr<Prepared>>
+      cache;
+};
+
+} // namespace mirage::runtime
+
+#endif // MIRAGE_RUNTIME_LIB_MATMULLIBRARY_H
