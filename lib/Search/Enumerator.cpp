@@ -221,13 +221,19 @@ void BodyEnumerator::searchLoads(size_t index) {
         for (unsigned axis = 0; axis < 3; ++axis)
           if (map[axis] >= 0)
             tile[map[axis]] /= launch.grid[axis];
+        // The for-loop splits a reduced dimension no output axis splits: a
+        // dimension of its own, or the split axis's, whose chunk it walks
+        // (split-KV attention looping over each block's keys).
         SmallVector<int32_t, 4> fmaps = {-1};
         if (launch.forloop > 1)
-          for (auto [d, extent] : llvm::enumerate(tile))
+          for (auto [d, extent] : llvm::enumerate(tile)) {
+            auto axis = llvm::find(map, static_cast<int32_t>(d));
+            bool free =
+                axis == map.end() || axis - map.begin() == launch.splitAxis;
             if (extent % launch.forloop == 0 && extent > launch.forloop - 1 &&
-                space.labels.isReduced(labels[d]) &&
-                !llvm::is_contained(map, static_cast<int32_t>(d)))
+                space.labels.isReduced(labels[d]) && free)
               fmaps.push_back(d);
+          }
         for (int32_t fmap : fmaps) {
           if (index < space.fmaps.size() && space.fmaps[index] != fmap)
             continue;
