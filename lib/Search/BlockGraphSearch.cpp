@@ -10,6 +10,7 @@
 #include "Enumerator.h"
 #include "Worker.h"
 
+#include "Mirage/Dialect/Common/ShapeRules.h"
 #include "Mirage/Search/Checkpoint.h"
 #include "Mirage/Search/CostModel.h"
 #include "Mirage/Semantics/Equivalence.h"
@@ -642,6 +643,22 @@ LogicalResult search::checkSearchable(const sem::Program &reference,
                   .str();
       return failure();
     }
+  // Tiles have positive extents: a tensor without elements has no tiling.
+  for (const ValueType &type : kernel.values)
+    if (llvm::is_contained(type.shape, 0)) {
+      error = llvm::formatv("tensor<{0}x{1}> has an extent of 0, which no "
+                            "tile can split",
+                            mirage::formatShape(type.shape),
+                            getElementTypeName(type.elementType))
+                  .str();
+      return failure();
+    }
+  // No candidate could be verified against a reference the verifier refuses.
+  if (failed(sem::checkEvaluationLimits(reference, sizeof(sem::FieldValue),
+                                        sem::EvaluationLimits(), error))) {
+    error = "the verifier cannot evaluate it: " + error;
+    return failure();
+  }
   return success();
 }
 

@@ -340,20 +340,25 @@ double mlir::mirage::sem::log2TrialErrorBound(const Program &reference,
 FailureOr<EquivalenceChecker>
 EquivalenceChecker::create(const Program &reference,
                            const EquivalenceOptions &options,
-                           std::string &error) {
+                           std::string &error, const Deadline &deadline) {
   if (options.maxTrials == 0 || options.trials > options.maxTrials) {
     error = "the number of trials must be between 1 and maxTrials";
     return failure();
   }
+  // Before the trials' inputs are allocated.
+  if (failed(checkEvaluationLimits(reference, sizeof(FieldValue),
+                                   options.limits, error)))
+    return failure();
   EquivalenceChecker checker(reference, options);
   // The first trial shows whether the reference can be checked at all.
-  if (failed(checker.getTrial(0, error)))
+  if (failed(checker.getTrial(0, error, deadline)))
     return failure();
   return checker;
 }
 
 FailureOr<const EquivalenceChecker::Trial *>
-EquivalenceChecker::getTrial(unsigned index, std::string &error) const {
+EquivalenceChecker::getTrial(unsigned index, std::string &error,
+                             const Deadline &deadline) const {
   std::lock_guard<std::mutex> lock(*trialsMutex);
   while (trials.size() <= index) {
     unsigned trial = trials.size();
@@ -366,8 +371,8 @@ EquivalenceChecker::getTrial(unsigned index, std::string &error) const {
       t.inputs.push_back(std::move(input));
     }
     FieldDomain domain(mixSeed(options.seed, 2 * trial + 1));
-    if (failed(Interpreter<FieldDomain>(domain).run(reference, t.inputs,
-                                                    t.outputs, error))) {
+    if (failed(Interpreter<FieldDomain>(domain, options.limits)
+                   .run(reference, t.inputs, t.outputs, error, deadline))) {
       error = "reference: " + error;
       return failure();
     }
@@ -377,7 +382,8 @@ EquivalenceChecker::getTrial(unsigned index, std::string &error) const {
 }
 
 FailureOr<EquivalenceVerdict>
-EquivalenceChecker::check(const Program &candidate, std::string &error) const {
+EquivalenceChecker::check(const Program &candidate, std::string &error,
+                          const Deadline &deadline) const {
   if (failed(checkSignatures(reference, candidate, error)))
     return failure();
   double perTrial = log2TrialErrorBound(reference, candidate);
@@ -391,13 +397,13 @@ EquivalenceChecker::check(const Program &candidate, std::string &error) const {
   EquivalenceVerdict verdict;
   verdict.trials = numTrials;
   for (unsigned index = 0; index < numTrials; ++index) {
-    FailureOr<const Trial *> trial = getTrial(index, error);
+    FailureOr<const Trial *> trial = getTrial(index, error, deadline);
     if (failed(trial))
       return failure();
     FieldDomain domain(mixSeed(options.seed, 2 * index + 1));
     std::vector<Tensor<FieldValue>> results;
-    if (failed(Interpreter<FieldDomain>(domain).run(candidate, (*trial)->inputs,
-                                                    results, error)))
+    if (failed(Interpreter<FieldDomain>(domain, options.limits)
+                   .run(candidate, (*trial)->inputs, results, error, deadline)))
       return failure();
     for (auto [o, expected, actual] :
          llvm::enumerate((*trial)->outputs, results)) {

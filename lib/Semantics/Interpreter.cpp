@@ -21,8 +21,12 @@ using mlir::mirage::ElementwiseKind;
 
 namespace {
 
+/// Element operations between two polls of the deadline.
+constexpr int64_t kPollInterval = int64_t(1) << 16;
+
 /// Calls `fn(outIndex, aIndex, bIndex)` for every element of `shape`, where
-/// `aIndex`/`bIndex` are the linear indices of operands that broadcast to it.
+/// `aIndex`/`bIndex` are the linear indices of operands that broadcast to it,
+/// until `fn` returns false.
 template <typename Fn>
 void forEachBroadcast(ArrayRef<int64_t> shape, ArrayRef<int64_t> aShape,
                       ArrayRef<int64_t> bShape, Fn fn) {
@@ -38,7 +42,8 @@ void forEachBroadcast(ArrayRef<int64_t> shape, ArrayRef<int64_t> aShape,
   SmallVector<int64_t, 4> index(rank, 0);
   int64_t a = 0, b = 0, n = getNumElements(shape);
   for (int64_t o = 0; o < n; ++o) {
-    fn(o, a, b);
+    if (!fn(o, a, b))
+      return;
     for (int64_t k = static_cast<int64_t>(rank) - 1; k >= 0; --k) {
       a += aStrides[k];
       b += bStrides[k];
@@ -59,6 +64,8 @@ void forEachBoxRow(ArrayRef<int64_t> box, ArrayRef<int64_t> whole,
   size_t rank = box.size();
   SmallVector<int64_t, 4> strides = getStrides(whole);
   int64_t row = rank ? box.back() : 1;
+  if (row == 0)
+    return;
   int64_t rows = getNumElements(box) / row;
   SmallVector<int64_t, 4> index(rank, 0);
   for (int64_t r = 0; r < rows; ++r) {
@@ -102,8 +109,10 @@ public:
   using V = typename D::Value;
   using T = Tensor<V>;
 
-  Evaluator(D &d, const Program &program, std::string &error)
-      : d(d), program(program), error(error) {}
+  Evaluator(D &d, const Program &program, const EvaluationLimits &limits,
+            const Deadline &deadline, std::string &error)
+      : d(d), program(program), limits(limits), deadline(deadline),
+        error(error) {}
 
   /// Evaluates the kernel graph `g`. `values[v]` points at value `v`: the
   /// inputs are bound on entry; computed values are stored in `owned`.
@@ -156,10 +165,29 @@ private:
       return fail(node, message);
     return success();
   }
+  /// Counts `work` element operations and polls the deadline every
+  /// kPollInterval of them: true once it has passed. The kernels then stop
+  /// early, and their callers fail with timeUp().
+  bool outOfTime(int64_t work) {
+    sincePoll += work;
+    if (sincePoll >= kPollInterval) {
+      sincePoll = 0;
+      stopped = stopped || deadline.hasPassed();
+    }
+    return stopped;
+  }
+  LogicalResult timeUp() {
+    error = deadline.describe(limits);
+    return failure();
+  }
 
   D &d;
   const Program &program;
+  const EvaluationLimits &limits;
+  const Deadline &deadline;
   std::string &error;
+  int64_t sincePoll = 0;
+  bool stopped = false;
 };
 
 //===----------------------------------------------------------------------===//
@@ -172,7 +200,7 @@ typename Evaluator<D>::T Evaluator<D>::unary(const Node &node, const T &in) {
   ElementwiseKind kind = *toElementwiseKind(node.kind);
   V scalar = kind == ElementwiseKind::MulScalar ? d.constant(node.scalar) : V();
   V one = d.constant(1.0);
-  for (int64_t i = 0, e = in.size(); i < e; ++i) {
+  for (int64_t i = 0, e = in.size(); i < e && !outOfTime(1); ++i) {
     V x = in.data[i];
     V &y = out.data[i];
     switch (kind) {
@@ -219,11 +247,15 @@ typename Evaluator<D>::T Evaluator<D>::binary(ElementwiseKind kind, const T &a,
     // One inverse per divisor element, not per result element.
     std::vector<typename D::Divisor> inverses;
     inverses.reserve(b.data.size());
-    for (const V &v : b.data)
+    for (const V &v : b.data) {
+      if (outOfTime(1))
+        return out;
       inverses.push_back(d.divisor(v));
+    }
     forEachBroadcast(shape, a.shape, b.shape,
                      [&](int64_t o, int64_t i, int64_t j) {
                        out.data[o] = d.divide(a.data[i], inverses[j]);
+                       return !outOfTime(1);
                      });
     return out;
   }
@@ -246,6 +278,7 @@ typename Evaluator<D>::T Evaluator<D>::binary(ElementwiseKind kind, const T &a,
                      default:
                        llvm_unreachable("not a binary op");
                      }
+                     return !outOfTime(1);
                    });
   return out;
 }
@@ -255,11 +288,21 @@ typename Evaluator<D>::T Evaluator<D>::matmul(const T &a, const T &b,
                                               ArrayRef<int64_t> shape) {
   size_t rank = a.shape.size();
   int64_t m = a.shape[rank - 2], k = a.shape[rank - 1], n = b.shape[rank - 1];
-  int64_t batches = a.size() / (m * k);
+  int64_t batches = getNumElements(ArrayRef<int64_t>(a.shape).drop_back(2));
   T out(shape);
+  // Rows in chunks of about kPollInterval multiply-adds, so that the
+  // deadline is polled inside long matmuls.
+  int64_t rowWork = std::max<int64_t>(k * n, 1);
+  int64_t chunk = std::max<int64_t>(kPollInterval / rowWork, 1);
   for (int64_t batch = 0; batch < batches; ++batch)
-    d.matmul(a.data.data() + batch * m * k, b.data.data() + batch * k * n,
-             out.data.data() + batch * m * n, m, k, n);
+    for (int64_t row = 0; row < m; row += chunk) {
+      int64_t rows = std::min(chunk, m - row);
+      if (outOfTime(rows * rowWork))
+        return out;
+      d.matmul(a.data.data() + (batch * m + row) * k,
+               b.data.data() + batch * k * n,
+               out.data.data() + (batch * m + row) * n, rows, k, n);
+    }
   return out;
 }
 
@@ -278,6 +321,8 @@ typename Evaluator<D>::T Evaluator<D>::reduction(const T &in, int64_t dim,
   T out(shape, d.constant(0.0));
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t r = 0; r < extent; ++r) {
+      if (outOfTime(inner))
+        return out;
       const V *src = in.data.data() + (o * extent + r) * inner;
       V *dst = out.data.data() + (o * size + r % size) * inner;
       for (int64_t i = 0; i < inner; ++i)
@@ -292,7 +337,7 @@ typename Evaluator<D>::T Evaluator<D>::rmsNorm(const T &in, int64_t size,
   T out(in.shape);
   auto count = d.divisor(d.constant(static_cast<double>(size)));
   V epsilon = d.constant(eps);
-  for (int64_t g = 0, e = in.size(); g < e; g += size) {
+  for (int64_t g = 0, e = in.size(); g < e && !outOfTime(2 * size); g += size) {
     V sum = d.constant(0.0);
     for (int64_t i = 0; i < size; ++i)
       sum = d.add(sum, d.mul(in.data[g + i], in.data[g + i]));
@@ -321,9 +366,12 @@ typename Evaluator<D>::T Evaluator<D>::concat(const T &a, const T &b,
 template <typename D>
 typename Evaluator<D>::T Evaluator<D>::sumAll(ArrayRef<const T *> parts) {
   T out = *parts.front();
-  for (const T *part : parts.drop_front())
+  for (const T *part : parts.drop_front()) {
+    if (outOfTime(out.size()))
+      return out;
     for (int64_t i = 0, e = out.size(); i < e; ++i)
       out.data[i] = d.add(out.data[i], part->data[i]);
+  }
   return out;
 }
 
@@ -364,6 +412,8 @@ LogicalResult Evaluator<D>::evalTensorNode(
       return fail(node, "not supported at this level");
     }
   }
+  if (stopped)
+    return timeUp();
   for (auto [value, result] : llvm::zip(node.results, results))
     result = store(std::move(result), g.values[value].elementType);
   return checkDomain(node);
@@ -394,7 +444,7 @@ LogicalResult Evaluator<D>::runKernelGraph(const Graph &g,
       values[value] = &owned[value];
     }
   }
-  return success();
+  return stopped ? timeUp() : success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -418,6 +468,8 @@ LogicalResult Evaluator<D>::runGraphDef(const Node &node, const Graph &body,
           for (int64_t y = 0; y < cluster[1]; ++y)
             for (int64_t x = 0; x < cluster[0]; ++x)
               blocks.push_back({ox + x, oy + y, oz + z});
+        if (outOfTime(1))
+          return timeUp();
         if (failed(runBlockGroup(body, inputs, blocks, phases, outputs)))
           return failure();
       }
@@ -459,6 +511,8 @@ Evaluator<D>::runBlockGroup(const Graph &body, ArrayRef<const T *> inputs,
         if (node.dim >= 0)
           offsets[node.dim] += iteration * tile[node.dim];
         env[b][node.results[0]] = extractBox(whole, offsets, tile);
+        if (outOfTime(env[b][node.results[0]].size()))
+          return timeUp();
       }
       return success();
     }
@@ -473,6 +527,8 @@ Evaluator<D>::runBlockGroup(const Graph &body, ArrayRef<const T *> inputs,
             offsets[node.map[axis]] +=
                 blocks[b][axis] * tile.shape[node.map[axis]];
         insertBox(whole, tile, offsets);
+        if (outOfTime(tile.size()))
+          return timeUp();
       }
       return success();
     }
@@ -494,6 +550,8 @@ Evaluator<D>::runBlockGroup(const Graph &body, ArrayRef<const T *> inputs,
       } else {
         result = sumAll(parts);
       }
+      if (outOfTime(result.size() * numBlocks))
+        return timeUp();
       result = store(std::move(result), type.elementType);
       for (size_t b = 0; b < numBlocks; ++b) {
         if (node.kind != OpKind::ClusterReduceScatter) {
@@ -554,6 +612,8 @@ Evaluator<D>::runBlockGroup(const Graph &body, ArrayRef<const T *> inputs,
         acc = std::move(step);
         continue;
       }
+      if (outOfTime(acc.size()))
+        return;
       for (int64_t i = 0, e = acc.size(); i < e; ++i)
         acc.data[i] = node.accum == AccumKind::Max
                           ? d.max(acc.data[i], step.data[i])
@@ -580,6 +640,9 @@ Evaluator<D>::runBlockGroup(const Graph &body, ArrayRef<const T *> inputs,
 
   for (int64_t iteration = 0; iteration < body.forloop; ++iteration) {
     for (auto [index, node] : llvm::enumerate(body.nodes)) {
+      // Every step counts, so that the deadline stops empty loops too.
+      if (outOfTime(1))
+        return timeUp();
       if (node.kind == OpKind::ForloopAccum) {
         accumulate(node, index, iteration);
         continue;
@@ -598,7 +661,8 @@ Evaluator<D>::runBlockGroup(const Graph &body, ArrayRef<const T *> inputs,
              failed(evalNode(node, body.forloop)))
       return failure();
   }
-  return success();
+  // An accumulator or a thread graph may have stopped early.
+  return stopped ? timeUp() : success();
 }
 
 template <typename D>
@@ -633,10 +697,12 @@ LogicalResult Evaluator<D>::runThreadGraph(const Node &node, const Graph &body,
 //===----------------------------------------------------------------------===//
 
 template <typename Domain>
-LogicalResult Interpreter<Domain>::run(const Program &program,
-                                       ArrayRef<Tensor<Value>> inputs,
-                                       std::vector<Tensor<Value>> &outputs,
-                                       std::string &error) {
+LogicalResult
+Interpreter<Domain>::run(const Program &program, ArrayRef<Tensor<Value>> inputs,
+                         std::vector<Tensor<Value>> &outputs,
+                         std::string &error, const Deadline &deadline) {
+  if (failed(checkEvaluationLimits(program, sizeof(Value), limits, error)))
+    return failure();
   const Graph &g = program.getKernelGraph();
   if (inputs.size() != g.inputs.size()) {
     error = llvm::formatv("expected {0} inputs, got {1}", g.inputs.size(),
@@ -662,7 +728,7 @@ LogicalResult Interpreter<Domain>::run(const Program &program,
       v = domain.store(v, type.elementType);
     values[value] = &owned[value];
   }
-  Evaluator<Domain> evaluator(domain, program, error);
+  Evaluator<Domain> evaluator(domain, program, limits, deadline, error);
   if (failed(evaluator.runKernelGraph(g, values, owned)))
     return failure();
   outputs.clear();

@@ -219,4 +219,51 @@ TEST_F(InterpreterTest, FieldRejectsExpOfExp) {
       << error;
 }
 
+TEST_F(InterpreterTest, RefusesProgramsOverTheLimitsBeforeAllocating) {
+  // 2^40 elements: evaluating it would allocate 8 TiB.
+  std::optional<Program> program = test::parseProgram(context, R"mlir(
+    func.func @f(%x: tensor<1099511627776xf32>) -> tensor<1099511627776xf32> {
+      %e = mirage_kernel.exp %x : tensor<1099511627776xf32>
+      return %e : tensor<1099511627776xf32>
+    })mlir");
+  ASSERT_TRUE(program);
+  FloatDomain domain;
+  std::vector<Tensor<double>> outputs;
+  std::string error;
+  EXPECT_TRUE(failed(
+      Interpreter<FloatDomain>(domain).run(*program, {}, outputs, error)));
+  EXPECT_EQ(error, "tensor<1099511627776xf32> has 2^40 elements; evaluation "
+                   "is limited to 2^28 elements per tensor");
+  // Within the element limit, over the memory limit: x, e and the output
+  // handed back, 8 bytes each.
+  EvaluationLimits limits;
+  limits.maxElements = int64_t(1) << 40;
+  limits.maxBytes = 1000;
+  EXPECT_TRUE(
+      failed(checkEvaluationLimits(*program, sizeof(double), limits, error)));
+  EXPECT_EQ(error, "its values take 26388279066624 bytes (24.0 TiB) at "
+                   "once; evaluation is limited to 1000 bytes");
+}
+
+TEST_F(InterpreterTest, StopsAtTheDeadline) {
+  std::optional<Program> program = test::parseProgram(context, R"mlir(
+    func.func @f(%a: tensor<256x256xf32>) -> tensor<256x256xf32> {
+      %m = mirage_kernel.matmul %a, %a : tensor<256x256xf32>, tensor<256x256xf32> -> tensor<256x256xf32>
+      return %m : tensor<256x256xf32>
+    })mlir");
+  ASSERT_TRUE(program);
+  FloatDomain domain;
+  std::vector<Tensor<double>> outputs;
+  std::string error;
+  // A deadline that has passed by the first poll, inside the matmul.
+  Deadline deadline(1e-9);
+  EXPECT_TRUE(failed(Interpreter<FloatDomain>(domain).run(
+      *program, {iota({256, 256})}, outputs, error, deadline)));
+  EXPECT_EQ(error, "the evaluation did not finish within the time limit of "
+                   "1e-09 s");
+  // No deadline: the same evaluation finishes.
+  EXPECT_TRUE(succeeded(Interpreter<FloatDomain>(domain).run(
+      *program, {iota({256, 256})}, outputs, error)));
+}
+
 } // namespace

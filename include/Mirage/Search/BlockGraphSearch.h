@@ -142,7 +142,8 @@ void addCounts(BlockSearchStatistics &total,
 
 /// Fails, with the reason in `error`, for a reference outside the
 /// searchable fragment: one output, predefined elementwise, matmul,
-/// reduction and rms_norm ops.
+/// reduction and rms_norm ops on tensors of positive extents, within the
+/// verifier's default limits (Semantics/Limits.h).
 LogicalResult checkSearchable(const sem::Program &reference,
                               std::string &error);
 

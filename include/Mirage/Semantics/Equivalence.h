@@ -19,6 +19,7 @@
 #define MIRAGE_SEMANTICS_EQUIVALENCE_H
 
 #include "Mirage/Semantics/Domains.h"
+#include "Mirage/Semantics/Limits.h"
 #include "Mirage/Semantics/Program.h"
 #include "Mirage/Semantics/Tensor.h"
 #include "mlir/Support/LLVM.h"
@@ -41,6 +42,8 @@ struct EquivalenceOptions {
   unsigned trials = 0;
   double targetLog2Bound = -40.0;
   unsigned maxTrials = 8;
+  /// What each evaluation of the reference or a candidate may use.
+  EvaluationLimits limits;
 };
 
 /// The first output element where a candidate differs from the reference.
@@ -65,16 +68,21 @@ struct EquivalenceVerdict {
 /// trial. `check` may be called from several threads at once.
 class EquivalenceChecker {
 public:
-  /// Prepares the trials. Fails when the reference leaves the verifiable
-  /// fragment (e.g. `exp` of an `exp`).
-  static FailureOr<EquivalenceChecker> create(const Program &reference,
-                                              const EquivalenceOptions &options,
-                                              std::string &error);
+  /// Prepares the trials. Fails when the reference exceeds the limits of
+  /// `options` (before anything is allocated), leaves the verifiable
+  /// fragment (e.g. `exp` of an `exp`), or its first evaluation does not
+  /// end before `deadline`.
+  static FailureOr<EquivalenceChecker>
+  create(const Program &reference, const EquivalenceOptions &options,
+         std::string &error, const Deadline &deadline = Deadline());
 
   /// Compares `candidate` with the reference. Fails (with `error`) when the
-  /// signatures differ or the candidate leaves the verifiable fragment.
-  FailureOr<EquivalenceVerdict> check(const Program &candidate,
-                                      std::string &error) const;
+  /// signatures differ, the candidate exceeds the limits or leaves the
+  /// verifiable fragment, or the trials (and the reference's trials they
+  /// compute first) do not end before `deadline`.
+  FailureOr<EquivalenceVerdict>
+  check(const Program &candidate, std::string &error,
+        const Deadline &deadline = Deadline()) const;
 
 private:
   /// The random inputs of one trial and the reference's outputs on them.
@@ -86,8 +94,9 @@ private:
       : reference(reference), options(options),
         trialsMutex(std::make_unique<std::mutex>()) {}
 
-  /// Trial `index`, computed on first use.
-  FailureOr<const Trial *> getTrial(unsigned index, std::string &error) const;
+  /// Trial `index`, computed on first use, before `deadline`.
+  FailureOr<const Trial *> getTrial(unsigned index, std::string &error,
+                                    const Deadline &deadline) const;
 
   Program reference;
   EquivalenceOptions options;

@@ -18,6 +18,7 @@
 #define MIRAGE_SEMANTICS_INTERPRETER_H
 
 #include "Mirage/Semantics/Domains.h"
+#include "Mirage/Semantics/Limits.h"
 #include "Mirage/Semantics/Program.h"
 #include "Mirage/Semantics/Tensor.h"
 #include "mlir/Support/LLVM.h"
@@ -32,17 +33,22 @@ template <typename Domain> class Interpreter {
 public:
   using Value = typename Domain::Value;
 
-  explicit Interpreter(Domain &domain) : domain(domain) {}
+  explicit Interpreter(Domain &domain,
+                       const EvaluationLimits &limits = EvaluationLimits())
+      : domain(domain), limits(limits) {}
 
   /// Evaluates the kernel graph of `program` on `inputs` (one tensor per
   /// kernel input, of the declared shapes) into `outputs`. Fails with a
-  /// message in `error` when the inputs do not match or a value leaves the
-  /// domain's fragment.
+  /// message in `error` when the program exceeds the limits (before
+  /// allocating anything), the inputs do not match, a value leaves the
+  /// domain's fragment, or `deadline` passes.
   LogicalResult run(const Program &program, ArrayRef<Tensor<Value>> inputs,
-                    std::vector<Tensor<Value>> &outputs, std::string &error);
+                    std::vector<Tensor<Value>> &outputs, std::string &error,
+                    const Deadline &deadline = Deadline());
 
 private:
   Domain &domain;
+  EvaluationLimits limits;
 };
 
 extern template class Interpreter<FloatDomain>;

@@ -10,6 +10,7 @@
 
 #include "Mirage/Dialect/Block/IR/BlockDialect.h"
 #include "Mirage/Dialect/Thread/IR/ThreadDialect.h"
+#include "Mirage/Semantics/Limits.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

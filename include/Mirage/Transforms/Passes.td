@@ -25,6 +25,13 @@ def CheckEquivalencePass : Pass<"mirage-check-equivalence", "::mlir::ModuleOp"> 
     of a float64 evaluation against the reference's; a different one gets an
     error naming the first differing output element, and the pass fails.
 
+    Evaluation has limits (docs/Verification.md, "Limits"): a program with a
+    tensor or tile of more than `max-elements` elements, or whose values take
+    more than `max-memory` bytes at once, is refused before anything is
+    allocated; the reference's evaluation, and each candidate's check (its
+    trials and its float64 evaluation), stop after `time-limit` seconds. Each
+    is an error naming the value and the limit.
+
     Example:
 
     ```
@@ -42,6 +49,17 @@ def CheckEquivalencePass : Pass<"mirage-check-equivalence", "::mlir::ModuleOp"> 
            "the value">,
     Option<"seed", "seed", "uint64_t", "1",
            "Seed of the random inputs and keyed functions">,
+    Option<"maxElements", "max-elements", "int64_t",
+           "::mlir::mirage::sem::kDefaultMaxElements",
+           "The most elements of one tensor or tile (default 2^28)">,
+    Option<"maxMemory", "max-memory", "int64_t",
+           "::mlir::mirage::sem::kDefaultMaxBytes",
+           "The most bytes of values one evaluation holds at once (default "
+           "2^33)">,
+    Option<"timeLimit", "time-limit", "double",
+           "::mlir::mirage::sem::kDefaultTimeLimitSeconds",
+           "Seconds the reference's evaluation, and each candidate's check, "
+           "may take (0: no limit)">,
   ];
   let statistics = [
     Statistic<"numEquivalent", "num-equivalent", "Candidates proved equivalent">,

@@ -74,32 +74,46 @@ struct TestEvaluatePass
           << domain << "': expected f64, storage or field";
       return signalPassFailure();
     }
+    std::string error;
+    FailureOr<sem::EvaluationLimits> limits =
+        sem::getLimitsFromOptions(maxElements, maxMemory, timeLimit, error);
+    if (failed(limits)) {
+      getOperation().emitError(error);
+      return signalPassFailure();
+    }
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
-      if (failed(evaluate(func)))
+      if (failed(evaluate(func, *limits)))
         return signalPassFailure();
     }
   }
 
-  LogicalResult evaluate(func::FuncOp func) {
+  LogicalResult evaluate(func::FuncOp func,
+                         const sem::EvaluationLimits &limits) {
     FailureOr<sem::Program> program = sem::buildProgram(func);
     if (failed(program))
       return failure();
+    // Before the inputs are allocated.
+    std::string error;
+    size_t valueBytes =
+        domain == "field" ? sizeof(sem::FieldValue) : sizeof(double);
+    if (failed(sem::checkEvaluationLimits(*program, valueBytes, limits, error)))
+      return func.emitError("cannot be evaluated: ") << error;
     auto given = getGivenInputs(func, *program);
     if (failed(given))
       return failure();
-    std::string error;
+    sem::Deadline deadline(limits.timeLimitSeconds);
     if (domain == "field")
-      return evaluateField(func, *program, *given);
+      return evaluateField(func, *program, *given, limits, deadline);
     std::vector<sem::Tensor<double>> inputs =
         given->has_value() ? **given
                            : sem::makeRandomFloatInputs(*program, seed);
     sem::FloatDomain numbers(domain == "f64" ? sem::FloatPrecision::F64
                                              : sem::FloatPrecision::Storage);
     std::vector<sem::Tensor<double>> outputs;
-    if (failed(sem::Interpreter<sem::FloatDomain>(numbers).run(*program, inputs,
-                                                               outputs, error)))
+    if (failed(sem::Interpreter<sem::FloatDomain>(numbers, limits)
+                   .run(*program, inputs, outputs, error, deadline)))
       return func.emitError("evaluation failed: ") << error;
     printOutputs<double>(func.getSymName(), outputs, printLimit, [](double v) {
       std::string text;
@@ -111,7 +125,9 @@ struct TestEvaluatePass
 
   LogicalResult
   evaluateField(func::FuncOp func, const sem::Program &program,
-                const std::optional<std::vector<sem::Tensor<double>>> &given) {
+                const std::optional<std::vector<sem::Tensor<double>>> &given,
+                const sem::EvaluationLimits &limits,
+                const sem::Deadline &deadline) {
     sem::FieldDomain numbers(seed);
     std::vector<sem::Tensor<sem::FieldValue>> inputs;
     uint64_t state = seed;
@@ -124,8 +140,8 @@ struct TestEvaluatePass
     }
     std::vector<sem::Tensor<sem::FieldValue>> outputs;
     std::string error;
-    if (failed(sem::Interpreter<sem::FieldDomain>(numbers).run(program, inputs,
-                                                               outputs, error)))
+    if (failed(sem::Interpreter<sem::FieldDomain>(numbers, limits)
+                   .run(program, inputs, outputs, error, deadline)))
       return func.emitError("evaluation failed: ") << error;
     printOutputs<sem::FieldValue>(
         func.getSymName(), outputs, printLimit, [](sem::FieldValue v) {

@@ -9,6 +9,7 @@
 #define MIRAGE_TEST_TRANSFORMS_TESTPASSES_H
 
 #include "Mirage/Conversion/CodegenOptions.h"
+#include "Mirage/Semantics/Limits.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -48,6 +48,12 @@ def TestEvaluatePass : Pass<"mirage-test-evaluate", "::mlir::ModuleOp"> {
     (f32 arithmetic, values rounded to their f16/bf16/f32 storage type), or
     `field` (Z_p x Z_q residues mod p).
 
+    A function with a tensor or tile of more than `max-elements` elements,
+    or whose values take more than `max-memory` bytes at once, is refused
+    before anything is allocated, and each function's evaluation stops after
+    `time-limit` seconds, each with an error naming the value and the limit
+    (docs/Verification.md, "Limits").
+
     Example:
 
     ```
@@ -63,6 +69,16 @@ def TestEvaluatePass : Pass<"mirage-test-evaluate", "::mlir::ModuleOp"> {
     Option<"seed", "seed", "uint64_t", "1", "Seed of the random inputs">,
     Option<"printLimit", "print-limit", "unsigned", "8",
            "Elements printed per output">,
+    Option<"maxElements", "max-elements", "int64_t",
+           "::mlir::mirage::sem::kDefaultMaxElements",
+           "The most elements of one tensor or tile (default 2^28)">,
+    Option<"maxMemory", "max-memory", "int64_t",
+           "::mlir::mirage::sem::kDefaultMaxBytes",
+           "The most bytes of values one evaluation holds at once (default "
+           "2^33)">,
+    Option<"timeLimit", "time-limit", "double",
+           "::mlir::mirage::sem::kDefaultTimeLimitSeconds",
+           "Seconds each function's evaluation may take (0: no limit)">,
   ];
 }
 
