@@ -24,8 +24,11 @@ using sem::ValueType;
 
 namespace {
 
-/// The combining kernel of a split µGraph aims at this many blocks.
-constexpr int64_t kCombineBlocks = 128;
+/// The combining kernel of a split µGraph aims at this many blocks per SM
+/// of the chip: it reads every partial result once, so it wants the whole
+/// GPU. (A fixed 128 gave gqa_bs8's combining kernel 128 blocks of 32 rows,
+/// where the hand-written µGraph has 512 of 8.)
+constexpr int64_t kCombineBlocksPerSM = 4;
 
 /// Whether `tile` may be saved: computed after the loop, or in a body
 /// without one.
@@ -78,15 +81,16 @@ SmallVector<int32_t> appendGraphDef(Graph &kernel, ArrayRef<int32_t> operands,
 
 /// The launch of a split µGraph's combining kernel: grid axes over the
 /// outermost output dimensions but the last (where the parts are stacked),
-/// about kCombineBlocks blocks.
-Launch getCombineLaunch(ArrayRef<int64_t> shape, ArrayRef<int64_t> gridSizes) {
+/// at most `maxBlocks` blocks.
+Launch getCombineLaunch(ArrayRef<int64_t> shape, ArrayRef<int64_t> gridSizes,
+                        int64_t maxBlocks) {
   Launch launch;
   int64_t blocks = 1;
   unsigned axis = 0;
   for (auto [d, extent] : llvm::enumerate(shape.drop_back())) {
     int64_t best = 1;
     for (int64_t size : gridSizes)
-      if (size > best && extent % size == 0 && blocks * size <= kCombineBlocks)
+      if (size > best && extent % size == 0 && blocks * size <= maxBlocks)
         best = size;
     if (best == 1)
       continue;
@@ -237,7 +241,8 @@ const std::optional<Graph> &Worker::combine(ArrayRef<ValueType> partTypes,
     return true;
   };
   BodyEnumerator enumerator(context, parts, visitCombined);
-  enumerator.run(
-      getCombineLaunch(space.output.shape, shared.options.gridSizes));
+  enumerator.run(getCombineLaunch(space.output.shape, shared.options.gridSizes,
+                                  kCombineBlocksPerSM *
+                                      shared.options.chip->multiprocessors));
   return result;
 }
