@@ -101,12 +101,7 @@ struct SharedState {
         .count();
   }
   /// True, and recorded, once the time limit has passed.
-  bool outOfTime() {
-    if (options.timeLimitSeconds > 0.0 &&
-        elapsedSeconds() > options.timeLimitSeconds)
-      timedOut = true;
-    return timedOut;
-  }
+  bool outOfTime() { return passedTimeLimit(elapsedSeconds()); }
   /// Gives the exploration of one for-loop range until `seconds` after the
   /// start (infinity: until the time limit).
   void beginRange(double seconds) {
@@ -116,9 +111,18 @@ struct SharedState {
   /// True, and recorded, once the time limit or the current range's share
   /// of it has passed: what stops the workers.
   bool rangeOutOfTime() {
-    if (elapsedSeconds() > rangeDeadline)
+    // One clock reading: the workers ask at every state.
+    double now = elapsedSeconds();
+    if (now > rangeDeadline)
       rangeTimedOut = true;
-    return rangeTimedOut || outOfTime();
+    return passedTimeLimit(now) || rangeTimedOut;
+  }
+  /// Records that the time limit has passed if it has at `now`; true once
+  /// it has.
+  bool passedTimeLimit(double now) {
+    if (options.timeLimitSeconds > 0.0 && now > options.timeLimitSeconds)
+      timedOut = true;
+    return timedOut;
   }
 
   const sem::Program &reference;

@@ -26,9 +26,6 @@ namespace {
 /// The largest size the options take: sizes in bytes of 16-byte values
 /// stay below 2^64.
 constexpr int64_t kMaxSizeOption = int64_t(1) << 62;
-/// The longest time limit the options take, in seconds (about four months),
-/// as mirage-superoptimize's.
-constexpr double kMaxTimeLimitSeconds = 1e7;
 
 /// The elements of `shape`, saturating at the largest uint64_t.
 uint64_t countElements(ArrayRef<int64_t> shape) {

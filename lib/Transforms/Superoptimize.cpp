@@ -52,8 +52,6 @@ bool isReference(func::FuncOp function) {
 /// The largest grid size, for-loop range and grid the search takes: grids
 /// become 32-bit attributes.
 constexpr int64_t kMaxExtent = std::numeric_limits<int32_t>::max();
-/// The longest time limit, in seconds (about four months).
-constexpr double kMaxSeconds = 1e7;
 
 /// `value` as an option would be written (`nan`, `1e+07`, `-1`).
 template <typename T> std::string formatOptionValue(T value) {
@@ -110,8 +108,8 @@ struct SuperoptimizePass
         // No search completes more candidates than maxComplete.
         succeeded(checkRange<unsigned>("max-candidates", maxCandidates, 1,
                                        defaults.maxComplete)) &&
-        succeeded(
-            checkRange<double>("time-limit", timeLimit, 0, kMaxSeconds)) &&
+        succeeded(checkRange<double>("time-limit", timeLimit, 0,
+                                     sem::kMaxTimeLimitSeconds)) &&
         succeeded(checkRange<unsigned>("oracle-timeout", oracleTimeout, 1,
                                        search::kMaxOracleTimeoutMs)) &&
         succeeded(

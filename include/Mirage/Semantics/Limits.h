@@ -35,6 +35,9 @@ inline constexpr int64_t kDefaultMaxBytes = int64_t(1) << 33;
 /// The time limit, in seconds, of each check or evaluation of the passes
 /// mirage-check-equivalence and mirage-test-evaluate, by default.
 inline constexpr double kDefaultTimeLimitSeconds = 600;
+/// The longest time limit any pass takes, in seconds (about four months):
+/// the evaluating passes' and mirage-superoptimize's.
+inline constexpr double kMaxTimeLimitSeconds = 1e7;
 
 /// What one evaluation of a program may use.
 struct EvaluationLimits {
