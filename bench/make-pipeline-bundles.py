@@ -3,9 +3,10 @@
 
     make-pipeline-bundles.py OUT_DIR [--build build] [--time-limit 60]
                              [--candidates 8] [--search-threads 2]
-                             [--cases A,B]
+                             [--cases A,B] [--programs DIR]
 
-For every benchmark program of examples/benchmarks: `mirage-superoptimize`
+For every program of DIR (default examples/benchmarks, the benchmarks;
+bench/generality holds the generality suite): `mirage-superoptimize`
 with `emit-candidates=true max-candidates=K`, which keeps the function (the
 cost model's choice) and adds the program as written and the K best verified
 candidates as one tuning group (docs/Runtime.md, "Tuning"), then
@@ -35,15 +36,18 @@ def main():
     parser.add_argument("--candidates", type=int, default=8)
     parser.add_argument("--search-threads", type=int, default=2)
     parser.add_argument("--cases", default="")
+    parser.add_argument("--programs",
+                        default=os.path.join(CHECKOUT, "examples",
+                                             "benchmarks"))
     args = parser.parse_args()
     opt = os.path.join(args.build, "bin", "mirage-opt")
     bundler = os.path.join(args.build, "bin", "mirage-bundle")
-    benchmarks = os.path.join(CHECKOUT, "examples", "benchmarks")
+    benchmarks = args.programs
     wanted = set(filter(None, args.cases.split(",")))
     os.makedirs(args.out, exist_ok=True)
     for name in sorted(os.listdir(benchmarks)):
-        stem = os.path.splitext(name)[0]
-        if wanted and stem not in wanted:
+        stem, extension = os.path.splitext(name)
+        if extension != ".mlir" or (wanted and stem not in wanted):
             continue
         out = os.path.join(args.out, "pipeline_" + stem)
         shutil.rmtree(out, ignore_errors=True)

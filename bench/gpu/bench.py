@@ -5,10 +5,11 @@
              [--compile-mode MODE] [--time-budget S] [--library PATH]
              [--commit C] [--seed N] [--scale S] [--device N]
 
-For every case of docs/Benchmarks/Method.md (cases.CASES), in this one
-process:
+For every case of a suite (--suite: the benchmarks of
+docs/Benchmarks/Method.md, cases.CASES, or the generality suite of
+docs/Benchmarks/Generality.md, generality.GENERALITY), in this one process:
 
-1. makes the case's inputs, normal(0, 1) * scale in f16 (seeded per case),
+1. makes the case's inputs, normal(0, 1) * scale in its dtype (seeded per case),
    and the float32 evaluation (mirage.interpreter) of the benchmark program,
    the `reference` of the case's bundles, from them;
 2. Mirage: every function with the case's signature of the bundles under
@@ -21,14 +22,17 @@ process:
    triton.testing.do_bench and do_bench_cudagraph (medians);
 3. checks and times the baselines of cases.py the same way, on the same
    inputs: PyTorch eager (its CUDA-graph time is eager under CUDA graphs)
-   and, for attention, scaled_dot_product_attention;
+   and, for attention, scaled_dot_product_attention under each backend
+   and way of grouping query heads (cases.sdpa_variants);
 4. writes bench.json, bench.md and bench.png (kernel_results.py) to DIR
    (--out, else $OUT, else ./gpu-bench-out).
 
 Then, compilation being slow, it compiles each case's baseline with
-torch.compile (--compile-mode), checks and times it, and writes the results
-again after each case, starting no compilation once --time-budget seconds
-have passed since the start (those are reported as skipped). The memory
+torch.compile in each of --compile-modes (default: "default" and
+"max-autotune-no-cudagraphs", each timed plain and replayed from a CUDA
+graph), checks and times it, and writes the results again after each case,
+starting no compilation once --time-budget seconds have passed since the
+start (those are reported as skipped). The memory
 floor divides each case's unique bytes by the copy bandwidth measured at the
 start. Prints progress and the table; exits 1 if a case has no correct
 Mirage kernel, 2 on bad arguments.
@@ -49,6 +53,7 @@ import cases
 import check
 import kernel_results
 from cases import CASES
+from generality import GENERALITY
 from mirage import CHECKOUT, interpreter, runtime
 from mirage.backends import TorchBackend
 from mirage.mugraphs import HAND_WRITTEN, REFERENCES
@@ -57,7 +62,10 @@ from mirage.plan import FunctionSpec, TensorSpec, read_plan
 #: Bundle kinds of make-gpu-bundles.py, in order of preference.
 KINDS = ("pipeline", "searched", "simt", "mugraph", "upstream", "bench")
 TIME_BUDGET_S = 360
-COMPILE_MODE = "max-autotune-no-cudagraphs"
+COMPILE_MODES = ("default", "max-autotune-no-cudagraphs")
+#: The cases of each suite, by name.
+SUITES = {"benchmarks": CASES, "generality": GENERALITY}
+ALL_CASES = {**CASES, **GENERALITY}
 COPY_BYTES = 1 << 30
 START = time.monotonic()
 
@@ -74,7 +82,7 @@ def bundle_case(name):
         case = REFERENCES.get(stem, stem)
     else:
         return None
-    return case if case in CASES else None
+    return case if case in ALL_CASES else None
 
 
 def find_candidates(root, case):
@@ -88,9 +96,9 @@ def find_candidates(root, case):
 
 def matching_functions(specs, case):
     """The names of the functions (FunctionSpecs by name) with the
-    signature of `case`: its f16 inputs and output."""
-    inputs = [TensorSpec(shape, "f16") for shape in case.inputs]
-    outputs = [TensorSpec(case.output, "f16")]
+    signature of `case`: its inputs and output, in its dtype."""
+    inputs = [TensorSpec(shape, case.dtype) for shape in case.inputs]
+    outputs = [TensorSpec(case.output, case.dtype)]
     return [name for name, spec in specs.items()
             if spec.inputs == inputs and spec.outputs == outputs]
 
@@ -262,7 +270,7 @@ def mirage_candidates(case, bundle_dirs, inputs, expected, bound, options):
             continue
         for name in names:
             function = bundle(name)
-            outputs = torch.empty(case.output, dtype=torch.float16,
+            outputs = torch.empty(case.output, dtype=inputs[0].dtype,
                                   device=inputs[0].device)
             entry = {**base, "function": name,
                      "source": sources[name] if sources else "comparison",
@@ -302,7 +310,7 @@ def benchmark_case(case, options, meta, bandwidth):
                            "has its reference program")
         return kernel_results.summarise(record), None
     device = torch.device("cuda", options.device)
-    spec = FunctionSpec(case.name, [TensorSpec(shape, "f16")
+    spec = FunctionSpec(case.name, [TensorSpec(shape, case.dtype)
                                     for shape in case.inputs], [])
     seed = options.seed + zlib.crc32(case.name.encode())
     inputs = check.make_inputs(spec, seed, options.scale, device)
@@ -314,12 +322,16 @@ def benchmark_case(case, options, meta, bandwidth):
                                              expected, bound, options)
     calls = {"eager": lambda: case.program(*inputs)}
     if case.attention:
-        sdpa_args = cases.sdpa_inputs(*inputs)
-        calls["SDPA"] = lambda: cases.sdpa(*sdpa_args)
+        calls.update(cases.sdpa_variants(case, inputs))
     for name, call in calls.items():
         record["baselines"][name] = run_variant(call, expected, bound)
         progress(case.name, name, record["baselines"][name])
     return kernel_results.summarise(record), (inputs, expected, bound)
+
+
+def compile_name(mode):
+    """The baseline name of torch.compile in `mode`."""
+    return "torch.compile" + ("" if mode == "default" else f" {mode}")
 
 
 def compile_baseline(case, state, mode):
@@ -329,6 +341,7 @@ def compile_baseline(case, state, mode):
     inputs, expected, bound = state
     start = time.monotonic()
     try:
+        torch._dynamo.reset()
         compiled = torch.compile(case.program, mode=mode, dynamic=False)
         compiled(*inputs)
         torch.cuda.synchronize()
@@ -367,11 +380,13 @@ def parse_arguments(argv):
                         help="bundles of bench/make-gpu-bundles.py")
     parser.add_argument("--out", type=pathlib.Path,
                         default=os.environ.get("OUT") or "gpu-bench-out")
-    parser.add_argument("--cases", default=",".join(CASES),
-                        help="comma-separated cases (default: all)")
+    parser.add_argument("--suite", choices=SUITES, default="benchmarks")
+    parser.add_argument("--cases", default="",
+                        help="comma-separated cases (default: the suite's)")
     parser.add_argument("--no-compile", action="store_true",
-                        help="skip the torch.compile baseline")
-    parser.add_argument("--compile-mode", default=COMPILE_MODE)
+                        help="skip the torch.compile baselines")
+    parser.add_argument("--compile-modes", default=",".join(COMPILE_MODES),
+                        help="comma-separated torch.compile modes")
     parser.add_argument("--time-budget", type=float, default=TIME_BUDGET_S,
                         help="seconds after which no torch.compile starts")
     parser.add_argument("--library", default=None,
@@ -393,11 +408,13 @@ def parse_arguments(argv):
     if not check.find_bundles(root):
         parser.error(f"no bundles under {root} (make them with "
                      f"bench/make-gpu-bundles.py {root})")
-    options.cases = [c for c in options.cases.split(",") if c]
+    suite = SUITES[options.suite]
+    options.cases = [c for c in options.cases.split(",") if c] or list(suite)
     for name in options.cases:
-        if name not in CASES:
-            parser.error(f"unknown case {name!r} (known: "
-                         f"{', '.join(CASES)})")
+        if name not in suite:
+            parser.error(f"unknown case {name!r} of suite {options.suite} "
+                         f"(known: {', '.join(suite)})")
+    options.compile_modes = [m for m in options.compile_modes.split(",") if m]
     if not options.cases:
         parser.error("--cases names no case")
     try:
@@ -433,8 +450,8 @@ def main(argv):
     records, states = [], {}
     for name in options.cases:
         print(f"{name}:", flush=True)
-        record, states[name] = benchmark_case(CASES[name], options, meta,
-                                              bandwidth)
+        record, states[name] = benchmark_case(ALL_CASES[name], options,
+                                              meta, bandwidth)
         records.append(record)
         kernel_results.save(options.out, records)
         print(summary_line(record), flush=True)
@@ -443,17 +460,17 @@ def main(argv):
         name = record["case"]
         if states[name] is None:
             continue
-        if options.no_compile:
-            entry = skipped("--no-compile")
-        elif time.monotonic() - START > options.time_budget:
-            entry = skipped(f"time budget of {options.time_budget:g} s spent")
-        else:
-            print(f"{name}: torch.compile ({options.compile_mode})",
-                  flush=True)
-            entry = compile_baseline(CASES[name], states[name],
-                                     options.compile_mode)
-            progress(name, "torch.compile", entry)
-        record["baselines"]["torch.compile"] = entry
+        for mode in options.compile_modes:
+            if options.no_compile:
+                entry = skipped("--no-compile")
+            elif time.monotonic() - START > options.time_budget:
+                entry = skipped(f"time budget of {options.time_budget:g} s "
+                                "spent")
+            else:
+                print(f"{name}: torch.compile ({mode})", flush=True)
+                entry = compile_baseline(ALL_CASES[name], states[name], mode)
+                progress(name, compile_name(mode), entry)
+            record["baselines"][compile_name(mode)] = entry
         kernel_results.summarise(record)
         kernel_results.save(options.out, records)
 

@@ -1,30 +1,49 @@
 """The benchmark cases of docs/Benchmarks/Method.md and their PyTorch
 baselines, written directly from its formulas.
 
-Each case has the shapes of its f16 inputs, in the order of the benchmark
-program's inputs (examples/benchmarks/<case>.mlir; a test checks they
-agree), the shape of its output, and `program`, the formula in PyTorch ops:
-the eager baseline, and what torch.compile compiles. Softmax is exp / sum(exp)
-with no scaling and no max-subtraction, and rms_norm has no weight and
-eps 0, as in the benchmark programs. Attention cases also run
-scaled_dot_product_attention (`sdpa_inputs`, `sdpa`).
+Each case has the shapes of its inputs (all of one dtype, f16 for the
+benchmarks), in the order of the benchmark program's inputs
+(examples/benchmarks/<case>.mlir; a test checks they agree), the shape of
+its output, and `program`, the formula in PyTorch ops: the eager baseline,
+and what torch.compile compiles. Softmax is exp / sum(exp) with no scaling
+and no max-subtraction, and rms_norm has no weight and eps 0, as in the
+benchmark programs. Attention cases also run scaled_dot_product_attention
+under each backend, in its native layout for every way of splitting a KV
+head's rows into query heads (`groups`, `sdpa_variants`).
 
+The generality suite (generality.py) builds its cases with the same class.
 Importing this module needs no torch; calling a program does.
 """
 
 import math
 
+#: The suites bench.py measures, and where their programs are.
+SUITE_PROGRAMS = {"benchmarks": "examples/benchmarks",
+                  "generality": "bench/generality"}
+#: SDPA's backends, each timed on its own (torch.nn.attention.SDPBackend).
+SDPA_BACKENDS = {"flash": "FLASH_ATTENTION", "cuDNN": "CUDNN_ATTENTION",
+                 "efficient": "EFFICIENT_ATTENTION"}
+
 
 class Case:
-    """One benchmark: its name, input and output shapes (all f16), PyTorch
-    program, and whether SDPA computes it."""
+    """One program measured: its name, input and output shapes, dtype ("f16"
+    or "bf16"), PyTorch program, suite, and for attention the numbers of
+    query heads per KV head (`groups`) under which SDPA is timed."""
 
-    def __init__(self, name, inputs, output, program, attention=False):
+    def __init__(self, name, inputs, output, program, groups=(),
+                 dtype="f16", suite="benchmarks"):
         self.name = name
         self.inputs = [tuple(shape) for shape in inputs]
         self.output = tuple(output)
         self.program = program
-        self.attention = attention
+        self.groups = tuple(groups)
+        self.dtype = dtype
+        self.suite = suite
+
+    @property
+    def attention(self):
+        """Whether SDPA computes the case."""
+        return bool(self.groups)
 
     @property
     def bytes(self):
@@ -71,34 +90,61 @@ def ntrans(h, x, alpha):
     return rms_norm(x + alpha * (rms_norm(h) + x))
 
 
-def sdpa_inputs(q, k, v):
-    """The attention inputs (heads, rows, 64), K as (heads, 64, keys), in
-    SDPA's layout (batch, heads, length, 64): batch 1, K transposed into a
-    contiguous copy (made once, outside the timed calls). Every query row of
-    a head attends to that head's keys, as the program's batched matmuls do:
-    for GQA and MQA the query heads sharing a KV head are folded into the
-    query length, which is GQA's head broadcasting."""
-    return q[None], k.transpose(-1, -2).contiguous()[None], v[None]
+def sdpa_inputs(q, k, v, group):
+    """The attention inputs (heads, rows, dim), K as (heads, dim, keys), in
+    SDPA's native layout (batch, heads, length, dim): batch 1, the rows of a
+    KV head taken as `group` query heads of rows / group tokens each (GQA's
+    shared KV heads; group 1 folds them into the query length), K transposed
+    into a contiguous copy (made once, outside the timed calls)."""
+    heads, rows, dim = q.shape
+    q = q.reshape(1, heads * group, rows // group, dim)
+    return q, k.transpose(-1, -2).contiguous()[None], v[None]
 
 
 def sdpa(q, k, v):
-    """scaled_dot_product_attention with scale 1 on sdpa_inputs, as (heads,
-    rows, 64)."""
+    """scaled_dot_product_attention with scale 1 on sdpa_inputs, in its
+    layout (1, query heads, tokens, dim): the same elements as the
+    program's output in the same order."""
     import torch.nn.functional as F
-    return F.scaled_dot_product_attention(q, k, v, scale=1.0)[0]
+    return F.scaled_dot_product_attention(
+        q, k, v, scale=1.0, enable_gqa=q.shape[1] != k.shape[1])
+
+
+def sdpa_variants(case, inputs):
+    """{name: call} of SDPA on `inputs` under every backend and group of
+    `case`, e.g. "SDPA flash g=8"."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    variants = {}
+    for group in case.groups:
+        args = sdpa_inputs(*inputs, group)
+        for label, backend in SDPA_BACKENDS.items():
+            def call(args=args, backend=getattr(SDPBackend, backend)):
+                with sdpa_kernel(backend):
+                    return sdpa(*args)
+            variants[f"SDPA {label} g={group}"] = call
+    return variants
+
+
+def _groups(rows):
+    """The ways of splitting `rows` query rows of a KV head into query heads
+    that SDPA is timed with: 1 (folded) and the powers of two up to 32 that
+    divide them."""
+    return tuple(g for g in (1, 4, 8, 16, 32) if rows % g == 0)
 
 
 def _attention_case(name, heads, rows, program=attention, sdpa_too=True):
     return Case(name, [(heads, rows, 64), (heads, 64, 4096),
                        (heads, 4096, 64)], (heads, rows, 64), program,
-                attention=sdpa_too)
+                groups=_groups(rows) if sdpa_too else ())
 
 
 #: The cases, in the order of docs/Benchmarks/Method.md.
 CASES = {case.name: case for case in [
     _attention_case("gqa_bs1", 2, 256),
     _attention_case("gqa_bs8", 16, 256),
-    _attention_case("mha_bs1", 32, 16),
+    # Every head has its own KV head: SDPA runs it as 32 heads of 16 tokens.
+    Case("mha_bs1", [(32, 16, 64), (32, 64, 4096), (32, 4096, 64)],
+         (32, 16, 64), attention, groups=(1,)),
     _attention_case("mqa_bs1", 1, 1024),
     _attention_case("qknorm_gqa_bs1", 2, 256, qknorm_attention,
                     sdpa_too=False),

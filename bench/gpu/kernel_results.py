@@ -5,7 +5,8 @@ nor a GPU; the plot needs matplotlib.
 
 A record, one JSON object per case, holds:
 
-  case, device, date, commit, torch, triton    what ran, where and when
+  case, suite, dtype, device, date, commit, torch, triton
+                  what ran, where and when
   status          "ok" (a correct Mirage kernel was timed) or "failed"
   error           why it failed, else None
   bytes           unique bytes: the inputs read once, the output written once
@@ -16,8 +17,10 @@ A record, one JSON object per case, holds:
   candidates      every Mirage kernel tried, in order of preference: bundle,
                   function, source ("pipeline", "cost_model" or
                   "comparison"), chip, max_rel_err, correct, times, error
-  baselines       "eager", "torch.compile", "SDPA" -> max_rel_err, correct,
-                  times, error (and compile_s for torch.compile)
+  baselines       name -> max_rel_err, correct, times, error (and
+                  compile_s for torch.compile): "eager", "torch.compile"
+                  (default mode), "torch.compile <mode>", and for
+                  attention "SDPA <backend> g=<query heads per KV head>"
   bundle, function, chip, mirage_us, mirage_mode, mirage_times, max_rel_err
                   the headline kernel: its figure and error. With a
                   candidate of source "pipeline" (the main job's result:
@@ -44,9 +47,12 @@ import pathlib
 
 import check
 from cases import CASES
+from generality import GENERALITY
 
 #: Timing modes and how a baseline's name shows them.
 MODES = {"do_bench": "", "cudagraph": " (CUDA graph)"}
+#: The baselines' families, a column each: a family's cell is the best of
+#: its baselines (e.g. every backend of SDPA).
 BASELINES = ("eager", "torch.compile", "SDPA")
 #: What every record of bench/results/latest.json has.
 REQUIRED_FIELDS = ("case", "mirage_us", "best_baseline", "best_baseline_us",
@@ -56,33 +62,44 @@ REQUIRED_FIELDS = ("case", "mirage_us", "best_baseline", "best_baseline_us",
 FLOOR_CASES = ("rmsnorm_linear_bs1", "rmsnorm_linear_bs8", "gated_mlp")
 FLOOR_TARGET = 1.3
 GEOMEAN_TARGET = 1.5
+#: The generality suite's targets (docs/Benchmarks/Generality.md): every
+#: program at least GENERALITY_MIN_SPEEDUP, a geometric mean of at least
+#: GENERALITY_GEOMEAN.
+GENERALITY_MIN_SPEEDUP = 0.95
+GENERALITY_GEOMEAN = 1.1
+SUITES = {"benchmarks": CASES, "generality": GENERALITY}
 JSON_NAME, MARKDOWN_NAME, PLOT_NAME = "bench.json", "bench.md", "bench.png"
 
 METHOD = """\
 One process (`bench/gpu/bench.py`) runs every variant of a case on the same
-inputs: normal(0, 1) × 0.1 in f16, seeded per case. Correctness comes first:
-each kernel runs into outputs filled with NaN and is compared with a float32
-evaluation of the benchmark program (`python/mirage/interpreter.py`) by ‖out −
-ref‖ / ‖ref‖ ("rel. error"), which must be within the bound (2e-2 for these
-f16 programs); the baselines are checked the same way, and a wrong kernel is
-not timed. Each time cell is `do_bench / CUDA graph`: medians in µs of
+inputs: normal(0, 1) × 0.1 in the program's dtype, seeded per case.
+Correctness comes first: each kernel runs into outputs filled with NaN and is
+compared with a float32 evaluation of the program
+(`python/mirage/interpreter.py`) by ‖out − ref‖ / ‖ref‖ ("rel. error"),
+which must be within the bound (2e-2 for f16 and bf16 programs); the
+baselines are checked the same way, and a wrong kernel is not timed. Each
+time cell is `do_bench / CUDA graph`: medians in µs of
 `triton.testing.do_bench` (L2 flushed between calls, launch overhead
 included) and of `do_bench_cudagraph` (calls replayed from a CUDA graph); a
-variant's figure is the lower of the two. Mirage: the fastest correct
-function among the bundles that implement the case — `searched_*` (found by
-`mirage-superoptimize`), `simt_*` (the same µGraphs with every matmul on
-the SIMT path instead of tensor cores), `mugraph_*` (hand-written µGraphs), `upstream_*`
-(the saved µGraphs of the public implementation, up to 40 per file) and `bench_*` (the program
-compiled as it is) — on the device's own PTX (sm_90a on an H100). Baselines:
-the formulas of [Method.md](Method.md) in PyTorch ops (f16), run eagerly (*eager*;
-its CUDA-graph time is *eager under CUDA graphs*), compiled by
-`torch.compile(mode="max-autotune-no-cudagraphs")`, and for GQA, MHA and MQA
-`scaled_dot_product_attention(..., scale=1.0)`, with K transposed into
-SDPA's layout once, outside the timed calls, and the query heads that share
-a KV head folded into the query length (GQA's head broadcasting). Speed-up:
-best baseline / Mirage. Floor: unique bytes (inputs read once, output
-written once) / the copy bandwidth measured in the same run (bytes read and
-written); "of floor" is floor / Mirage."""
+variant's figure is the lower of the two. Mirage: the headline is the main
+job's result alone — the reference program through `mirage-superoptimize`,
+the bundle and `mirage-tune`'s measured winner (`pipeline_*`); the bundles
+of hand-written and saved µGraphs are a comparison column
+(`reference_mugraph_us` in the JSON), on the device's own PTX (sm_90a on an
+H100 or H200). Baselines, each in its strongest configuration: the
+program's formula in PyTorch ops run eagerly (*eager*; its CUDA-graph time
+is eager under CUDA graphs); `torch.compile` in its default mode and in
+`max-autotune-no-cudagraphs`, each also replayed from a CUDA graph (the
+column shows the faster mode); and for attention
+`scaled_dot_product_attention(..., scale=1.0)` in its native layout (batch,
+heads, length, dim) with `enable_gqa=True` where query heads share a KV head,
+under each backend (flash, cuDNN, efficient) and each way of splitting a KV
+head's rows into query heads × tokens (1 is the folded form), K transposed
+into SDPA's layout once, outside the timed calls (the column shows the best;
+the JSON has every variant). Speed-up: best baseline / Mirage. Floor:
+unique bytes (inputs read once, output written once) / the copy bandwidth
+measured in the same run (bytes read and written); "of floor" is floor /
+Mirage."""
 
 RUNNING = """\
 Make the bundles here, run the benchmark on the GPU machine (it builds
@@ -122,7 +139,8 @@ def new_record(case, meta, bandwidth):
     """The record of cases.Case `case` before anything ran; `meta` holds
     device, date, commit, torch and triton, `bandwidth` the copy bandwidth
     in bytes/s."""
-    return {"case": case.name, **meta, "status": "failed", "error": None,
+    return {"case": case.name, "suite": case.suite, "dtype": case.dtype,
+            **meta, "status": "failed", "error": None,
             "bytes": case.bytes, "copy_bandwidth_gb_s": bandwidth / 1e9,
             "floor_us": floor_us(case.bytes, bandwidth), "bound": None,
             "candidates": [], "baselines": {}, "bundle": None,
@@ -218,9 +236,16 @@ def _names(cases):
     return ", ".join(cases) if cases else "none"
 
 
+def suite_of(records):
+    """The suite the records measured ("benchmarks" when they say none)."""
+    return records[0].get("suite", "benchmarks") if records else "benchmarks"
+
+
 def targets(records):
-    """The targets, each {"target", "met", "detail"}; none is met
-    while a case of CASES was not measured."""
+    """The targets of the records' suite, each {"target", "met", "detail"};
+    none is met while a case of the suite was not measured."""
+    if suite_of(records) == "generality":
+        return generality_targets(records)
     by_case = {r["case"]: r for r in records}
     missing = [c for c in CASES if c not in by_case]
     not_measured = [f"not measured: {_names(missing)}"] if missing else []
@@ -251,6 +276,30 @@ def targets(records):
     ]
 
 
+def generality_targets(records):
+    """The generality suite's targets (docs/Benchmarks/Generality.md)."""
+    by_case = {r["case"]: r for r in records}
+    missing = [c for c in GENERALITY if c not in by_case]
+    not_measured = [f"not measured: {_names(missing)}"] if missing else []
+    slower = [r["case"] for r in records if not (
+        r["speedup"] and r["speedup"] >= GENERALITY_MIN_SPEEDUP)]
+    geomean = geomean_speedup(records)
+    return [
+        {"target": "every program correct and at least "
+                   f"{GENERALITY_MIN_SPEEDUP}x the best baseline",
+         "met": not missing and not slower,
+         "detail": "; ".join([f"{len(records) - len(slower)} of "
+                              f"{len(GENERALITY)} programs; below or "
+                              f"failed: {_names(slower)}"] + not_measured)},
+        {"target": "geometric-mean speed-up over the best baseline at least "
+                   f"{GENERALITY_GEOMEAN}x",
+         "met": not missing and geomean is not None and
+         geomean >= GENERALITY_GEOMEAN,
+         "detail": "; ".join(["none measured" if geomean is None
+                              else f"{geomean:.2f}x"] + not_measured)},
+    ]
+
+
 def _ratio(record):
     """Mirage's time as a multiple of the floor."""
     fraction = record["floor_fraction"]
@@ -274,6 +323,21 @@ def times_cell(times):
     return " / ".join(format_us(times.get(mode)) for mode in MODES)
 
 
+def family(name):
+    """The column (BASELINES) of the baseline `name`."""
+    return next(f for f in BASELINES if name == f or name.startswith(f + " "))
+
+
+def best_of_family(baselines, name):
+    """The entry of the fastest correct baseline of family `name`, else the
+    first of the family, else None."""
+    entries = [e for n, e in baselines.items() if family(n) == name]
+    timed = [e for e in entries if e["correct"] and figure(e)]
+    if timed:
+        return min(timed, key=lambda e: figure(e)[1])
+    return entries[0] if entries else None
+
+
 def baseline_cell(entry):
     if entry is None:
         return "–"
@@ -294,7 +358,7 @@ def table(records):
         ok = r["status"] == "ok"
         cells = [r["case"], candidate_name(r) if ok else "FAILED",
                  times_cell(r["mirage_times"]) if ok else "–"]
-        cells += [baseline_cell(r["baselines"].get(name))
+        cells += [baseline_cell(best_of_family(r["baselines"], name))
                   for name in BASELINES]
         cells += [r["best_baseline"] or "–",
                   f"{r['speedup']:.2f}x" if r["speedup"] else "–",
@@ -310,10 +374,16 @@ def report(records, image=None):
     plot's path relative to the page) if given, the targets, the failures,
     notes, the method and how to run it."""
     first = records[0] if records else {}
-    lines = ["# Kernel benchmarks", "",
+    title, what = {
+        "benchmarks": ("Kernel benchmarks", "the cases and method of "
+                       "[Method.md](Method.md)"),
+        "generality": ("Generality suite", "the programs of "
+                       "`bench/gpu/generality.py` (one per file in "
+                       "`bench/generality/`), the method of "
+                       "[Method.md](Method.md)")}[suite_of(records)]
+    lines = [f"# {title}", "",
              "Mirage's kernels against PyTorch on one GPU, every case "
-             "measured side by side in one run (the cases and method of "
-             "[Method.md](Method.md)).", "",
+             f"measured side by side in one run ({what}).", "",
              f"- **Date:** {first.get('date', '–')}",
              f"- **Device:** {first.get('device', '–')}",
              f"- **Commit:** {first.get('commit', '–')}",

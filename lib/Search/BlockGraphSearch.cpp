@@ -524,8 +524,11 @@ std::vector<sem::Program> Searcher::explore(ArrayRef<Launch> launches,
 bool Searcher::affordable(const sem::Program &program, double until) {
   if (options.timeLimitSeconds <= 0.0)
     return true;
-  double seconds = countMultiplyAdds(program) * kVerificationTrials /
-                   kFieldMultiplyAddsPerSecond;
+  // The checker evaluates the pair at reduced sizes where it can.
+  double seconds =
+      countMultiplyAdds(
+          sem::reduceParallelDimensions(reference, program).candidate) *
+      kVerificationTrials / kFieldMultiplyAddsPerSecond;
   return shared.elapsedSeconds() + seconds <= until;
 }
 

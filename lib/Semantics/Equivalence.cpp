@@ -7,6 +7,7 @@
 
 #include "Mirage/Semantics/Equivalence.h"
 
+#include "Mirage/Dialect/Common/ShapeRules.h"
 #include "Mirage/Semantics/Interpreter.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -350,10 +351,46 @@ EquivalenceChecker::create(const Program &reference,
                                    options.limits, error)))
     return failure();
   EquivalenceChecker checker(reference, options);
-  // The first trial shows whether the reference can be checked at all.
+  // The first trial shows whether the reference can be checked at all: at
+  // the smallest sizes its parallel dimensions allow, which evaluate the
+  // same ops (the reference cut down against itself has no blocks, so every
+  // parallel dimension goes down to one index).
+  if (options.reduceParallelDimensions) {
+    ReducedPair smallest = reduceParallelDimensions(reference, reference);
+    if (!smallest.reductions.empty()) {
+      if (failed(
+              checker.getReducedChecker(smallest.reference, error, deadline)))
+        return failure();
+      return checker;
+    }
+  }
   if (failed(checker.getTrial(0, error, deadline)))
     return failure();
   return checker;
+}
+
+FailureOr<const EquivalenceChecker *>
+EquivalenceChecker::getReducedChecker(const Program &reducedReference,
+                                      std::string &error,
+                                      const Deadline &deadline) const {
+  std::string key;
+  for (const ValueType &type : reducedReference.getInputTypes())
+    key += mirage::formatShape(type.shape) + ";";
+  std::lock_guard<std::mutex> lock(reduced->mutex);
+  auto [position, inserted] = reduced->checkers.try_emplace(key);
+  if (inserted) {
+    EquivalenceOptions reducedOptions = options;
+    reducedOptions.reduceParallelDimensions = false;
+    FailureOr<EquivalenceChecker> created =
+        create(reducedReference, reducedOptions, error, deadline);
+    if (failed(created)) {
+      reduced->checkers.erase(position);
+      return failure();
+    }
+    position->second =
+        std::make_unique<EquivalenceChecker>(std::move(*created));
+  }
+  return position->second.get();
 }
 
 FailureOr<const EquivalenceChecker::Trial *>
@@ -386,6 +423,25 @@ EquivalenceChecker::check(const Program &candidate, std::string &error,
                           const Deadline &deadline) const {
   if (failed(checkSignatures(reference, candidate, error)))
     return failure();
+  if (!options.reduceParallelDimensions)
+    return checkFullSize(candidate, error, deadline);
+  ReducedPair pair = reduceParallelDimensions(reference, candidate);
+  if (pair.reductions.empty())
+    return checkFullSize(candidate, error, deadline);
+  FailureOr<const EquivalenceChecker *> checker =
+      getReducedChecker(pair.reference, error, deadline);
+  if (failed(checker))
+    return failure();
+  FailureOr<EquivalenceVerdict> verdict =
+      (*checker)->checkFullSize(pair.candidate, error, deadline);
+  if (succeeded(verdict))
+    verdict->reductions = std::move(pair.reductions);
+  return verdict;
+}
+
+FailureOr<EquivalenceVerdict>
+EquivalenceChecker::checkFullSize(const Program &candidate, std::string &error,
+                                  const Deadline &deadline) const {
   double perTrial = log2TrialErrorBound(reference, candidate);
   unsigned numTrials = options.trials;
   if (numTrials == 0) {

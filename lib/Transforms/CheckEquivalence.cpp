@@ -64,6 +64,7 @@ struct CheckEquivalencePass
     options.seed = seed;
     options.trials = trials;
     options.limits = *limits;
+    options.reduceParallelDimensions = reduceDimensions;
     sem::Deadline deadline(limits->timeLimitSeconds);
     FailureOr<sem::EquivalenceChecker> checker =
         sem::EquivalenceChecker::create(*refProgram, options, error, deadline);
@@ -121,6 +122,11 @@ struct CheckEquivalencePass
     if (verdict->equivalent) {
       diag << verdict->trials << " trials, false-positive probability <= 2^"
            << llvm::formatv("{0:F1}", verdict->log2Bound).str();
+      for (const sem::DimensionReduction &cut : verdict->reductions)
+        diag << llvm::formatv("; output dimension {0} checked at {1} of its "
+                              "{2} indices",
+                              cut.outputDim, cut.to, cut.from)
+                    .str();
     } else {
       const sem::Mismatch &m = *verdict->mismatch;
       diag << "output " << m.output << " differs at ["

@@ -272,10 +272,12 @@ double floatError(const Program &a, const Program &b, uint64_t seed) {
   return maxRelativeError(outA, outB);
 }
 
-bool fieldEquivalent(const Program &a, const Program &b, uint64_t seed) {
+bool fieldEquivalent(const Program &a, const Program &b, uint64_t seed,
+                     bool reduce = true) {
   std::string error;
   EquivalenceOptions options;
   options.seed = seed;
+  options.reduceParallelDimensions = reduce;
   FailureOr<EquivalenceChecker> checker =
       EquivalenceChecker::create(a, options, error);
   EXPECT_TRUE(succeeded(checker)) << error;
@@ -313,6 +315,24 @@ TEST(EquivalenceProperty, FieldVerdictMatchesFloatOnMutants) {
   // Most mutations must change the function (some hit dead nodes), or this
   // test says little.
   EXPECT_GT(different, 150);
+}
+
+// Checking at reduced sizes (ParallelDimensions.h) gives the verdict of the
+// full-size check, on rewrites and on mutants alike.
+TEST(EquivalenceProperty, ReducedChecksAgreeWithFullSizeChecks) {
+  std::mt19937_64 rng(7);
+  int reduced = 0, different = 0;
+  for (uint64_t seed = 0; seed < 200; ++seed) {
+    Program p = RandomProgramBuilder(seed + 2000).build();
+    Program q = seed % 2 ? mutate(p, rng) : rewrite(p, rng);
+    bool full = fieldEquivalent(p, q, seed, /*reduce=*/false);
+    EXPECT_EQ(fieldEquivalent(p, q, seed), full) << "seed " << seed;
+    reduced += !reduceParallelDimensions(p, q).reductions.empty();
+    different += !full;
+  }
+  // Most random programs have a parallel dimension, and many mutants differ.
+  EXPECT_GT(reduced, 100);
+  EXPECT_GT(different, 40);
 }
 
 } // namespace

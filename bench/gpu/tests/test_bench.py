@@ -19,6 +19,7 @@ import cases
 import kernel_results
 import mirage
 from cases import CASES
+from generality import GENERALITY
 from mirage import interpreter
 from mirage.backends import TorchBackend
 from mirage.plan import contiguous_strides, read_plan
@@ -105,20 +106,39 @@ def test_the_baselines_compute_the_benchmark_programs(tmp_path):
         [expected] = interpreter.evaluate(benchmark_reference(name, tmp_path),
                                         inputs, backend, "f32")
         assert bench.relative_error(case.program(*inputs), expected) < 1e-5
-        if case.attention and hasattr(torch.nn.functional,
-                                      "scaled_dot_product_attention"):
-            assert bench.relative_error(
-                cases.sdpa(*cases.sdpa_inputs(*inputs)), expected) < 1e-5
+        if not case.attention:
+            continue
+        for group in case.groups:
+            try:
+                output = cases.sdpa(*cases.sdpa_inputs(*inputs, group))
+            except TypeError:  # a torch without enable_gqa (before 2.5)
+                continue
+            assert bench.relative_error(output, expected) < 1e-5
 
 
-def test_sdpa_inputs_are_in_sdpa_layout():
+def test_sdpa_inputs_are_in_sdpa_native_layout():
     torch = pytest.importorskip("torch")
     q, k, v = (torch.zeros(shape) for shape in CASES["gqa_bs1"].inputs)
-    q4, k4, v4 = cases.sdpa_inputs(q, k, v)
-    assert (q4.shape, k4.shape, v4.shape) == ((1, 2, 256, 64),
+    q4, k4, v4 = cases.sdpa_inputs(q, k, v, 8)
+    assert (q4.shape, k4.shape, v4.shape) == ((1, 16, 32, 64),
                                              (1, 2, 4096, 64),
                                              (1, 2, 4096, 64))
     assert k4.is_contiguous()
+    # Query head h * 8 + i takes rows [32 i, 32 i + 32) of KV head h.
+    q = torch.arange(2 * 256 * 64.0).reshape(2, 256, 64)
+    q4, _, _ = cases.sdpa_inputs(q, k, v, 8)
+    assert torch.equal(q4[0, 8 + 3], q[1, 96:128])
+
+
+def test_sdpa_is_timed_under_every_backend_and_grouping():
+    assert CASES["gqa_bs1"].groups == (1, 4, 8, 16, 32)
+    assert CASES["mha_bs1"].groups == (1,)
+    assert CASES["qknorm_gqa_bs1"].groups == ()
+    assert set(cases.SDPA_BACKENDS) == {"flash", "cuDNN", "efficient"}
+    assert [kernel_results.family(name) for name in (
+        "eager", "torch.compile", "torch.compile max-autotune-no-cudagraphs",
+        "SDPA flash g=8")] == ["eager", "torch.compile", "torch.compile",
+                              "SDPA"]
 
 
 #===---------------------------------------------------------------------===#
@@ -267,7 +287,7 @@ def entry(do_bench=None, cudagraph=None, err=1e-3, correct=True, **fields):
 
 
 def record(name="lora", candidates=(), baselines=None):
-    r = kernel_results.new_record(CASES[name], META, 3e12)
+    r = kernel_results.new_record(bench.ALL_CASES[name], META, 3e12)
     r["candidates"] = list(candidates)
     r["baselines"] = baselines or {}
     kernel_results.summarise(r)
@@ -360,6 +380,21 @@ def test_wrong_baselines_do_not_count():
     assert (r["best_baseline"], r["best_baseline_us"]) == \
         ("SDPA (CUDA graph)", 12.0)
     assert r["speedup"] == 1.2
+
+
+def test_a_family_column_shows_its_best_baseline():
+    r = record("gqa_bs1", [entry(10.0, bundle="b", function="f")],
+               {"eager": entry(30.0),
+                "SDPA flash g=8": entry(14.0, 15.0),
+                "SDPA cuDNN g=8": entry(err=0.5, correct=False),
+                "SDPA efficient g=1": entry(40.0),
+                "torch.compile": entry(25.0, 20.0),
+                "torch.compile max-autotune-no-cudagraphs": entry(21.0, 19.0)})
+    assert (r["best_baseline"], r["best_baseline_us"]) == ("SDPA flash g=8",
+                                                           14.0)
+    [row] = kernel_results.table([r])[2:]
+    cells = [c.strip() for c in row.split("|")]
+    assert cells[4:7] == ["30 / –", "21 / 19", "14 / 15"]
 
 
 def test_a_case_without_a_correct_mirage_kernel_fails():
@@ -508,3 +543,87 @@ def test_timing_and_bandwidth_on_the_gpu():
     assert set(times) == {"do_bench", "cudagraph"}
     assert all(t > 0 for t in times.values())
     assert bench.copy_bandwidth() > 1e11
+
+
+#===---------------------------------------------------------------------===#
+# The generality suite
+#===---------------------------------------------------------------------===#
+
+
+def test_the_generality_suite_covers_what_issue_26_asks():
+    names = list(GENERALITY)
+    assert len(names) >= 24
+    for model in ("llama3_8b", "qwen25_7b", "mistral_7b"):
+        assert any(n.startswith(model) for n in names)
+    for kind in ("norm_qkv", "mlp_t", "mlp_down", "lora", "softmax", "attn"):
+        assert any(f"_{kind}" in n for n in names), kind
+    assert {c.dtype for c in GENERALITY.values()} == {"f16", "bf16"}
+    assert {c.suite for c in GENERALITY.values()} == {"generality"}
+    attention = [c for c in GENERALITY.values() if c.attention]
+    assert {c.inputs[0][2] for c in attention} == {64, 128}
+    assert min(c.inputs[1][2] for c in attention) <= 1024
+    assert max(c.inputs[1][2] for c in attention) >= 32768
+    ranks = {c.inputs[2][1] for n, c in GENERALITY.items() if "_lora" in n}
+    assert min(ranks) == 8 and max(ranks) == 128
+
+
+def program_signature(path):
+    """(input shapes, output shape, dtype) of a kernel-graph file."""
+    [line] = [l for l in path.read_text().splitlines()
+              if l.startswith("func.func @")]
+    arguments, result = line.split(") -> ")
+    tensors = re.findall(r"tensor<([0-9x]+)x(f16|bf16)>", arguments)
+    [(output, dtype)] = re.findall(r"tensor<([0-9x]+)x(f16|bf16)>", result)
+    shape = lambda dims: tuple(int(d) for d in dims.split("x"))  # noqa: E731
+    assert {d for _, d in tensors} == {dtype}
+    return [shape(dims) for dims, _ in tensors], shape(output), dtype
+
+
+@pytest.mark.parametrize("name", list(GENERALITY))
+def test_generality_programs_are_written_and_match_their_cases(name):
+    inputs, output, dtype = program_signature(
+        REPO / "bench" / "generality" / f"{name}.mlir")
+    case = GENERALITY[name]
+    assert (case.inputs, case.output, case.dtype) == (inputs, output, dtype)
+
+
+def test_the_committed_generality_programs_are_what_the_generator_writes():
+    result = run_script(REPO / "bench" / "generality" / "write-programs.py",
+                        "--check")
+    assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.skipif(not BUNDLER.is_file(),
+                    reason="build/bin/mirage-bundle is not built")
+def test_generality_baselines_compute_their_programs(tmp_path):
+    torch = pytest.importorskip("torch")
+    backend = TorchBackend(torch)
+    generator = torch.Generator().manual_seed(0)
+    for name in ("mistral_7b_lora_r8_t1_f16", "llama3_8b_softmax_t1_k8192_f16",
+                 "llama32_1b_attn_b1_t1_kv2k_f16", "llama32_1b_norm_qkv_t1_f16"):
+        case = GENERALITY[name]
+        out = tmp_path / name
+        subprocess.run([str(BUNDLER), str(REPO / "bench" / "generality" /
+                                          f"{name}.mlir"), "-o", str(out)],
+                       check=True)
+        [function] = read_plan(out).functions.values()
+        program = interpreter.Program.from_json(function.reference)
+        inputs = [torch.randn(shape, generator=generator) * 0.1
+                  for shape in case.inputs]
+        [expected] = interpreter.evaluate(program, inputs, backend, "f32")
+        assert bench.relative_error(case.program(*inputs), expected) < 1e-5
+
+
+def test_generality_targets():
+    fast = [record(name, [entry(1.0, bundle="b", function="f")],
+                   {"eager": entry(1.2)}) for name in GENERALITY]
+    assert kernel_results.suite_of(fast) == "generality"
+    assert [t["met"] for t in kernel_results.targets(fast)] == [True, True]
+    slow = [dict(r) for r in fast]
+    slow[0] = record(slow[0]["case"], [entry(1.0, bundle="b", function="f")],
+                     {"eager": entry(0.9)})
+    met = [t["met"] for t in kernel_results.targets(slow)]
+    assert met == [False, True]
+    assert [t["met"] for t in kernel_results.targets(fast[:5])] == \
+        [False, False]
+    assert kernel_results.report(fast).startswith("# Generality suite")

@@ -20,11 +20,13 @@
 
 #include "Mirage/Semantics/Domains.h"
 #include "Mirage/Semantics/Limits.h"
+#include "Mirage/Semantics/ParallelDimensions.h"
 #include "Mirage/Semantics/Program.h"
 #include "Mirage/Semantics/Tensor.h"
 #include "mlir/Support/LLVM.h"
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -44,6 +46,10 @@ struct EquivalenceOptions {
   unsigned maxTrials = 8;
   /// What each evaluation of the reference or a candidate may use.
   EvaluationLimits limits;
+  /// Checks each candidate at reduced sizes where its parallel dimensions
+  /// allow (reduceParallelDimensions): the same verdict, at a fraction of
+  /// the cost.
+  bool reduceParallelDimensions = true;
 };
 
 /// The first output element where a candidate differs from the reference.
@@ -58,20 +64,26 @@ struct EquivalenceVerdict {
   unsigned trials = 0;
   /// log2 of the probability that an "equivalent" verdict is wrong.
   double log2Bound = 0.0;
-  /// Set when not equivalent.
+  /// Set when not equivalent. Its index holds in the full-size outputs too
+  /// (a reduced check compares their first indices along each reduction).
   std::optional<Mismatch> mismatch;
+  /// The dimensions the check was cut down along; empty at full size.
+  SmallVector<DimensionReduction, 2> reductions;
 };
 
 /// Checks candidates against one reference. Inputs and the reference's
-/// outputs are computed once per trial (the first eagerly, the others when a
-/// check first needs them), so each candidate costs one evaluation per
-/// trial. `check` may be called from several threads at once.
+/// outputs are computed once per trial, when a check first needs them, so
+/// each candidate costs one evaluation per trial; a candidate checked at
+/// reduced sizes is checked against the reference reduced alike, whose
+/// trials are kept per reduced shape. `check` may be called from several
+/// threads at once.
 class EquivalenceChecker {
 public:
   /// Prepares the trials. Fails when the reference exceeds the limits of
   /// `options` (before anything is allocated), leaves the verifiable
   /// fragment (e.g. `exp` of an `exp`), or its first evaluation does not
-  /// end before `deadline`.
+  /// end before `deadline`; that evaluation is at the smallest sizes its
+  /// parallel dimensions allow when `reduceParallelDimensions` is set.
   static FailureOr<EquivalenceChecker>
   create(const Program &reference, const EquivalenceOptions &options,
          std::string &error, const Deadline &deadline = Deadline());
@@ -90,19 +102,35 @@ private:
     std::vector<Tensor<FieldValue>> inputs, outputs;
   };
 
+  /// The checkers of the reference at reduced sizes, by their input shapes.
+  struct ReducedCheckers {
+    std::mutex mutex;
+    std::map<std::string, std::unique_ptr<EquivalenceChecker>> checkers;
+  };
+
   EquivalenceChecker(const Program &reference, EquivalenceOptions options)
       : reference(reference), options(options),
-        trialsMutex(std::make_unique<std::mutex>()) {}
+        trialsMutex(std::make_unique<std::mutex>()),
+        reduced(std::make_unique<ReducedCheckers>()) {}
 
   /// Trial `index`, computed on first use, before `deadline`.
   FailureOr<const Trial *> getTrial(unsigned index, std::string &error,
                                     const Deadline &deadline) const;
+  /// The checker of `reducedReference`, this reference at reduced sizes.
+  FailureOr<const EquivalenceChecker *>
+  getReducedChecker(const Program &reducedReference, std::string &error,
+                    const Deadline &deadline) const;
+  /// `check` at the full size.
+  FailureOr<EquivalenceVerdict> checkFullSize(const Program &candidate,
+                                              std::string &error,
+                                              const Deadline &deadline) const;
 
   Program reference;
   EquivalenceOptions options;
   std::unique_ptr<std::mutex> trialsMutex;
   /// A deque: references to computed trials stay valid as it grows.
   mutable std::deque<Trial> trials;
+  std::unique_ptr<ReducedCheckers> reduced;
 };
 
 /// The probability that one trial calls two different programs equivalent,
