@@ -72,6 +72,37 @@ bool isCheaper(const CostEstimate &cost, const RankedProgram &other) {
   return cost < other.cost;
 }
 
+/// The key of `program` up to the order of each graph_def's grid axes: the
+/// axes sorted by their extent and by what they map. Two candidates that
+/// differ only in that order compute alike and take the same time (blocks
+/// are independent; a cluster's rank order is kept, as graph_defs with
+/// clusters are left as they are), so the search checks and keeps one.
+std::string getKeyUpToAxisOrder(const sem::Program &program) {
+  sem::Program canonical = program;
+  for (sem::Graph &body : llvm::drop_begin(canonical.graphs)) {
+    if (body.getClusterSize() != 1)
+      continue;
+    auto signature = [&](int axis) {
+      SmallVector<int64_t> key = {body.grid[axis]};
+      for (const sem::Node &node : body.nodes)
+        key.push_back(node.map[axis]);
+      return key;
+    };
+    std::array<int, 3> order = {0, 1, 2};
+    llvm::stable_sort(
+        order, [&](int a, int b) { return signature(a) < signature(b); });
+    std::array<int64_t, 3> grid = body.grid;
+    for (int axis = 0; axis < 3; ++axis)
+      body.grid[axis] = grid[order[axis]];
+    for (sem::Node &node : body.nodes) {
+      std::array<int32_t, 3> map = node.map;
+      for (int axis = 0; axis < 3; ++axis)
+        node.map[axis] = map[order[axis]];
+    }
+  }
+  return sem::getProgramKey(canonical);
+}
+
 /// Searches the µGraphs of one reference: for-loop range by range, the
 /// launches shared among the workers, then the verification of the range's
 /// candidates that may enter the best K.
@@ -158,7 +189,8 @@ private:
   double rangeEnd = std::numeric_limits<double>::infinity();
   /// What each for-loop range has left for a later pass.
   std::map<int64_t, RangeState> rangeStates;
-  /// The keys of the candidates scheduled so far.
+  /// The keys of the candidates scheduled so far, up to the order of grid
+  /// axes.
   llvm::StringSet<> seenKeys;
 };
 
@@ -546,8 +578,9 @@ bool Searcher::verify(std::vector<sem::Program> candidates, RangeState &state) {
     // Scheduling is part of the search's time.
     if (shared.outOfTime())
       return false;
-    // A task explored again finds its candidates again.
-    if (!seenKeys.insert(sem::getProgramKey(candidate)).second)
+    // A task explored again finds its candidates again, and candidates that
+    // differ only in the order of grid axes are one.
+    if (!seenKeys.insert(getKeyUpToAxisOrder(candidate)).second)
       continue;
     if (std::optional<CostEstimate> cost = estimate(candidate))
       state.unchecked.push_back({*cost, std::move(candidate)});
