@@ -1,0 +1,63 @@
+module {
+  func.func @gqa_bs1(%arg0: tensor<2x256x64xf16>, %arg1: tensor<2x64x4096xf16>, %arg2: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> {
+    %0:2 = mirage_kernel.graph_def(%arg3 = %arg0 : tensor<2x256x64xf16>, %arg4 = %arg1 : tensor<2x64x4096xf16>, %arg5 = %arg2 : tensor<2x4096x64xf16>) -> (tensor<2x256x2048xf16>, tensor<2x256x32xf16>) grid [2, 32, 8] block [128, 1, 1] forloop 2 {
+      %2 = input_loader %arg3 imap <x = 0, z = 1> : tensor<2x256x64xf16> -> !mirage_block.stensor<1x32x64xf16>
+      %3 = input_loader %arg4 imap <x = 0, y = 2> fmap 2 : tensor<2x64x4096xf16> -> !mirage_block.stensor<1x64x64xf16>
+      %4 = input_loader %arg5 imap <x = 0, y = 1> fmap 1 : tensor<2x4096x64xf16> -> !mirage_block.stensor<1x64x64xf16>
+      %5 = matmul %2, %3 : !mirage_block.stensor<1x32x64xf16>, !mirage_block.stensor<1x64x64xf16> -> !mirage_block.stensor<1x32x64xf16>
+      %6 = exp %5 : !mirage_block.stensor<1x32x64xf16>
+      %7 = matmul %6, %4 : !mirage_block.stensor<1x32x64xf16>, !mirage_block.stensor<1x64x64xf16> -> !mirage_block.stensor<1x32x64xf16>
+      %8 = reduction %6 dim 2 : !mirage_block.stensor<1x32x64xf16> -> !mirage_block.stensor<1x32x1xf16>
+      %9 = forloop_accum %7 sum : !mirage_block.stensor<1x32x64xf16> -> !mirage_block.stensor<1x32x64xf16>
+      %10 = forloop_accum %8 sum : !mirage_block.stensor<1x32x1xf16> -> !mirage_block.stensor<1x32x1xf16>
+      %11 = output_saver %9 omap <x = 0, y = 2, z = 1> : !mirage_block.stensor<1x32x64xf16> -> tensor<2x256x2048xf16>
+      %12 = output_saver %10 omap <x = 0, y = 2, z = 1> : !mirage_block.stensor<1x32x1xf16> -> tensor<2x256x32xf16>
+      yield %11, %12 : tensor<2x256x2048xf16>, tensor<2x256x32xf16>
+    }
+    %1 = mirage_kernel.graph_def(%arg3 = %0#0 : tensor<2x256x2048xf16>, %arg4 = %0#1 : tensor<2x256x32xf16>) -> tensor<2x256x64xf16> grid [2, 256, 1] block [128, 1, 1] forloop 1 {
+      %2 = input_loader %arg3 imap <x = 0, y = 1> : tensor<2x256x2048xf16> -> !mirage_block.stensor<1x1x2048xf16>
+      %3 = input_loader %arg4 imap <x = 0, y = 1> : tensor<2x256x32xf16> -> !mirage_block.stensor<1x1x32xf16>
+      %4 = reduction %2 dim 2 size 64 : !mirage_block.stensor<1x1x2048xf16> -> !mirage_block.stensor<1x1x64xf16>
+      %5 = reduction %3 dim 2 : !mirage_block.stensor<1x1x32xf16> -> !mirage_block.stensor<1x1x1xf16>
+      %6 = div %4, %5 : !mirage_block.stensor<1x1x64xf16>, !mirage_block.stensor<1x1x1xf16> -> !mirage_block.stensor<1x1x64xf16>
+      %7 = output_saver %6 omap <x = 0, y = 1> : !mirage_block.stensor<1x1x64xf16> -> tensor<2x256x64xf16>
+      yield %7 : tensor<2x256x64xf16>
+    }
+    return %1 : tensor<2x256x64xf16>
+  }
+  func.func @gqa_bs1_as_written(%arg0: tensor<2x256x64xf16>, %arg1: tensor<2x64x4096xf16>, %arg2: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> attributes {mirage.tuning = {candidate = -1 : i64, compiler = "0.6.0+g8875a5bc9e7e", key = "bc7f81f3054ef287329d2433bc942f0132cf990b91a81dbd9ed3c4ed31b3858b"}} {
+    %0 = mirage_kernel.matmul %arg0, %arg1 : tensor<2x256x64xf16>, tensor<2x64x4096xf16> -> tensor<2x256x4096xf16>
+    %1 = mirage_kernel.exp %0 : tensor<2x256x4096xf16>
+    %2 = mirage_kernel.reduction %1 dim 2 : tensor<2x256x4096xf16> -> tensor<2x256x1xf16>
+    %3 = mirage_kernel.div %1, %2 : tensor<2x256x4096xf16>, tensor<2x256x1xf16> -> tensor<2x256x4096xf16>
+    %4 = mirage_kernel.matmul %3, %arg2 : tensor<2x256x4096xf16>, tensor<2x4096x64xf16> -> tensor<2x256x64xf16>
+    return %4 : tensor<2x256x64xf16>
+  }
+  func.func @gqa_bs1_candidate_0(%arg0: tensor<2x256x64xf16>, %arg1: tensor<2x64x4096xf16>, %arg2: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> attributes {mirage.estimated_us = 17.864319999999999 : f64, mirage.global_bytes = 23199744 : i64, mirage.tuning = {candidate = 0 : i64, compiler = "0.6.0+g8875a5bc9e7e", key = "bc7f81f3054ef287329d2433bc942f0132cf990b91a81dbd9ed3c4ed31b3858b"}} {
+    %0:2 = mirage_kernel.graph_def(%arg3 = %arg0 : tensor<2x256x64xf16>, %arg4 = %arg1 : tensor<2x64x4096xf16>, %arg5 = %arg2 : tensor<2x4096x64xf16>) -> (tensor<2x256x2048xf16>, tensor<2x256x32xf16>) grid [2, 32, 8] block [128, 1, 1] forloop 2 {
+      %2 = input_loader %arg3 imap <x = 0, z = 1> : tensor<2x256x64xf16> -> !mirage_block.stensor<1x32x64xf16>
+      %3 = input_loader %arg4 imap <x = 0, y = 2> fmap 2 : tensor<2x64x4096xf16> -> !mirage_block.stensor<1x64x64xf16>
+      %4 = input_loader %arg5 imap <x = 0, y = 1> fmap 1 : tensor<2x4096x64xf16> -> !mirage_block.stensor<1x64x64xf16>
+      %5 = matmul %2, %3 : !mirage_block.stensor<1x32x64xf16>, !mirage_block.stensor<1x64x64xf16> -> !mirage_block.stensor<1x32x64xf16>
+      %6 = exp %5 : !mirage_block.stensor<1x32x64xf16>
+      %7 = matmul %6, %4 : !mirage_block.stensor<1x32x64xf16>, !mirage_block.stensor<1x64x64xf16> -> !mirage_block.stensor<1x32x64xf16>
+      %8 = reduction %6 dim 2 : !mirage_block.stensor<1x32x64xf16> -> !mirage_block.stensor<1x32x1xf16>
+      %9 = forloop_accum %7 sum : !mirage_block.stensor<1x32x64xf16> -> !mirage_block.stensor<1x32x64xf16>
+      %10 = forloop_accum %8 sum : !mirage_block.stensor<1x32x1xf16> -> !mirage_block.stensor<1x32x1xf16>
+      %11 = output_saver %9 omap <x = 0, y = 2, z = 1> : !mirage_block.stensor<1x32x64xf16> -> tensor<2x256x2048xf16>
+      %12 = output_saver %10 omap <x = 0, y = 2, z = 1> : !mirage_block.stensor<1x32x1xf16> -> tensor<2x256x32xf16>
+      yield %11, %12 : tensor<2x256x2048xf16>, tensor<2x256x32xf16>
+    }
+    %1 = mirage_kernel.graph_def(%arg3 = %0#0 : tensor<2x256x2048xf16>, %arg4 = %0#1 : tensor<2x256x32xf16>) -> tensor<2x256x64xf16> grid [2, 256, 1] block [128, 1, 1] forloop 1 {
+      %2 = input_loader %arg3 imap <x = 0, y = 1> : tensor<2x256x2048xf16> -> !mirage_block.stensor<1x1x2048xf16>
+      %3 = input_loader %arg4 imap <x = 0, y = 1> : tensor<2x256x32xf16> -> !mirage_block.stensor<1x1x32xf16>
+      %4 = reduction %2 dim 2 size 64 : !mirage_block.stensor<1x1x2048xf16> -> !mirage_block.stensor<1x1x64xf16>
+      %5 = reduction %3 dim 2 : !mirage_block.stensor<1x1x32xf16> -> !mirage_block.stensor<1x1x1xf16>
+      %6 = div %4, %5 : !mirage_block.stensor<1x1x64xf16>, !mirage_block.stensor<1x1x1xf16> -> !mirage_block.stensor<1x1x64xf16>
+      %7 = output_saver %6 omap <x = 0, y = 1> : !mirage_block.stensor<1x1x64xf16> -> tensor<2x256x64xf16>
+      yield %7 : tensor<2x256x64xf16>
+    }
+    return %1 : tensor<2x256x64xf16>
+  }
+}
+

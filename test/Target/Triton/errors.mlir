@@ -1,0 +1,43 @@
+// RUN: mirage-translate --mirage-to-triton %s -split-input-file -verify-diagnostics
+// RUN: not mirage-translate --mirage-to-triton %s -split-input-file 2>&1 | FileCheck %s
+
+// Constructs the Triton backend refuses, each with a message naming the op.
+
+// CHECK: 'mirage_block.concat' op is not supported by the Triton backend
+func.func @block_concat(%x: tensor<8x64xf16>) -> tensor<8x128xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<8x64xf16>) -> tensor<8x128xf16>
+      grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    %t = input_loader %X imap <> : tensor<8x64xf16> -> !mirage_block.stensor<8x64xf16>
+    // expected-error @below {{'mirage_block.concat' op is not supported by the Triton backend (Triton has no order-preserving concatenation of register tiles)}}
+    %c = concat %t, %t dim 1 : !mirage_block.stensor<8x64xf16>, !mirage_block.stensor<8x64xf16> -> !mirage_block.stensor<8x128xf16>
+    %s = output_saver %c omap <> : !mirage_block.stensor<8x128xf16> -> tensor<8x128xf16>
+    yield %s : tensor<8x128xf16>
+  }
+  return %o : tensor<8x128xf16>
+}
+
+// -----
+
+// CHECK: 'mirage_block.cluster_reduce' op inside the for-loop is not supported by the Triton backend
+func.func @collective_in_loop(%x: tensor<8x64xf16>) -> tensor<8x2xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<8x64xf16>) -> tensor<8x2xf16>
+      grid [2, 1, 1] block [128, 1, 1] forloop 2 cluster [2, 1, 1] {
+    %t = input_loader %X imap <> fmap 1 : tensor<8x64xf16> -> !mirage_block.stensor<8x32xf16>
+    %r = reduction %t dim 1 : !mirage_block.stensor<8x32xf16> -> !mirage_block.stensor<8x1xf16>
+    // expected-error @below {{'mirage_block.cluster_reduce' op inside the for-loop is not supported by the Triton backend}}
+    %c = cluster_reduce %r : !mirage_block.stensor<8x1xf16>
+    %a = forloop_accum %c sum : !mirage_block.stensor<8x1xf16> -> !mirage_block.stensor<8x1xf16>
+    %s = output_saver %a omap <x = 1> : !mirage_block.stensor<8x1xf16> -> tensor<8x2xf16>
+    yield %s : tensor<8x2xf16>
+  }
+  return %o : tensor<8x2xf16>
+}
+
+// -----
+
+// CHECK: 'mirage_kernel.all_reduce' op is not supported by the Triton backend
+func.func @all_reduce(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  // expected-error @below {{'mirage_kernel.all_reduce' op is not supported by the Triton backend}}
+  %o = mirage_kernel.all_reduce %x : tensor<8x64xf16>
+  return %o : tensor<8x64xf16>
+}
