@@ -15,6 +15,19 @@ using namespace mlir;
 using namespace mlir::mirage;
 
 //===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+bool mlir::mirage::isTensorCoreElementType(Type type) {
+  return type.isF16() || type.isBF16();
+}
+
+/// True when one tensor-core instruction multiplies `lhsType` by `rhsType`.
+static bool isTensorCorePair(Type lhsType, Type rhsType) {
+  return lhsType == rhsType && isTensorCoreElementType(lhsType);
+}
+
+//===----------------------------------------------------------------------===//
 // mma.sync
 //===----------------------------------------------------------------------===//
 
@@ -41,7 +54,7 @@ int64_t mlir::mirage::getTensorCoreSlices(ArrayRef<int64_t> shape,
 bool mlir::mirage::canUseTensorCores(Type lhsType, Type rhsType, int64_t depth,
                                      ArrayRef<int64_t> shape,
                                      int64_t numThreads) {
-  return lhsType.isF16() && rhsType.isF16() && depth % kTileK == 0 &&
+  return isTensorCorePair(lhsType, rhsType) && depth % kTileK == 0 &&
          shape.back() % kTileN == 0 && numThreads % kWarpSize == 0;
 }
 
@@ -92,7 +105,7 @@ WarpgroupPlan::getPackedShape(int64_t paddedRows) const {
 bool mlir::mirage::canUseWarpgroupMatmul(Type lhsType, Type rhsType,
                                          int64_t depth, ArrayRef<int64_t> shape,
                                          int64_t numThreads) {
-  return lhsType.isF16() && rhsType.isF16() &&
+  return isTensorCorePair(lhsType, rhsType) &&
          depth % kWarpgroupDepthStep == 0 && numThreads % kWarpgroupSize == 0 &&
          WarpgroupPlan(depth, shape, numThreads).getNumRegisters() <=
              kWarpgroupMaxRegisters;
@@ -107,10 +120,10 @@ bool mlir::mirage::canChainMatmuls(Type lhsType, Type rhsType,
                                    ArrayRef<int64_t> intermediateShape,
                                    int64_t depth, int64_t columns,
                                    int64_t numThreads) {
-  if (!lhsType.isF16() || !rhsType.isF16() || !intermediateType.isF16() ||
-      !productRhsType.isF16() || intermediateShape.size() < 2 ||
-      numThreads % kWarpSize != 0 || depth % kTileK != 0 ||
-      columns % kTileN != 0)
+  if (!isTensorCorePair(lhsType, rhsType) ||
+      !isTensorCorePair(intermediateType, productRhsType) ||
+      intermediateShape.size() < 2 || numThreads % kWarpSize != 0 ||
+      depth % kTileK != 0 || columns % kTileN != 0)
     return false;
   int64_t rows = intermediateShape[intermediateShape.size() - 2];
   int64_t keySteps = intermediateShape.back() / kTileK;

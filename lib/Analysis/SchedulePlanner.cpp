@@ -83,8 +83,8 @@ private:
                 int64_t termRun);
   /// The stores of mma.sync sums split into `slices` (storeResults).
   void planStoreResults(int64_t slices, ArrayRef<int64_t> shape);
-  /// The K-major copies of a wgmma's operands.
-  void planWarpgroupOperands(const WarpgroupPlan &plan);
+  /// The K-major copies of a wgmma's operands of `elementType`.
+  void planWarpgroupOperands(const WarpgroupPlan &plan, Type elementType);
   void releaseDeadTiles(Operation *op, bool loopEnd = false);
 
   // Ops.
@@ -396,10 +396,10 @@ void Planner::planStoreResults(int64_t slices, ArrayRef<int64_t> shape) {
   barrier();
 }
 
-void Planner::planWarpgroupOperands(const WarpgroupPlan &plan) {
-  Type f16 = Float16Type::get(graph.getContext());
-  allocate(plan.getPackedShape(plan.paddedRowsA), f16);
-  allocate(plan.getPackedShape(plan.paddedRowsB), f16);
+void Planner::planWarpgroupOperands(const WarpgroupPlan &plan,
+                                    Type elementType) {
+  allocate(plan.getPackedShape(plan.paddedRowsA), elementType);
+  allocate(plan.getPackedShape(plan.paddedRowsB), elementType);
   emitCode();
   barrier();
 }
@@ -498,7 +498,8 @@ void Planner::visitMatmul(block::MatmulOp op) {
         sum != s.registerSums.end()) {
       if (sum->second.engine == MatmulEngine::Wgmma)
         planWarpgroupOperands(
-            WarpgroupPlan(getShape(op.getLhs()).back(), shape, s.threads));
+            WarpgroupPlan(getShape(op.getLhs()).back(), shape, s.threads),
+            getElementType(op.getLhs()));
       emitCode();
       if (s.stages == 0)
         barrier();
@@ -510,7 +511,8 @@ void Planner::visitMatmul(block::MatmulOp op) {
   int64_t depth = layouts[op.getLhs()].shape.back();
   if (engine == MatmulEngine::Wgmma) {
     allocateResult(op.getResult());
-    planWarpgroupOperands(WarpgroupPlan(depth, shape, s.threads));
+    planWarpgroupOperands(WarpgroupPlan(depth, shape, s.threads),
+                          layouts[op.getLhs()].storageType);
     emitCode();
     barrier();
     return;

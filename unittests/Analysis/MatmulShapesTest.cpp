@@ -57,6 +57,18 @@ TEST_F(ChainedMatmulTest, RefusesWhatItCannotSplit) {
   EXPECT_FALSE(chains({1, 64, 32}, 128, 64, 64, builder.getF32Type()));
 }
 
+TEST_F(ChainedMatmulTest, ChainsBf16LikeF16) {
+  Type bf16 = builder.getBF16Type(), f16 = builder.getF16Type();
+  EXPECT_TRUE(chains({1, 64, 32}, 128, 64, 64, bf16));
+  EXPECT_TRUE(chains({1, 16, 64}, 128, 64, 64, bf16));
+  EXPECT_FALSE(chains({1, 8, 32}, 128, 64, 64, bf16));
+  // Each matmul multiplies one tensor-core type: f16 by bf16 does not chain.
+  EXPECT_FALSE(
+      canChainMatmuls(f16, bf16, bf16, bf16, {1, 64, 32}, 64, 64, 128));
+  EXPECT_FALSE(
+      canChainMatmuls(bf16, bf16, bf16, f16, {1, 64, 32}, 64, 64, 128));
+}
+
 TEST_F(ChainedMatmulTest, CountsTheRegistersOfEveryStrip) {
   // 8 tiles of 4 sums for a 64-column product, 2 row sums per strip.
   EXPECT_EQ(ChainShape({1, 64, 32}, 64, 128, true).getNumRegisters(), 34);
@@ -65,6 +77,27 @@ TEST_F(ChainedMatmulTest, CountsTheRegistersOfEveryStrip) {
   EXPECT_EQ(ChainShape({2, 64, 32}, 64, 128, true).getNumRegisters(), 68);
   // Split keys: one strip per warp still.
   EXPECT_EQ(ChainShape({1, 16, 64}, 64, 128, true).getNumRegisters(), 34);
+}
+
+TEST(TensorCoreTypesTest, F16AndBf16RunOnTensorCores) {
+  MLIRContext context;
+  Builder builder(&context);
+  Type f16 = builder.getF16Type(), bf16 = builder.getBF16Type(),
+       f32 = builder.getF32Type();
+  EXPECT_TRUE(isTensorCoreElementType(f16));
+  EXPECT_TRUE(isTensorCoreElementType(bf16));
+  EXPECT_FALSE(isTensorCoreElementType(f32));
+  // A 64x32 result contracting 64 elements in one warpgroup.
+  for (Type type : {f16, bf16}) {
+    EXPECT_TRUE(canUseTensorCores(type, type, 64, {64, 32}, 128));
+    EXPECT_TRUE(canUseWarpgroupMatmul(type, type, 64, {64, 32}, 128));
+  }
+  // f32 operands and mixed f16 by bf16 operands stay on the SIMT cores.
+  for (auto [lhs, rhs] :
+       {std::pair{f32, f32}, std::pair{f16, bf16}, std::pair{bf16, f16}}) {
+    EXPECT_FALSE(canUseTensorCores(lhs, rhs, 64, {64, 32}, 128));
+    EXPECT_FALSE(canUseWarpgroupMatmul(lhs, rhs, 64, {64, 32}, 128));
+  }
 }
 
 } // namespace

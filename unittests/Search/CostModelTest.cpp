@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 using namespace mlir;
 using namespace mlir::mirage;
@@ -105,6 +106,35 @@ TEST_F(CostModelTest, TheEngineComesFromTheSchedule) {
   EXPECT_EQ(mma.multiplyAdds, 16.0 * 32 * 64);
   EXPECT_EQ(wgmma.multiplyAdds, 64.0 * 32 * 64);
   EXPECT_EQ(countMultiplyAdds(program), 2.0 * 32 * 64);
+}
+
+TEST_F(CostModelTest, Bf16MatmulsCostWhatF16OnesDo) {
+  // The same program on bf16: scheduled on the same engine, at the same
+  // tensor-core throughput.
+  std::string source = kLinear;
+  for (size_t at = source.find("xf16>"); at != std::string::npos;
+       at = source.find("xf16>", at))
+    source.replace(at, 5, "xbf16>");
+  OwningOpRef<ModuleOp> bf16Module =
+      parseSourceString<ModuleOp>(source, &context);
+  ASSERT_TRUE(bf16Module);
+  func::FuncOp bf16Function = *bf16Module->getOps<func::FuncOp>().begin();
+  sem::Program bf16Program = *sem::buildProgram(bf16Function);
+  for (const Chip *target : {lookupChip("sm_80"), &chip}) {
+    ProgramFacts f16Facts = schedule(*target);
+    std::optional<ProgramFacts> bf16Facts =
+        scheduleFunction(bf16Function, bf16Program, {target}, *target,
+                         CodegenOptions().getScheduleOptions());
+    ASSERT_TRUE(bf16Facts.has_value());
+    ASSERT_TRUE((*bf16Facts)[1].has_value());
+    EXPECT_EQ((*bf16Facts)[1]->matmulEngines,
+              std::vector<MatmulEngine>{MatmulEngine::MmaSync});
+    EXPECT_EQ((*bf16Facts)[1]->matmulEngines, f16Facts[1]->matmulEngines);
+    CostEstimate f16Cost = estimateCost(program, *target, f16Facts);
+    CostEstimate bf16Cost = estimateCost(bf16Program, *target, *bf16Facts);
+    EXPECT_EQ(bf16Cost.multiplyAdds, f16Cost.multiplyAdds);
+    EXPECT_EQ(bf16Cost.microseconds, f16Cost.microseconds);
+  }
 }
 
 TEST_F(CostModelTest, ThreadsAndPipeliningComeFromTheSchedule) {

@@ -51,10 +51,10 @@ struct ScheduleOptions {
   /// The most for-loop iterations whose staged tiles are in shared memory at
   /// once (below 2: no staging).
   int64_t maxStages;
-  /// Whether f16 matmuls may run on tensor cores.
+  /// Whether f16 and bf16 matmuls may run on tensor cores.
   bool tensorCores;
-  /// Whether f16 matmuls may run on warpgroup tensor cores (`wgmma`) where
-  /// the chip has them.
+  /// Whether f16 and bf16 matmuls may run on warpgroup tensor cores
+  /// (`wgmma`) where the chip has them.
   bool warpgroupMatmuls;
   /// Whether staged tiles may be copied by the TMA unit where the chip has
   /// one.
@@ -73,10 +73,11 @@ struct ScheduleChoices {
   int64_t stagingBytes;
   /// Whether sums take vector groups (more slices, so larger partial sums).
   bool vectorSums;
-  /// Whether f16 matmuls run on tensor cores (`mma.sync`) where they fit.
+  /// Whether f16 and bf16 matmuls run on tensor cores (`mma.sync`) where they
+  /// fit.
   bool tensorCores;
-  /// Whether f16 matmuls run on warpgroup tensor cores (`wgmma`) where they
-  /// fit, before `mma.sync`.
+  /// Whether f16 and bf16 matmuls run on warpgroup tensor cores (`wgmma`)
+  /// where they fit, before `mma.sync`.
   bool warpgroupMatmuls;
   /// Whether staged tiles are copied by the TMA unit (`cp.async.bulk.tensor`
   /// on TMA descriptors), completing on one mbarrier per stage, instead of

@@ -6,10 +6,10 @@
 //===----------------------------------------------------------------------===//
 //
 // The geometry of the tensor-core matmuls of a generated kernel, as pure
-// functions of shapes and thread counts: when a matmul runs on `mma.sync`
-// or `wgmma`, how the warps split it, the f32 registers a thread keeps, and
-// the geometry of two matmuls chained in registers. The kernel schedule
-// decides with them and the code generator emits by them.
+// functions of element types, shapes and thread counts: when a matmul runs
+// on `mma.sync` or `wgmma`, how the warps split it, the f32 registers a thread
+// keeps, and the geometry of two matmuls chained in registers. The kernel
+// schedule decides with them and the code generator emits by them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +19,15 @@
 #include "Mirage/Analysis/TileLayout.h"
 
 namespace mlir::mirage {
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+/// True when the tensor cores (`mma.sync`, `wgmma`) multiply elements of
+/// `type`, with f32 sums: f16 and bf16. One instruction multiplies operands
+/// of one such type; f16 by bf16 operands stay off the tensor cores.
+bool isTensorCoreElementType(Type type);
 
 //===----------------------------------------------------------------------===//
 // mma.sync
@@ -43,7 +52,8 @@ int64_t getTensorCoreSlices(ArrayRef<int64_t> shape, int64_t depth,
 
 /// True when a block matmul of `lhsType` by `rhsType` elements, contracting
 /// `depth` elements, of result shape `shape` runs on tensor cores in blocks
-/// of `numThreads` threads (whole warps): f16 operands, a contracting
+/// of `numThreads` threads (whole warps): operands of one tensor-core
+/// element type (isTensorCoreElementType), a contracting
 /// dimension of whole 16-element steps and whole 8-column tiles, any number
 /// of result rows (rows past the end of a 16-row tile read zeros: a GEMV of
 /// one or two rows wastes most of the tensor cores' work but still beats the
@@ -85,7 +95,8 @@ struct WarpgroupPlan {
   /// The f32 sums each thread holds for all of its warpgroup's items.
   int64_t getNumRegisters() const { return itemsPerWarpgroup * columns / 2; }
   /// The shape of the K-major copy of an operand of `paddedRows` rows:
-  /// `[batch..., paddedRows / 8, depth / 8, 8, 8]` f16.
+  /// `[batch..., paddedRows / 8, depth / 8, 8, 8]` elements of the
+  /// operands' 16-bit type.
   SmallVector<int64_t, 6> getPackedShape(int64_t paddedRows) const;
 
   SmallVector<int64_t, 2> batchShape;
@@ -107,7 +118,8 @@ struct WarpgroupPlan {
 
 /// True when a block matmul of `lhsType` by `rhsType` elements, contracting
 /// `depth` elements, of result shape `shape` runs on `wgmma` in blocks of
-/// `numThreads` threads: f16 operands, whole 16-element steps of the
+/// `numThreads` threads: operands of one tensor-core element type
+/// (isTensorCoreElementType), whole 16-element steps of the
 /// contracting dimension, whole warpgroups, and at most 128 f32 sums per
 /// thread.
 bool canUseWarpgroupMatmul(Type lhsType, Type rhsType, int64_t depth,
@@ -119,8 +131,10 @@ bool canUseWarpgroupMatmul(Type lhsType, Type rhsType, int64_t depth,
 
 /// True when `E x C`, for `E = f(A x B)` of `intermediateShape` from
 /// `depth`-element dot products and C of `columns` columns, can keep E in
-/// registers (ChainShape): f16 operands and intermediate, whole 16-row
-/// strips and 16-element steps, and strips that the warps share evenly.
+/// registers (ChainShape): A and B of one tensor-core element type
+/// (isTensorCoreElementType), E and C of one (E is packed at its own type),
+/// whole 16-row strips and 16-element steps, and strips that the warps share
+/// evenly.
 bool canChainMatmuls(Type lhsType, Type rhsType, Type intermediateType,
                      Type productRhsType, ArrayRef<int64_t> intermediateShape,
                      int64_t depth, int64_t columns, int64_t numThreads);

@@ -27,8 +27,8 @@ def ConvertMirageBlockToGPUPass
     tile lives in dynamic shared memory at its element type, and
     `forloop_accum` accumulators in f32 (sums of tensor-core matmuls in
     registers); each block op is a loop of the block's threads over the
-    elements of its result, followed by a barrier, f16 matmuls run on tensor
-    cores (`mma.sync`, or `wgmma` on sm_90a when asked); loop-invariant ops
+    elements of its result, followed by a barrier, f16 and bf16 matmuls run
+    on tensor cores (`mma.sync`, or `wgmma` on sm_90a when asked); loop-invariant ops
     run before the `scf.for` over the for-loop, ops on accumulated values
     after it. Cluster collectives read the peers' shared
     memory through `nvvm.mapa` between cluster barriers, and the kernel
@@ -64,11 +64,11 @@ def ConvertMirageBlockToGPUPass
            "choices and launch with the same shared memory">,
     Option<"tensorCores", "tensor-cores", "bool",
            "::mlir::mirage::CodegenOptions().tensorCores",
-           "Run f16 matmuls on tensor cores (mma.sync "
+           "Run f16 and bf16 matmuls on tensor cores (mma.sync "
            "m16n8k16, f32 sums); false: every matmul on the SIMT path">,
     Option<"wgmma", "wgmma", "bool",
            "::mlir::mirage::CodegenOptions().wgmma",
-           "On sm_90a, run f16 matmuls on warpgroup tensor cores "
+           "On sm_90a, run f16 and bf16 matmuls on warpgroup tensor cores "
            "(wgmma.mma_async m64nNk16, operands copied into shared memory "
            "K-major) where they fit, before mma.sync (default false: "
            "measured slower than mma.sync on the benchmark µGraphs, "

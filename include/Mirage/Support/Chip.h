@@ -53,8 +53,9 @@ struct Chip {
   bool hasWgmma;
   /// Measured figures of the cost model (docs/Benchmarks/CostModel.md):
   /// copy bandwidth (bytes read and written per µs), f32 fused multiply-adds
-  /// per µs of the SIMT cores, f16 multiply-adds (f32 sums) per µs of the
-  /// tensor cores through mma.sync, and the time of a tiny kernel's launch.
+  /// per µs of the SIMT cores, f16 or bf16 multiply-adds (f32 sums; the same
+  /// rate) per µs of the tensor cores through mma.sync, and the time of a
+  /// tiny kernel's launch.
   double copyBytesPerMicrosecond;
   double simtMultiplyAddsPerMicrosecond;
   double tensorMultiplyAddsPerMicrosecond;

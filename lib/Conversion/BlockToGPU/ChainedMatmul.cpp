@@ -15,10 +15,12 @@ using namespace mlir;
 using namespace mlir::mirage;
 
 ChainedMatmulSum::ChainedMatmulSum(ArrayRef<int64_t> intermediateShape,
-                                   int64_t depth, int64_t columns,
-                                   int64_t numThreads, bool rowSums)
+                                   Type intermediateType, int64_t depth,
+                                   int64_t columns, int64_t numThreads,
+                                   bool rowSums)
     : ChainShape(intermediateShape, columns, numThreads, rowSums),
-      intermediateShape(intermediateShape), depth(depth) {}
+      intermediateShape(intermediateShape), intermediateType(intermediateType),
+      depth(depth) {}
 
 namespace mlir::mirage {
 
@@ -106,9 +108,8 @@ SmallVector<Value> ChainEmitter::accumulate(
     const Tile &lhs, const Tile &rhs, const Tile &productRhs,
     function_ref<Value(Value)> intermediate, ValueRange registers) {
   SmallVector<Value> next(registers);
-  Type f16 = builder.getF16Type();
-  auto toHalf = [&](Value value) -> Value {
-    return arith::TruncFOp::create(builder, loc, f16, value);
+  auto narrow = [&](Value value) -> Value {
+    return arith::TruncFOp::create(builder, loc, chain.intermediateType, value);
   };
   auto addF = [&](Value x, Value y) -> Value {
     return arith::AddFOp::create(builder, loc, x, y);
@@ -148,8 +149,8 @@ SmallVector<Value> ChainEmitter::accumulate(
       SmallVector<Value, 4> a;
       for (int64_t tile = 0; tile < 2; ++tile)
         for (int64_t half = 0; half < 2; ++half)
-          a.push_back(first.pack(toHalf(e[tile][2 * half]),
-                                 toHalf(e[tile][2 * half + 1])));
+          a.push_back(second.pack(narrow(e[tile][2 * half]),
+                                  narrow(e[tile][2 * half + 1])));
       // The product's column tiles, two at a time (B fragments of both in
       // one load), the last alone if their count is odd.
       for (int64_t column = 0; column < columnTiles; column += 2) {

@@ -9,11 +9,11 @@
 // the same iteration and read by nothing else but the sums of its rows (the
 // attention µGraphs' `exp(Q x K) x V` and row sums of `exp(Q x K)`), on
 // `mma.sync` tensor cores with E in registers: the accumulator fragment of
-// two neighbouring 8-column tiles of `A x B`, rounded to f16 and packed in
-// pairs, is the lhs fragment of one 16-element step of `E x C`
-// (FlashAttention's register reuse). Every warp computes whole 16-row strips
-// of E, so that no other warp reads what it computes and no barrier or
-// shared tile separates the two matmuls (docs/CodeGeneration.md).
+// two neighbouring 8-column tiles of `A x B`, rounded to E's element type
+// (f16 or bf16) and packed in pairs, is the lhs fragment of one 16-element step
+// of `E x C` (FlashAttention's register reuse). Every warp computes whole
+// 16-row strips of E, so that no other warp reads what it computes and no
+// barrier or shared tile separates the two matmuls (docs/CodeGeneration.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,15 +45,17 @@ namespace mlir::mirage {
 ///   chain.finishRowSums(emitter, loop.getResults(), r);
 class ChainedMatmulSum : public ChainShape {
 public:
-  /// For E of `intermediateShape` from `depth`-element dot products, a
-  /// product `E x C` of `columns` columns, in blocks of `numThreads`
-  /// threads, with E's row sums if `rowSums`.
-  ChainedMatmulSum(ArrayRef<int64_t> intermediateShape, int64_t depth,
-                   int64_t columns, int64_t numThreads, bool rowSums);
+  /// For E of `intermediateShape` and `intermediateType` elements from
+  /// `depth`-element dot products, a product `E x C` of `columns` columns,
+  /// in blocks of `numThreads` threads, with E's row sums if `rowSums`.
+  ChainedMatmulSum(ArrayRef<int64_t> intermediateShape, Type intermediateType,
+                   int64_t depth, int64_t columns, int64_t numThreads,
+                   bool rowSums);
 
   /// Emits one iteration: the registers after adding `E x productRhs` and
   /// the row sums of E, where E is `intermediate` of each f32 sum of
-  /// `lhs x rhs` (the f32 value of E's element, already rounded to f16).
+  /// `lhs x rhs` (the f32 value of E's element, already rounded to E's
+  /// element type).
   SmallVector<Value> accumulate(KernelEmitter &emitter, const Tile &lhs,
                                 const Tile &rhs, const Tile &productRhs,
                                 function_ref<Value(Value sum)> intermediate,
@@ -74,6 +76,7 @@ private:
   friend class ChainEmitter;
 
   SmallVector<int64_t, 4> intermediateShape;
+  Type intermediateType;
   int64_t depth;
 };
 

@@ -114,8 +114,9 @@ void GraphDefLowering::createRegisterSums() {
     auto second = cast<block::MatmulOp>(op);
     block::MatmulOp first = chain.first;
     registerChains[op] = std::make_unique<ChainedMatmulSum>(
-        getShape(second.getLhs()), getShape(first.getLhs()).back(),
-        getShape(second.getResult()).back(), threads, !chain.rowSums.empty());
+        getShape(second.getLhs()), getElementType(second.getLhs()),
+        getShape(first.getLhs()).back(), getShape(second.getResult()).back(),
+        threads, !chain.rowSums.empty());
   }
   for (auto &[op, sum] : schedule.registerSums) {
     auto matmul = cast<block::ForloopAccumOp>(op)

@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Block matmuls on the tensor cores of sm_80 and later: every warp of the
-// block computes 16x8 tiles of the result with `mma.sync.m16n8k16` (f16
-// operands, f32 sums), reading its operand fragments straight from the
+// block computes 16x8 tiles of the result with `mma.sync.m16n8k16` (f16 or
+// bf16 operands, f32 sums), reading its operand fragments straight from the
 // operand tiles (docs/CodeGeneration.md).
 //
 //===----------------------------------------------------------------------===//

@@ -22,6 +22,31 @@ using namespace mlir::mirage;
 /// warp's loop takes (unrolled, so that their loads are in flight together).
 static constexpr int64_t kMaxStepsPerIteration = 4;
 
+/// The type of a register of two elements of `elementType`, as fragments are
+/// loaded, selected and packed: `vector<2 x elementType>`.
+static VectorType getPairType(Type elementType) {
+  return VectorType::get({2}, elementType);
+}
+
+namespace {
+/// How `mma.sync` takes a register of two elements of a tensor-core element
+/// type (isTensorCoreElementType): the PTX type of the elements and the type
+/// of the register in NVVM's op.
+struct MmaOperandType {
+  NVVM::MMATypes ptxType;
+  Type registerType;
+};
+} // namespace
+
+static MmaOperandType getMmaOperandType(Type elementType) {
+  assert(isTensorCoreElementType(elementType) && "no tensor-core type");
+  // NVVM takes f16 pairs as they are and bf16 pairs as i32.
+  if (elementType.isBF16())
+    return {NVVM::MMATypes::bf16,
+            IntegerType::get(elementType.getContext(), 32)};
+  return {NVVM::MMATypes::f16, getPairType(elementType)};
+}
+
 WarpItems::WarpItems(KernelEmitter &emitter, ArrayRef<int64_t> shape,
                      int64_t depth, int64_t slices)
     : IndexArithmetic(emitter), shape(shape), tileGrid(getTileGrid(shape)),
@@ -49,10 +74,9 @@ void WarpItems::setTile(ValueRange batch, Value tileRow, Value tileColumn) {
   this->tileColumn = tileColumn;
 }
 
-Value WarpItems::zeroPair() {
+Value WarpItems::zeroPair(Type elementType) {
   return arith::ConstantOp::create(
-      builder, loc,
-      builder.getZeroAttr(VectorType::get({2}, builder.getF16Type())));
+      builder, loc, builder.getZeroAttr(getPairType(elementType)));
 }
 
 bool WarpItems::canLoadMatrices(const Tile &tile) {
@@ -60,8 +84,8 @@ bool WarpItems::canLoadMatrices(const Tile &tile) {
 }
 
 Value WarpItems::pack(Value lo, Value hi) {
-  Value vector = LLVM::PoisonOp::create(
-      builder, loc, VectorType::get({2}, builder.getF16Type()));
+  Value vector =
+      LLVM::PoisonOp::create(builder, loc, getPairType(lo.getType()));
   for (auto [position, element] : llvm::enumerate(ValueRange{lo, hi}))
     vector = LLVM::InsertElementOp::create(
         builder, loc, vector, element,
@@ -77,7 +101,7 @@ Value WarpItems::loadLhsPair(const Tile &lhs, Value row, bool lowerHalf,
     c.append({row, column});
     return emitter.loadPacked(lhs, c, 2);
   }
-  Value zeros = zeroPair();
+  Value zeros = zeroPair(lhs.getStorageType());
   // Rows 8-15 of the only row tile of 8 rows are all past the end.
   if (lowerHalf && rows <= kTileM / 2)
     return zeros;
@@ -114,7 +138,7 @@ SmallVector<Value, 4> WarpItems::loadMatrices(const Tile &tile, Value row,
       transpose ? NVVM::MMALayout::col : NVVM::MMALayout::row,
       NVVM::LdStMatrixShapeAttr::get(builder.getContext(), 8, 8),
       NVVM::LdStMatrixEltType::B16);
-  auto pairType = VectorType::get({2}, builder.getF16Type());
+  VectorType pairType = getPairType(tile.getStorageType());
   SmallVector<Value, 4> registers;
   for (int32_t i = 0; i < count; ++i) {
     Value word =
@@ -153,7 +177,8 @@ SmallVector<Value, 4> WarpItems::loadLhs(const Tile &lhs, Value k) {
     Value inside =
         arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
                               lowerHalf ? lowerRow : upperRow, index(rows));
-    a[i] = arith::SelectOp::create(builder, loc, inside, a[i], zeroPair());
+    a[i] = arith::SelectOp::create(builder, loc, inside, a[i],
+                                   zeroPair(lhs.getStorageType()));
   }
   return a;
 }
@@ -200,10 +225,21 @@ SmallVector<Value, 4> WarpItems::mma(ValueRange a, ValueRange b,
   Type f32 = builder.getF32Type();
   auto resultType = LLVM::LLVMStructType::getLiteral(builder.getContext(),
                                                      {f32, f32, f32, f32});
+  MmaOperandType operandType =
+      getMmaOperandType(cast<VectorType>(a.front().getType()).getElementType());
+  auto toOperands = [&](ValueRange pairs) {
+    return llvm::map_to_vector(pairs, [&](Value pair) -> Value {
+      if (pair.getType() == operandType.registerType)
+        return pair;
+      return LLVM::BitcastOp::create(builder, loc, operandType.registerType,
+                                     pair);
+    });
+  };
   auto mma = NVVM::MmaOp::create(
-      builder, loc, resultType, a, b, sums, {kTileM, kTileN, kTileK},
+      builder, loc, resultType, toOperands(a), toOperands(b), sums,
+      {kTileM, kTileN, kTileK},
       /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
-      std::array{NVVM::MMATypes::f16, NVVM::MMATypes::f16},
+      std::array{operandType.ptxType, operandType.ptxType},
       std::array{NVVM::MMALayout::row, NVVM::MMALayout::col});
   SmallVector<Value, 4> next;
   for (int64_t i = 0; i < 4; ++i)

@@ -8,8 +8,8 @@
 // How the warps of a block share a matmul on `mma.sync.m16n8k16` tensor
 // cores, and the fragments they load. The fragments of
 // `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32` (PTX ISA, "Matrix
-// Fragments for mma.m16n8k16"), for lane `l` of a warp, g = l / 4 and
-// t = l % 4:
+// Fragments for mma.m16n8k16"; the same for `.bf16`), for lane `l` of a
+// warp, g = l / 4 and t = l % 4:
 //   A (16x16, row): {a0,a1} = A[g][2t..2t+1], {a2,a3} = A[g+8][2t..2t+1],
 //                   {a4,a5} = A[g][2t+8..], {a6,a7} = A[g+8][2t+8..];
 //   B (16x8, col):  {b0,b1} = B[2t..2t+1][g], {b2,b3} = B[2t+8..2t+9][g];
@@ -71,9 +71,10 @@ public:
   /// columns and of the 8 columns after them (b0, b1 of each): one
   /// `ldmatrix.x4` where loadRhs's takes two matrices.
   SmallVector<Value, 4> loadRhsTiles(const Tile &rhs, Value k);
-  /// `sums` (c0..c3) plus the product of the fragments `a` and `b`.
+  /// `sums` (c0..c3) plus the product of the fragments `a` and `b`, at the
+  /// element type of their registers (f16 or bf16).
   SmallVector<Value, 4> mma(ValueRange a, ValueRange b, ValueRange sums);
-  /// `{lo, hi}` (f16) as a vector<2xf16>, an A or B register.
+  /// `{lo, hi}` (f16 or bf16) as a vector of 2, an A or B register.
   Value pack(Value lo, Value hi);
 
 private:
@@ -85,8 +86,8 @@ private:
     int64_t tail = rows % kTileM;
     return tail == 0 || (!lowerHalf && tail >= kTileM / 2);
   }
-  /// A register of zeros, for rows past the end.
-  Value zeroPair();
+  /// A register of zeros of `elementType`, for rows past the end.
+  Value zeroPair(Type elementType);
   /// The A register of row `row` and columns `column`, `column + 1` of lhs
   /// (zeros for a row past the end); `lowerHalf`: `row` is in rows 8-15 of
   /// its tile.
@@ -104,7 +105,7 @@ private:
   static bool canLoadMatrices(const Tile &tile);
   /// `ldmatrix` of `count` 8x8 matrices (transposed if `transpose`), lane l
   /// addressing row `row` at column `column` of `tile`; the i32 registers
-  /// as vector<2xf16>.
+  /// as vectors of 2 elements of the tile's 16-bit type.
   SmallVector<Value, 4> loadMatrices(const Tile &tile, Value row, Value column,
                                      int32_t count, bool transpose);
 

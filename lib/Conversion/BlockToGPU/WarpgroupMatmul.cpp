@@ -6,12 +6,13 @@
 //===----------------------------------------------------------------------===//
 //
 // `wgmma.mma_async.sync.aligned.m64nNk16.f32.f16.f16` (PTX ISA,
-// "Asynchronous Warpgroup Level Matrix Multiply-Accumulate") reads A (64x16)
-// and B (16xN) from shared memory through 64-bit matrix descriptors. Both
-// operands are kept K-major without swizzling: a core matrix is 8 rows of 8
-// f16 (16 bytes) stored as 128 contiguous bytes, core matrices adjacent along
-// the contracting dimension are the leading byte offset (128) apart and
-// those adjacent along the rows the stride byte offset (depth * 16) apart.
+// "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"; `.bf16.bf16`
+// alike) reads A (64x16) and B (16xN) from shared memory through 64-bit
+// matrix descriptors. Both operands are kept K-major without swizzling: a
+// core matrix is 8 rows of 8 16-bit elements (16 bytes) stored as 128
+// contiguous bytes, core matrices adjacent along the contracting dimension
+// are the leading byte offset (128) apart and those adjacent along the rows
+// the stride byte offset (depth * 16) apart.
 // The accumulator fragment of lane `l` of warp `w` of the warpgroup,
 // g = l / 4 and t = l % 4: {d[4j], d[4j+1]} = D[16w + g][8j + 2t ..],
 // {d[4j+2], d[4j+3]} = D[16w + g + 8][8j + 2t ..].
@@ -31,8 +32,15 @@ using namespace mlir::mirage;
 
 namespace {
 
-/// The bytes of one 8x8 f16 core matrix.
+/// The bytes of one 8x8 core matrix of 16-bit elements.
 constexpr int64_t kCoreBytes = 128;
+
+/// The PTX type of `wgmma` operands of `elementType`
+/// (isTensorCoreElementType).
+NVVM::WGMMATypes getWgmmaType(Type elementType) {
+  assert(isTensorCoreElementType(elementType) && "no tensor-core type");
+  return elementType.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+}
 
 /// `tile` with its last two dimensions exchanged.
 Tile transposeLastTwo(Tile tile) {
@@ -76,7 +84,8 @@ public:
 
 private:
   /// Copies `source` (`[batch..., rows, depth]`) into a new K-major buffer
-  /// of `paddedRows` rows, zeros past `rows`; returns the buffer.
+  /// of `paddedRows` rows at its storage type, zeros past `rows`; returns
+  /// the buffer.
   Tile copyKMajor(const Tile &source, int64_t paddedRows);
   /// The descriptor of the K-major matrix at shared address `address` (an
   /// i64).
@@ -94,8 +103,9 @@ Tile WarpgroupItems::copyKMajor(const Tile &source, int64_t paddedRows) {
   size_t rank = source.shape.size();
   int64_t rows = source.shape[rank - 2];
   int64_t chunks = plan.depth / kCoreColumns;
-  Tile packed = emitter.allocateShared(plan.getPackedShape(paddedRows),
-                                       builder.getF16Type());
+  Type elementType = source.getStorageType();
+  Tile packed =
+      emitter.allocateShared(plan.getPackedShape(paddedRows), elementType);
   // Neighbouring threads read neighbouring elements of the source: along
   // the contracting dimension when it is contiguous, else along the rows.
   bool depthContiguous = source.strides.back() == 1;
@@ -105,10 +115,9 @@ Tile WarpgroupItems::copyKMajor(const Tile &source, int64_t paddedRows) {
     loopShape.append({paddedRows, chunks});
   else
     loopShape.append({chunks, paddedRows});
-  Value zeros =
-      arith::ConstantOp::create(builder, loc,
-                                builder.getZeroAttr(VectorType::get(
-                                    {kCoreColumns}, builder.getF16Type())));
+  Value zeros = arith::ConstantOp::create(
+      builder, loc,
+      builder.getZeroAttr(VectorType::get({kCoreColumns}, elementType)));
   emitter.forEachElement(
       loopShape,
       [&](ValueRange c) {
@@ -190,6 +199,7 @@ SmallVector<Value> WarpgroupItems::multiply(Value item, ValueRange sums) {
   Value startB = arith::AddIOp::create(
       builder, loc, emitter.getSharedAddress(packedB), toI64(offsetB));
 
+  NVVM::WGMMATypes operandType = getWgmmaType(packedA.getStorageType());
   Type f32 = builder.getF32Type();
   auto sumsType = LLVM::LLVMStructType::getLiteral(
       builder.getContext(), SmallVector<Type>(sums.size(), f32));
@@ -216,7 +226,7 @@ SmallVector<Value> WarpgroupItems::multiply(Value item, ValueRange sums) {
             builder, loc, sumsType, carried[0], a, b,
             NVVM::MMAShapeAttr::get(builder.getContext(), kWarpgroupTileRows,
                                     plan.columns, kWarpgroupDepthStep),
-            NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f32,
+            operandType, operandType, NVVM::WGMMATypes::f32,
             NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
             NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
             /*satfinite=*/nullptr);

@@ -7,8 +7,8 @@
 //
 // Block matmuls on the warpgroup tensor cores of sm_90a: the warpgroups of
 // the block (128 threads each) compute 64-row tiles of the result with
-// `wgmma.mma_async.m64nNk16` (f16 operands in shared memory, f32 sums in
-// registers), after copying both operands into shared memory in the
+// `wgmma.mma_async.m64nNk16` (f16 or bf16 operands in shared memory, f32
+// sums in registers), after copying both operands into shared memory in the
 // K-major core-matrix layout that the instruction's descriptors address
 // (docs/CodeGeneration.md).
 //
