@@ -18,6 +18,10 @@ bool DimensionLabels::isReduced(int32_t label) const {
   return !llvm::is_contained(output, label);
 }
 
+bool DimensionLabels::isSummed(int32_t label) const {
+  return llvm::is_contained(summed, label);
+}
+
 DimensionLabels search::labelDimensions(const sem::Program &reference) {
   const sem::Graph &kernel = reference.getKernelGraph();
   std::vector<llvm::SmallVector<int32_t, 4>> classes =
@@ -26,5 +30,8 @@ DimensionLabels search::labelDimensions(const sem::Program &reference) {
   for (int32_t input : kernel.inputs)
     labels.inputs.emplace_back(classes[input]);
   labels.output = classes[kernel.outputs.front()];
+  for (const sem::Node &node : kernel.nodes)
+    if (node.kind == sem::OpKind::Reduction)
+      labels.summed.push_back(classes[node.operands[0]][node.dim]);
   return labels;
 }

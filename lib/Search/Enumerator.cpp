@@ -116,7 +116,11 @@ std::optional<Labels> inferLabels(const OpChoice &choice,
       choice.kind == OpKind::Reduction || choice.accum != AccumKind::Sum;
   if (!reducesLast)
     return a.labels;
-  if (!reference.isReduced(a.labels.back()))
+  // A dimension the output keeps is summed whole only where the reference
+  // sums it and broadcasts the sum back (a softmax's denominator).
+  bool summedWhole = choice.kind == OpKind::Reduction && choice.size == 1 &&
+                     reference.isSummed(a.labels.back());
+  if (!reference.isReduced(a.labels.back()) && !summedWhole)
     return std::nullopt;
   Labels result(a.labels);
   // A strided reduction to a larger size gives back the output's last

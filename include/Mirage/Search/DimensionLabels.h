@@ -30,9 +30,15 @@ struct DimensionLabels {
   /// `inputs[i][d]`: the label of dimension `d` of input `i`.
   llvm::SmallVector<llvm::SmallVector<int32_t, 4>> inputs;
   llvm::SmallVector<int32_t, 4> output;
+  /// The labels of the dimensions the reference's reductions sum over: all
+  /// reduced labels, and those of a sum broadcast back over the dimension
+  /// it reduced (a softmax's denominator).
+  llvm::SmallVector<int32_t, 4> summed;
 
   /// Whether no output dimension has `label`.
   bool isReduced(int32_t label) const;
+  /// Whether a reduction of the reference sums over `label`.
+  bool isSummed(int32_t label) const;
 };
 
 /// Labels the dimensions of `reference`'s inputs and of its first output
