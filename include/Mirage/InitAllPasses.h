@@ -20,6 +20,7 @@ inline void registerAllPasses() {
   registerMirageTransformsPasses();
   registerMirageConversionPasses();
   registerMirageToPTXPipeline();
+  registerMirageImportPipeline();
 }
 
 } // namespace mlir::mirage

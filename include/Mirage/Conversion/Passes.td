@@ -147,4 +147,91 @@ def ConvertMirageKernelToGPUPass
   ];
 }
 
+def ConvertLinalgToMirageKernelPass
+    : Pass<"convert-linalg-to-mirage-kernel", "::mlir::func::FuncOp"> {
+  let summary = "Import linalg ops on tensors as mirage_kernel ops";
+  let description = [{
+    Rewrites every linalg op on static tensors of `f16`, `bf16` or `f32` that
+    a kernel graph can express into `mirage_kernel` ops
+    (docs/Embedding.md has the table): contractions in the matmul layout
+    (`linalg.matmul`, `batch_matmul`, `linalg.contract`, generics) become
+    `matmul`, elementwise ops (named, `linalg.elementwise`, `linalg.map`,
+    parallel generics) one kernel op per scalar op of their body, sums
+    (`linalg.reduce`, reduction generics) `reduction` ops, one per reduced
+    dimension. An operand read through a broadcasting map (a dimension
+    dropped, or a constant 0 on a dimension of size 1) becomes a kernel
+    operand with a dimension of size 1, which the elementwise ops broadcast;
+    `linalg.broadcast`, `linalg.copy` and reshapes that only add or drop unit
+    dimensions are looked through. Accumulating into a zero `linalg.fill`
+    (the fill-then-reduce idiom) is the plain op; into a kernel value, the op
+    followed by an `add`. The kernel ops of an RMSNorm without eps, `x *
+    rsqrt(sum(x²) / n)` over the last dimension, become one `rms_norm`.
+
+    Kernel ops keep reduced dimensions with size 1 where linalg drops them:
+    `tensor.collapse_shape` and `tensor.expand_shape` of unit dimensions
+    connect the two, and fold away between kernel ops.
+
+    First, unless `normalize=false`, upstream's linalg patterns normalize
+    the ops: an elementwise generic whose result has one use fuses into its
+    consumer, so that patterns spread over ops read as one body (`x *
+    sigmoid(x)` is `silu`, `e * (1 / s)` is a division); unit dimensions
+    leave iteration spaces, and a contraction with unit dimensions becomes
+    one of lower rank (a `batch_matmul` of batch 1 a `matmul`), so that the
+    reshapes frontends put around them fold away instead of separating the
+    kernel ops.
+
+    An op outside the kernel dialect's reach (a transpose, a max reduction, a
+    cast, a dynamic shape, an integer tensor, ...) stays in place with a
+    remark naming it and the reason; with `strict` it is an error and the
+    pass fails.
+
+    Example:
+
+    ```
+    mirage-opt --convert-linalg-to-mirage-kernel model.mlir
+    ```
+  }];
+  let options = [
+    Option<"strict", "strict", "bool", "false",
+           "Report an op left unconverted as an error and fail">,
+    Option<"normalize", "normalize", "bool", "true",
+           "Fuse elementwise generics into their consumers and drop unit "
+           "dimensions first">,
+  ];
+  let dependentDialects = ["::mlir::mirage::kernel::MirageKernelDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def ConvertTosaToMirageKernelPass
+    : Pass<"convert-tosa-to-mirage-kernel", "::mlir::func::FuncOp"> {
+  let summary = "Import TOSA ops as mirage_kernel ops, through linalg";
+  let description = [{
+    Runs upstream's TOSA lowering to linalg on tensors
+    (`tosa-make-broadcastable`, `tosa-to-linalg-named`, `tosa-to-linalg`,
+    `tosa-to-arith`, `tosa-to-tensor`), then
+    `convert-linalg-to-mirage-kernel`, whose normalization folds the
+    reshapes around `tosa.matmul`'s batch of 1 and makes `tosa.sigmoid` then
+    `tosa.mul` one body that reads as `silu`. What TOSA lowers to and the
+    kernel dialect cannot express stays as linalg, tensor or arith ops, with
+    the linalg conversion's remarks; a TOSA op upstream cannot lower is
+    upstream's error.
+
+    Example:
+
+    ```
+    mirage-opt --convert-tosa-to-mirage-kernel model.mlir
+    ```
+  }];
+  let options = [
+    Option<"strict", "strict", "bool", "false",
+           "Report an op left unconverted as an error and fail">,
+  ];
+  let dependentDialects = ["::mlir::mirage::kernel::MirageKernelDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // MIRAGE_CONVERSION_PASSES_TD

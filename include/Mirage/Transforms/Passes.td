@@ -252,4 +252,34 @@ def FormThreadGraphsPass
   let dependentDialects = ["::mlir::mirage::thread::MirageThreadDialect"];
 }
 
+def OutlineKernelGraphsPass
+    : Pass<"mirage-outline-kernel-graphs", "::mlir::ModuleOp"> {
+  let summary = "Outline the kernel ops of mixed functions into kernel graphs";
+  let description = [{
+    In every function that holds both `mirage_kernel` ops and other ops (what
+    `convert-linalg-to-mirage-kernel` and `convert-tosa-to-mirage-kernel`
+    leave of a model), partitions the kernel ops of each block into regions,
+    outlines each region into a kernel-graph function `@<name>_graph<i>`
+    placed after the function, and replaces it with a `func.call`. The
+    superoptimizer and `mirage-bundle` then take the kernel-graph functions;
+    the rest of the program stays with the host compiler.
+
+    Regions follow the dependences: two kernel ops share a region only when
+    no path between them passes through an op outside it, so that the calls
+    can be ordered; ops with memory effects keep their order. Kernel ops
+    start in the region of the number of other ops on their longest path
+    from the block's start, then regions merge greedily, in that order,
+    whenever no such path separates them (docs/Embedding.md). A function
+    made only of kernel ops is already a kernel graph and is left alone.
+
+    Example:
+
+    ```
+    mirage-opt --convert-linalg-to-mirage-kernel \
+        --mirage-outline-kernel-graphs model.mlir
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // MIRAGE_TRANSFORMS_PASSES_TD

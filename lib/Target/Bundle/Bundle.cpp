@@ -221,15 +221,14 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
   if (functions.empty())
     return emitError(loc, "the module has no function of mirage_kernel ops to "
                           "compile");
-  // Compile only the chosen functions.
+  // Compile only the chosen functions: the others, host functions calling
+  // them included (mirage-outline-kernel-graphs), stay with the host.
   OwningOpRef<ModuleOp> chosen(module.clone());
   for (auto function :
        llvm::make_early_inc_range(chosen->getOps<func::FuncOp>()))
-    if (!llvm::any_of(functions,
-                      [&](func::FuncOp f) {
-                        return f.getSymName() == function.getSymName();
-                      }) &&
-        hasKernelOps(function))
+    if (!llvm::any_of(functions, [&](func::FuncOp f) {
+          return f.getSymName() == function.getSymName();
+        }))
       function.erase();
 
   json::Array plans;

@@ -1,0 +1,5 @@
+// abs.
+func.func @f(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %r = tosa.abs %x : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}

@@ -1,0 +1,5 @@
+// A max pooling.
+func.func @f(%x: tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32> {
+  %r = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32>
+  return %r : tensor<1x4x4x4xf32>
+}
