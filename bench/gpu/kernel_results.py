@@ -102,32 +102,40 @@ measured in the same run (bytes read and written); "of floor" is floor /
 Mirage."""
 
 RUNNING = """\
-Make the bundles here, run the benchmark on the GPU machine (it builds
-`runtime/` with CMake first; results go to `$OUT`, default
-`./gpu-bench-out`), then record the results here:
+Make the bundles here, run the main job's benchmark on the GPU machine
+(`bench/gpu-pipeline.sh` builds `runtime/` with CMake, runs `mirage-tune` on
+every pipeline bundle into a fresh tuning database, then `bench.py`; results
+go to `$OUT`), then record the results here:
 
 ```sh
 export PYTHONPATH=$PWD/python  # here: the scripts import the mirage package
-/usr/bin/python3 bench/make-gpu-bundles.py gpu-bundles --per-file 40  # here
-MIRAGE_COMMIT=<commit> bench/gpu-bench.sh gpu-bundles --time-budget 540  # on the GPU
-/usr/bin/python3 bench/gpu/update-kernel-results.py gpu-bench-out  # here
+/usr/bin/python3 bench/make-pipeline-bundles.py gpu-run/pipeline --time-limit 120  # here
+/usr/bin/python3 bench/make-gpu-bundles.py gpu-run/comparisons --per-file 40 --no-search  # here
+MIRAGE_COMMIT=<commit> bash bench/gpu-pipeline.sh gpu-run/pipeline gpu-run/comparisons --time-budget 330  # on the GPU
+/usr/bin/python3 bench/gpu/update-kernel-results.py $OUT  # here
 ```
 
-The last step writes `bench/results/latest.json`, this page and its plot.
-Give the commit measured: the GPU machine's copy of the tree may have no
-`.git`. With the device tool of these sessions, that is
-`run(command="MIRAGE_COMMIT=<commit> OUT=$OUT bash bench/gpu-bench.sh
-gpu-bundles --time-budget 540", carry=["gpu-bundles"])`, then
-`update-kernel-results.py` on the folder its files come back to; the whole
-run (about 250 functions) took under 4 minutes on an H100. The GPU check
-(docs/Benchmarks/GPU.md) uses the default 3 saved µGraphs per file.
+For the generality suite, the bundles come from its programs and the
+benchmark takes `--suite generality` (no comparison bundles):
 
-`bench/gpu-bench.sh` passes its further arguments to `bench.py`:
+```sh
+/usr/bin/python3 bench/make-pipeline-bundles.py gpu-run/generality --programs bench/generality --time-limit 45
+MIRAGE_COMMIT=<commit> bash bench/gpu-pipeline.sh gpu-run/generality --suite generality --time-budget 380
+```
+
+The last step writes `bench/results/latest.json` (or `generality.json`),
+this page and its plot; keep the tuning database as
+`bench/results/<commit>-tuning.json`. Give the commit measured: the GPU
+machine's copy of the tree may have no `.git`. With the device tool of these
+sessions, carry `gpu-run/...` and tar `$OUT` into one file; each suite's run
+took 4 to 8 minutes on an H200.
+
+`bench/gpu-pipeline.sh` passes its further arguments to `bench.py`:
 `--cases a,b` runs only those cases, `--no-compile` skips torch.compile,
-`--compile-mode MODE` changes its mode, and `--time-budget S` (default 360)
-starts no compilation after S seconds (the rest are reported as skipped).
-The results are written after every case, so an interrupted run leaves the
-cases done."""
+`--compile-modes M,N` sets its modes (default `default` and
+`max-autotune-no-cudagraphs`), and `--time-budget S` (default 360) starts no
+compilation after S seconds (the rest are reported as skipped). The results
+are written after every case, so an interrupted run leaves the cases done."""
 
 
 def floor_us(nbytes, bandwidth):

@@ -517,7 +517,7 @@ def test_update_copies_the_results_and_writes_the_page(tmp_path):
     assert image.read_bytes() == b"png"
     text = page.read_text()
     assert "| lora |" in text and "(k.png)" in text
-    assert "bench/gpu-bench.sh" in text  # how to run it
+    assert "bench/gpu-pipeline.sh" in text  # how to run it
 
 
 def test_update_reports_a_missing_result_directory(tmp_path):
