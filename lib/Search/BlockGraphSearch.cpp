@@ -22,6 +22,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <atomic>
 #include <cmath>
@@ -131,6 +132,11 @@ private:
   /// The launches of one-kernel µGraphs and of the first kernel of split
   /// µGraphs with for-loop range `forloop`.
   SmallVector<Launch> getLaunches(int64_t forloop) const;
+  /// The grid sizes that split a dimension of `extent`: the listed sizes
+  /// that divide it and, where the extent is not a power of two, the extent
+  /// halved while it stays whole, from 2 up to the largest listed size (112
+  /// rows: 7, 14, 28, 56 and 112 besides 2 to 16).
+  SmallVector<int64_t> getGridSizes(int64_t extent) const;
   /// Until when, in seconds since the start, a for-loop range may run when
   /// `left` ranges, it included, share the time left in this pass.
   double getRangeEnd(size_t left) const;
@@ -445,14 +451,30 @@ double Searcher::getLaunchPriority(const Launch &launch) const {
   return std::abs(std::log2(blocks / preferred));
 }
 
+SmallVector<int64_t> Searcher::getGridSizes(int64_t extent) const {
+  SmallVector<int64_t> sizes;
+  for (int64_t size : options.gridSizes)
+    if (size > 1 && extent % size == 0)
+      sizes.push_back(size);
+  if (llvm::isPowerOf2_64(extent) || options.gridSizes.empty())
+    return sizes;
+  int64_t largest = *llvm::max_element(options.gridSizes);
+  for (int64_t size = extent; size >= 2; size /= 2) {
+    if (size <= largest && !llvm::is_contained(sizes, size))
+      sizes.push_back(size);
+    if (size % 2 != 0)
+      break;
+  }
+  return sizes;
+}
+
 SmallVector<Launch> Searcher::getLaunches(int64_t forloop) const {
   // Grid axes x and y over distinct output dimensions (x first).
   ArrayRef<int64_t> out = prototype.output.shape;
   SmallVector<std::pair<int32_t, int64_t>> axisChoices = {{-1, 1}};
   for (auto [d, extent] : llvm::enumerate(out))
-    for (int64_t size : options.gridSizes)
-      if (size > 1 && extent % size == 0)
-        axisChoices.push_back({static_cast<int32_t>(d), size});
+    for (int64_t size : getGridSizes(extent))
+      axisChoices.push_back({static_cast<int32_t>(d), size});
   auto omapAllows = [&](unsigned axis, int32_t dim) {
     return options.omap.empty() || options.omap[axis] == dim;
   };
@@ -489,9 +511,9 @@ SmallVector<Launch> Searcher::getLaunches(int64_t forloop) const {
   for (auto [dx, gx] : axisChoices)
     for (auto [dz, gz] : axisChoices)
       for (auto [label, extent] : reduced)
-        for (int64_t gy : options.gridSizes) {
-          if (gy < 2 || extent % gy != 0 || gx * gy * gz > options.maxBlocks ||
-              out.size() < 2 || dx == last || !omapAllows(0, dx))
+        for (int64_t gy : getGridSizes(extent)) {
+          if (gx * gy * gz > options.maxBlocks || out.size() < 2 ||
+              dx == last || !omapAllows(0, dx))
             continue;
           if (dz >= 0 &&
               (dx < 0 || dz == dx || dz == last || !options.omap.empty()))

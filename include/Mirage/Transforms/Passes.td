@@ -125,7 +125,9 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     ListOption<"forloopRanges", "forloop-ranges", "int64_t",
                "For-loop ranges to try (default 1,2,4,...,64)">,
     ListOption<"gridSizes", "grid-sizes", "int64_t",
-               "Sizes to try for each grid axis (default 2,4,...,256)">,
+               "Sizes to try for each grid axis (default 2,4,...,256), "
+               "plus an extent that is not a power of two halved while it "
+               "stays whole, up to the largest size">,
     Option<"maxBlocks", "max-blocks", "int64_t", "1024",
            "Largest grid, in blocks">,
     Option<"threads", "threads", "int32_t", "128", "Threads per block">,
