@@ -83,37 +83,39 @@ def test_unique_bytes_and_the_memory_floor():
                                    2.95e12) == pytest.approx(17.07, abs=0.01)
 
 
-def benchmark_reference(name, tmp_path):
-    """The reference program of examples/benchmarks/<name>.mlir, through
-    the bundle writer."""
-    out = tmp_path / name
-    subprocess.run([str(BUNDLER), str(
-        REPO / "examples" / "benchmarks" / f"{name}.mlir"), "-o", str(out)],
-        check=True)
+def program_reference(path, tmp_path):
+    """The reference program of the kernel-graph file `path`, through the
+    bundle writer."""
+    out = tmp_path / path.stem
+    subprocess.run([str(BUNDLER), str(path), "-o", str(out)], check=True)
     [function] = read_plan(out).functions.values()
     return interpreter.Program.from_json(function.reference)
+
+
+def check_baselines(case, path, tmp_path):
+    """The case's PyTorch program, and SDPA under every grouping of a case
+    that has it, compute the program of `path` on random inputs."""
+    torch = pytest.importorskip("torch")
+    generator = torch.Generator().manual_seed(0)
+    inputs = [torch.randn(shape, generator=generator) * 0.1
+              for shape in case.inputs]
+    [expected] = interpreter.evaluate(program_reference(path, tmp_path),
+                                      inputs, TorchBackend(torch), "f32")
+    assert bench.relative_error(case.program(*inputs), expected) < 1e-5
+    for group in case.groups:
+        try:
+            output = cases.sdpa(*cases.sdpa_inputs(*inputs, group))
+        except TypeError:  # a torch without enable_gqa (before 2.5)
+            continue
+        assert bench.relative_error(output, expected) < 1e-5
 
 
 @pytest.mark.skipif(not BUNDLER.is_file(),
                     reason="build/bin/mirage-bundle is not built")
 def test_the_baselines_compute_the_benchmark_programs(tmp_path):
-    torch = pytest.importorskip("torch")
-    backend = TorchBackend(torch)
-    generator = torch.Generator().manual_seed(0)
     for name, case in CASES.items():
-        inputs = [torch.randn(shape, generator=generator) * 0.1
-                  for shape in case.inputs]
-        [expected] = interpreter.evaluate(benchmark_reference(name, tmp_path),
-                                        inputs, backend, "f32")
-        assert bench.relative_error(case.program(*inputs), expected) < 1e-5
-        if not case.attention:
-            continue
-        for group in case.groups:
-            try:
-                output = cases.sdpa(*cases.sdpa_inputs(*inputs, group))
-            except TypeError:  # a torch without enable_gqa (before 2.5)
-                continue
-            assert bench.relative_error(output, expected) < 1e-5
+        check_baselines(case, REPO / "examples" / "benchmarks" /
+                        f"{name}.mlir", tmp_path)
 
 
 def test_sdpa_inputs_are_in_sdpa_native_layout():
@@ -596,22 +598,10 @@ def test_the_committed_generality_programs_are_what_the_generator_writes():
 @pytest.mark.skipif(not BUNDLER.is_file(),
                     reason="build/bin/mirage-bundle is not built")
 def test_generality_baselines_compute_their_programs(tmp_path):
-    torch = pytest.importorskip("torch")
-    backend = TorchBackend(torch)
-    generator = torch.Generator().manual_seed(0)
     for name in ("mistral_7b_lora_r8_t1_f16", "llama3_8b_softmax_t1_k8192_f16",
                  "llama32_1b_attn_b1_t1_kv2k_f16", "llama32_1b_norm_qkv_t1_f16"):
-        case = GENERALITY[name]
-        out = tmp_path / name
-        subprocess.run([str(BUNDLER), str(REPO / "bench" / "generality" /
-                                          f"{name}.mlir"), "-o", str(out)],
-                       check=True)
-        [function] = read_plan(out).functions.values()
-        program = interpreter.Program.from_json(function.reference)
-        inputs = [torch.randn(shape, generator=generator) * 0.1
-                  for shape in case.inputs]
-        [expected] = interpreter.evaluate(program, inputs, backend, "f32")
-        assert bench.relative_error(case.program(*inputs), expected) < 1e-5
+        check_baselines(GENERALITY[name], REPO / "bench" / "generality" /
+                        f"{name}.mlir", tmp_path)
 
 
 def test_generality_targets():

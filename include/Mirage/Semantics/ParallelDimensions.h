@@ -11,11 +11,13 @@
 // rows and columns. A candidate that splits such a dimension among blocks,
 // `t` indices per block (a grid axis maps it in every loader and saver, no
 // for-loop walks it, no cluster spans it), computes every slice of
-// `L = lcm(t)` indices by one function too. The two programs then agree on
-// inputs of extent n exactly when they agree on inputs of extent L: both are
-// that function applied slice by slice, on the slices of the inputs that
-// have the dimension and on the whole of those that do not. So the verifier
-// checks the pair cut down to L indices, which costs L/n of the full check
+// `L = lcm(t)` indices by one function too; where a block's own ops also
+// compute each index of its tile apart, its `t` does not count (L = 1 when
+// no block mixes its indices). The two programs then agree on inputs of
+// extent n exactly when they agree on inputs of extent L: both are that
+// function applied slice by slice, on the slices of the inputs that have the
+// dimension and on the whole of those that do not. So the verifier checks
+// the pair cut down to L indices, which costs about L/n of the full check
 // (docs/Verification.md, "Reduced sizes").
 //
 //===----------------------------------------------------------------------===//
