@@ -171,6 +171,49 @@ LogicalResult buildBody(const sem::Program &program, const Graph &body,
 
 } // namespace
 
+static bool hasMatmul(const Graph &body) {
+  return llvm::any_of(body.nodes, [](const sem::Node &node) {
+    return node.kind == OpKind::Matmul;
+  });
+}
+
+int64_t search::getBlockThreads(const Graph &body, int32_t requested) {
+  if (requested > 0)
+    return requested;
+  if (body.threads > 0)
+    return body.threads;
+  if (hasMatmul(body))
+    return kMinBlockThreads;
+  // Every value a block holds: the inputs and saved outputs are whole
+  // tensors.
+  int64_t largest = 1;
+  for (const sem::Node &node : body.nodes)
+    if (node.kind != OpKind::OutputSaver)
+      for (int32_t result : node.results)
+        largest = std::max(largest, body.values[result].getNumElements());
+  int64_t wanted =
+      llvm::PowerOf2Ceil(llvm::divideCeil(largest, kElementsPerThread));
+  return std::clamp(wanted, kMinBlockThreads, kMaxBlockThreads);
+}
+
+std::optional<sem::Program>
+search::getWideBlockVariant(const sem::Program &program) {
+  sem::Program variant = program;
+  bool changed = false;
+  for (const sem::Node &node : program.getKernelGraph().nodes) {
+    if (node.kind != OpKind::GraphDef)
+      continue;
+    Graph &body = variant.graphs[node.body];
+    if (body.threads == 0 && hasMatmul(body)) {
+      body.threads = 2 * kMinBlockThreads;
+      changed = true;
+    }
+  }
+  if (!changed)
+    return std::nullopt;
+  return variant;
+}
+
 FailureOr<SmallVector<Value>>
 search::materializeProgram(const sem::Program &program, OpBuilder &builder,
                            Location loc, ValueRange inputs, int32_t threads) {
@@ -199,7 +242,8 @@ search::materializeProgram(const sem::Program &program, OpBuilder &builder,
     };
     auto graph = kernel::GraphDefOp::create(
         builder, loc, resultTypes, operands, dims(body.grid),
-        builder.getDenseI32ArrayAttr({threads, 1, 1}),
+        builder.getDenseI32ArrayAttr(
+            {int32_t(getBlockThreads(body, threads)), 1, 1}),
         builder.getI64IntegerAttr(body.forloop), /*cluster=*/nullptr,
         /*non_portable_cluster=*/nullptr);
     Block *block = new Block();

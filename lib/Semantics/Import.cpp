@@ -128,6 +128,7 @@ LogicalResult ProgramBuilder::addNode(Operation *op, Graph &graph,
                 bodyGraph.cluster[axis] = (*def.getCluster())[axis];
             }
             bodyGraph.forloop = def.getForloop();
+            bodyGraph.threads = def.getBlock()[0];
             return success();
           })
           .Case([&](block::ThreadGraphOp tg) -> LogicalResult {

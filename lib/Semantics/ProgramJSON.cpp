@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Semantics/ProgramJSON.h"
+#include "Mirage/Support/Chip.h"
 
 #include "llvm/ADT/SmallVectorExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -34,6 +35,7 @@ constexpr llvm::StringLiteral kBody = "body";
 constexpr llvm::StringLiteral kGrid = "grid";
 constexpr llvm::StringLiteral kCluster = "cluster";
 constexpr llvm::StringLiteral kForloop = "forloop";
+constexpr llvm::StringLiteral kThreads = "threads";
 constexpr llvm::StringLiteral kKind = "kind";
 constexpr llvm::StringLiteral kSize = "size";
 
@@ -117,6 +119,8 @@ json::Object writeOp(const Program &program, const Node &node) {
     op[kGrid] = json::Array(body.grid);
     op[kCluster] = json::Array(body.cluster);
     op[kForloop] = body.forloop;
+    if (body.threads != 0)
+      op[kThreads] = body.threads;
   }
   if (node.body >= 0)
     op[kBody] = writeGraph(program, program.graphs[node.body]);
@@ -426,13 +430,19 @@ bool ProgramReader::readBody(const json::Value &json, Scope &scope, Node &node,
                              json::Path path) {
   bool isGraphDef = node.kind == OpKind::GraphDef;
   std::array<int64_t, 3> grid, cluster;
-  int64_t forloop = 1;
+  int64_t forloop = 1, threads = 0;
+  json::ObjectMapper mapper(json, path);
   if (isGraphDef && (!readTriple(json, kGrid, 1, grid, path) ||
                      !readTriple(json, kCluster, 1, cluster, path) ||
-                     !json::ObjectMapper(json, path).map(kForloop, forloop)))
+                     !mapper.map(kForloop, forloop) ||
+                     !mapper.mapOptional(kThreads, threads)))
     return false;
   if (forloop < 1) {
     path.field(kForloop).report("out of range");
+    return false;
+  }
+  if (threads < 0 || threads > mlir::mirage::kMaxThreadsPerBlock) {
+    path.field(kThreads).report("out of range");
     return false;
   }
   if (isGraphDef &&
@@ -454,6 +464,7 @@ bool ProgramReader::readBody(const json::Value &json, Scope &scope, Node &node,
     graph.grid = grid;
     graph.cluster = cluster;
     graph.forloop = forloop;
+    graph.threads = threads;
   }
   // A thread_graph's body takes and gives the elements of its operands and
   // results.

@@ -104,7 +104,8 @@ struct SuperoptimizePass
         succeeded(checkEach("grid-sizes", gridSizes)) &&
         succeeded(
             checkRange<int64_t>("max-blocks", maxBlocks, 1, kMaxExtent)) &&
-        succeeded(checkRange<int32_t>("threads", threads, 1, 1024)) &&
+        succeeded(
+            checkRange<int32_t>("threads", threads, 0, kMaxThreadsPerBlock)) &&
         // No search completes more candidates than maxComplete.
         succeeded(checkRange<unsigned>("max-candidates", maxCandidates, 1,
                                        defaults.maxComplete)) &&
@@ -146,6 +147,32 @@ struct SuperoptimizePass
       options.progress = &llvm::errs();
     options.checkpointPath = checkpoint;
     return success();
+  }
+
+  /// `found`, each followed by its wide-block variant
+  /// (search::getWideBlockVariant) where it has one, the code generator
+  /// accepts it and block sizes are automatic (`threads` = 0): the block
+  /// size is the tuner's to measure, as the cost model cannot tell the two
+  /// apart reliably.
+  std::vector<search::RankedProgram>
+  withBlockSizeVariants(ArrayRef<search::RankedProgram> found,
+                        const search::BlockSearchOptions &options) {
+    std::vector<search::RankedProgram> all;
+    for (const search::RankedProgram &candidate : found) {
+      all.push_back(candidate);
+      if (threads != 0)
+        continue;
+      std::optional<sem::Program> variant =
+          search::getWideBlockVariant(candidate.program);
+      if (!variant)
+        continue;
+      std::optional<search::ProgramFacts> facts = options.schedule(*variant);
+      if (!facts)
+        continue;
+      all.push_back(
+          {*variant, search::estimateCost(*variant, *options.chip, *facts)});
+    }
+    return all;
   }
 
   /// Adds, after `function` (whose program is `reference`), a copy of it as
@@ -319,8 +346,9 @@ struct SuperoptimizePass
           << options.checkpointPath << "' records " << stats.droppedCandidates
           << " candidate(s) of '" << function.getSymName()
           << "' that fail verification (the file was changed); dropped them";
-    if (emitCandidates &&
-        failed(emitCandidatesAfter(function, *reference, *found)))
+    if (emitCandidates && failed(emitCandidatesAfter(
+                              function, *reference,
+                              withBlockSizeVariants(*found, functionOptions))))
       return failure();
     numStates += stats.states;
     numPruned += stats.pruned;

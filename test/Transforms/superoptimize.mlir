@@ -4,7 +4,7 @@
 // RUN: not mirage-opt %s --mirage-superoptimize='oracle-timeout=0' 2>&1 | FileCheck %s --check-prefix=ORACLE
 // RUN: not mirage-opt %s --mirage-superoptimize='max-ops=0' 2>&1 | FileCheck %s --check-prefix=OPS
 // RUN: not mirage-opt %s --mirage-superoptimize='grid-sizes=4,0' 2>&1 | FileCheck %s --check-prefix=GRID
-// RUN: not mirage-opt %s --mirage-superoptimize='threads=0' 2>&1 | FileCheck %s --check-prefix=THREADS
+// RUN: not mirage-opt %s --mirage-superoptimize='threads=1025' 2>&1 | FileCheck %s --check-prefix=THREADS
 // The result is proved equivalent to the input again, independently.
 // RUN: sed -n '1,/^\/\/ -----/p' %s > %t.reference.mlir
 // RUN: mirage-opt %t.reference.mlir --mirage-superoptimize='forloop-ranges=2,4' 2>/dev/null | sed -e '/^module {$/d' -e '/^}$/d' -e 's/@rmsnorm_linear/@searched/' > %t.searched.mlir
@@ -12,7 +12,7 @@
 
 // OPS: error: max-ops must be in [1, 16], got 0
 // GRID: error: grid-sizes must be in [1, 2147483647], got 0
-// THREADS: error: threads must be in [1, 1024], got 0
+// THREADS: error: threads must be in [0, 1024], got 1025
 // ORACLE: error: oracle-timeout must be in [1, 60000], got 0
 // FREE: remark: superoptimized
 // FREE: input_loader %{{.*}} imap <{{.*}}> : tensor<2x64xf16> -> !mirage_block.stensor<{{[12]}}x64xf16>

@@ -101,7 +101,8 @@ TEST_F(ProgramJSONTest, WritesTheBundleForm) {
   graphDef.erase("body");
   EXPECT_EQ(print(std::move(graphDef)),
             R"({"cluster":[2,1,1],"forloop":4,"grid":[2,1,1],)"
-            R"("op":"graph_def","operands":[7,1],"results":[8]})");
+            R"("op":"graph_def","operands":[7,1],"results":[8],)"
+            R"("threads":128})");
   json::Object &block = body(kernel, 5);
   EXPECT_EQ(print(op(block, 0)), R"({"fmap":1,"imap":[-1,-1,-1],)"
                                  R"("op":"input_loader","operands":[0],)"
@@ -123,6 +124,7 @@ TEST_F(ProgramJSONTest, RoundTrips) {
   ASSERT_EQ(read.graphs.size(), program.graphs.size());
   EXPECT_EQ(read.graphs[1].forloop, 4);
   EXPECT_EQ(read.graphs[1].cluster[0], 2);
+  EXPECT_EQ(read.graphs[1].threads, 128);
   EXPECT_EQ(print(toJSON(read)), print(value));
 }
 
@@ -191,6 +193,10 @@ TEST_F(ProgramJSONTest, RejectsUnknownNamesAndBadShapes) {
               op(kernel, 5)["cluster"] = json::Array{3, 1, 1};
             }),
             "does not divide the grid at program.ops[5].cluster");
+  EXPECT_EQ(readEdited([](json::Object &kernel) {
+              op(kernel, 5)["threads"] = 2048;
+            }),
+            "out of range at program.ops[5].threads");
   EXPECT_EQ(
       readEdited([](json::Object &kernel) { op(kernel, 0)["parts"] = 3; }),
       "wrong number of results at program.ops[0].results");

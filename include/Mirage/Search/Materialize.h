@@ -9,17 +9,45 @@
 #define MIRAGE_SEARCH_MATERIALIZE_H
 
 #include "Mirage/Semantics/Program.h"
+#include "Mirage/Support/Chip.h"
 #include "mlir/IR/Builders.h"
 
+#include <optional>
+
 namespace mlir::mirage::search {
+
+/// Threads per block of a graph_def whose body has no matmul and nothing
+/// recorded: enough for each thread to hold at most this many elements of
+/// the body's largest tile...
+constexpr int64_t kElementsPerThread = 8;
+/// ...between these bounds. Bodies with matmuls get kMinBlockThreads.
+constexpr int64_t kMinBlockThreads = 128;
+constexpr int64_t kMaxBlockThreads = kMaxThreadsPerBlock;
+
+/// The threads per block of a graph_def whose body is `body`: `requested`
+/// when positive (the user's choice), else the body's own `threads` when
+/// recorded, else kMinBlockThreads for bodies with matmuls (whose warp
+/// tiling the code generator plans for four warps) and enough threads for
+/// kElementsPerThread elements of the largest tile otherwise (elementwise
+/// and reduction bodies, whose threads each walk their share of a tile).
+///
+/// Example: a row softmax whose blocks hold 1x8192 tiles gets 1024 threads.
+int64_t getBlockThreads(const sem::Graph &body, int32_t requested);
+
+/// `program` with every graph_def body that has a matmul and no recorded
+/// block size at twice kMinBlockThreads, the alternative the tuner measures
+/// beside the default (more warps for the same tiles); nothing when no body
+/// has a matmul.
+std::optional<sem::Program> getWideBlockVariant(const sem::Program &program);
 
 /// Builds the kernel graph of `program` at the builder's insertion point on
 /// `inputs` (its kernel-graph inputs) and returns its outputs: the inverse
 /// of sem::buildProgram for what the search produces (graph_defs of loads,
 /// elementwise ops, matmuls, reductions, accumulators and saves, with
-/// `threads` threads per block) and for thread graphs, which come back as
-/// their block-level elementwise ops (mirage-form-thread-graphs fuses them
-/// again). Fails with a diagnostic at `loc` for anything else.
+/// getBlockThreads(body, threads) threads per block) and for thread graphs,
+/// which come back as their block-level elementwise ops
+/// (mirage-form-thread-graphs fuses them again). Fails with a diagnostic at
+/// `loc` for anything else.
 FailureOr<SmallVector<Value>>
 materializeProgram(const sem::Program &program, OpBuilder &builder,
                    Location loc, ValueRange inputs, int32_t threads);

@@ -131,6 +131,9 @@ struct Graph {
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::array<int64_t, 3> cluster = {1, 1, 1};
   int64_t forloop = 1;
+  /// Threads per block of a graph_def body; 0: the materializer chooses
+  /// (search::getBlockThreads).
+  int64_t threads = 0;
 
   int64_t getNumBlocks() const { return grid[0] * grid[1] * grid[2]; }
   int64_t getClusterSize() const {

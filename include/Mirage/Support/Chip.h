@@ -23,6 +23,9 @@
 
 namespace mlir::mirage {
 
+/// The most threads one block may have, on every chip (CUDA's limit).
+inline constexpr int64_t kMaxThreadsPerBlock = 1024;
+
 /// The facts of one GPU architecture that the code generator, the cost model
 /// and the search read.
 struct Chip {

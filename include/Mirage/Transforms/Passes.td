@@ -130,7 +130,10 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
                "stays whole, up to the largest size">,
     Option<"maxBlocks", "max-blocks", "int64_t", "1024",
            "Largest grid, in blocks">,
-    Option<"threads", "threads", "int32_t", "128", "Threads per block">,
+    Option<"threads", "threads", "int32_t", "0",
+           "Threads per block (0: automatic: 128 for blocks with matmuls, "
+           "the tuner also measuring 256, else enough for 8 elements of the "
+           "largest tile per thread, up to 1024)">,
     Option<"maxCandidates", "max-candidates", "unsigned", "1",
            "Verified candidates to collect (complete candidates are verified "
            "cheapest first)">,

@@ -8,6 +8,7 @@
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 
 #include "Mirage/Dialect/Common/ShapeRules.h"
+#include "Mirage/Support/Chip.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/SymbolTable.h"
@@ -225,9 +226,9 @@ static LogicalResult verifyGridAndBlock(Operation *op, ArrayRef<int32_t> grid,
       failed(verifyLaunchDims(op, "block", block, {1024, 1024, 64})))
     return failure();
   int64_t threads = int64_t(block[0]) * block[1] * block[2];
-  if (threads > 1024)
-    return op->emitOpError()
-           << "block has " << threads << " threads, at most 1024 are allowed";
+  if (threads > kMaxThreadsPerBlock)
+    return op->emitOpError() << "block has " << threads << " threads, at most "
+                             << kMaxThreadsPerBlock << " are allowed";
   return success();
 }
 
