@@ -8,6 +8,7 @@
 #include "Mirage/Search/CostModel.h"
 
 #include "Mirage/Analysis/MatmulShapes.h"
+#include "Mirage/Analysis/SumShapes.h"
 #include "Mirage/Semantics/LoopPhases.h"
 
 #include <algorithm>
@@ -120,9 +121,11 @@ static double countWarpSteps(const MatmulShape &shape, double threads) {
 /// The terms one thread of a block of `threads` adds up in turn over the
 /// whole for-loop: for every op, the results it owns times the terms of
 /// each (a matmul's contraction, a reduction's group, one for elementwise
-/// ops), or for a matmul on tensor cores its warp's mma.sync steps. The
-/// code generator gives every thread whole results. `phases` and `engines`
-/// are those of the body's nodes.
+/// ops), or for a matmul on tensor cores its warp's mma.sync steps. Sums
+/// are split over the threads as the code generator splits them
+/// (getSumSlices): a thread owns its share of (slice, result) pairs, each
+/// a slice's terms, and the slices are added pairwise after. `phases` and
+/// `engines` are those of the body's nodes.
 static double countSerialTerms(const Graph &body,
                                ArrayRef<sem::LoopPhase> phases,
                                ArrayRef<std::optional<MatmulEngine>> engines,
@@ -142,15 +145,18 @@ static double countSerialTerms(const Graph &body,
         continue;
       }
     }
-    double terms = 1.0;
+    int64_t terms = 1;
     if (node.kind == OpKind::Matmul)
-      terms = double(operand.shape.back());
+      terms = operand.shape.back();
     else if (node.kind == OpKind::Reduction || node.kind == OpKind::RmsNorm ||
              node.kind == OpKind::ForloopAccum)
-      terms =
-          double(operand.getNumElements()) / double(result.getNumElements());
-    double owned = std::ceil(double(result.getNumElements()) / threads);
-    total += owned * terms * times;
+      terms = operand.getNumElements() / result.getNumElements();
+    int64_t groups = result.getNumElements();
+    int64_t slices =
+        terms == 1 ? 1 : getSumSlices(groups, terms, int64_t(threads), 1);
+    double owned = std::ceil(double(groups * slices) / threads);
+    total += (owned * double(terms / slices) + std::log2(double(slices))) *
+             times;
   }
   return total;
 }

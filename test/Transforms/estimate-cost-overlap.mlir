@@ -3,13 +3,16 @@
 // Loads overlap computation only across a for-loop's iterations: a block
 // without a for-loop loads its tiles, then computes. Both kernels read the
 // same 4,329,600 bytes (1.47 µs at 2.95 TB/s) on 132 blocks.
-// The loop-free block: its 16 sums of 1,024 terms (20.48 µs at 20 ns a
-// term) follow its loads: 1.47 + 20.48 + 4.35 µs for the launch.
-// CHECK: remark: @loop_free: estimated 26.30 us on sm_90a: 4329600 bytes of global memory
-// The for-loop block: four iterations of 256-term sums, whose stages copy the
-// next tiles during the current sums: the longer of the loads and the sums
-// (5.12 µs), plus the launch.
-// CHECK: remark: @pipelined: estimated 9.47 us on sm_90a: 4329600 bytes of global memory
+// Sums are split over the threads as the code generator splits them
+// (getSumSlices). The loop-free block: its 16 sums of 1,024 terms, in 16
+// slices of 64, two (slice, sum) pairs per thread and 4 pairwise steps
+// (132 terms, 2.64 µs at 20 ns a term), follow its loads: 1.47 + 2.64 +
+// 4.35 µs for the launch.
+// CHECK: remark: @loop_free: estimated 8.46 us on sm_90a: 4329600 bytes of global memory
+// The for-loop block: 256-term sums in 8 slices of 32, whose stages copy
+// the next tiles during the current sums: the longer of the loads (1.47 µs)
+// and the sums (35 terms, 0.70 µs), plus the launch.
+// CHECK: remark: @pipelined: estimated 5.82 us on sm_90a: 4329600 bytes of global memory
 func.func @loop_free(%x: tensor<2112x1024xf16>) -> tensor<2112x1xf16> {
   %o = mirage_kernel.graph_def(%xg = %x : tensor<2112x1024xf16>) -> tensor<2112x1xf16> grid [132, 1, 1] block [128, 1, 1] forloop 1 {
     %xt = input_loader %xg imap <x = 0> : tensor<2112x1024xf16> -> !mirage_block.stensor<16x1024xf16>
@@ -32,9 +35,10 @@ func.func @pipelined(%x: tensor<2112x1024xf16>) -> tensor<2112x1xf16> {
 // Waves follow the kernel schedule's resident blocks, not the size of the
 // tiles: the schedule reads this loop-invariant 128 KiB tile in place and
 // takes 1,152 bytes of shared memory, so the 264 blocks are resident at once
-// on 132 SMs and the 1,024-term sums (20.48 µs) count once: 11.74 µs of
-// traffic + 20.48 + 4.35.
-// CHECK: remark: @one_wave: estimated 36.57 us on sm_90a: 34636800 bytes of global memory, 0 multiply-adds, 1 launches, 1152 bytes of shared memory per block
+// on 132 SMs and the sums count once: 64 sums of 1,024 terms in 4 slices of
+// 256, two pairs per thread and 2 pairwise steps (514 terms, 10.28 µs):
+// 11.74 µs of traffic + 10.28 + 4.35.
+// CHECK: remark: @one_wave: estimated 26.37 us on sm_90a: 34636800 bytes of global memory, 0 multiply-adds, 1 launches, 1152 bytes of shared memory per block
 func.func @one_wave(%x: tensor<16896x1024xf16>) -> tensor<16896x1xf16> {
   %o = mirage_kernel.graph_def(%xg = %x : tensor<16896x1024xf16>) -> tensor<16896x1xf16> grid [264, 1, 1] block [128, 1, 1] forloop 1 {
     %xt = input_loader %xg imap <x = 0> : tensor<16896x1024xf16> -> !mirage_block.stensor<64x1024xf16>
