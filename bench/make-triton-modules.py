@@ -15,6 +15,11 @@ Writes into OUT_DIR, which can be carried to the GPU machine alone:
   `emit-candidates=true` writes the chosen µGraph, every verified candidate
   and the program as written (`<name>_as_written`, the reference);
 - one module per saved search output given with --searched;
+- with --upstream DIR, one module per `upstream_<stem>` bundle of
+  bench/make-gpu-bundles.py under DIR (saved µGraphs of the public
+  implementation): its source.mlir with the benchmark it implements
+  (mirage.mugraphs.reference_program) as reference, except the files the
+  verifier proves wrong (mirage.mugraphs.REJECTED), listed as refused;
 - sources/: the MLIR each module was translated from;
 - manifest.json: {"modules": [{"module", "source", "reference",
   "functions"}], "refused": [{"source", "error"}]}, where `functions` are
@@ -32,6 +37,8 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "python"))
+from mirage.mugraphs import REJECTED, reference_program  # noqa: E402
 FUNC = re.compile(r"func\.func @([\w$.]+)\(([^)]*)\)\s*->\s*(.*?)\s*"
                   r"(?:attributes\s*(\{.*\}))?\s*\{\s*$", re.M)
 
@@ -82,6 +89,21 @@ def searched_source(text):
     return text, written[0]
 
 
+def upstream_source(path):
+    """(MLIR text, reference name) of the source.mlir of an upstream_<stem>
+    bundle, with the benchmark program it implements as reference."""
+    stem = path.parent.name[len("upstream_"):]
+    if stem in REJECTED:
+        raise ValueError("the verifier proves every graph of this file "
+                         "wrong (docs/Mugraphs.md)")
+    reference_text = pathlib.Path(reference_program(stem)).read_text()
+    [(reference, _, _)] = functions(reference_text)
+    text = path.read_text().strip()
+    if text.startswith("module {") and text.endswith("}"):
+        text = text[len("module {"):-1]
+    return reference_text + "\n" + text + "\n", reference
+
+
 def search_source(benchmark, build, time_limit):
     """(MLIR text, reference name) of the search output of a benchmark."""
     options = f"time-limit={time_limit} emit-candidates=true"
@@ -106,6 +128,9 @@ def main():
     parser.add_argument("--searched", type=pathlib.Path, nargs="*",
                         default=[], help="saved search outputs to translate "
                         "as well (mirage-opt ... emit-candidates=true)")
+    parser.add_argument("--upstream", type=pathlib.Path,
+                        help="a directory of bench/make-gpu-bundles.py "
+                        "bundles whose upstream_<stem> bundles to translate")
     args = parser.parse_args()
     tools = [args.build / "bin" / "mirage-translate"]
     if not args.no_search:
@@ -128,6 +153,11 @@ def main():
     inputs += [(f"searched-{path.stem}",
                 lambda p=path: searched_source(p.read_text()))
                for path in args.searched]
+    if args.upstream:
+        inputs += [(path.parent.name.replace("_", "-", 1),
+                    lambda p=path: upstream_source(p))
+                   for path in sorted(args.upstream.glob(
+                       "upstream_*/source.mlir"))]
     manifest = {"modules": [], "refused": []}
     for stem, make in inputs:
         source = sources / f"{stem}.mlir"
