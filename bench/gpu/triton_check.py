@@ -2,7 +2,7 @@
 """Checks generated Triton modules on a GPU against their torch references.
 
     triton_check.py MODULES_DIR [--out FILE] [--seed N] [--device N]
-                    [--only SUBSTRING]
+                    [--only SUBSTRING] [--time-budget S]
 
 MODULES_DIR is what bench/make-triton-modules.py wrote: Triton modules
 (`mirage-translate --mirage-to-triton`) and manifest.json, which names for
@@ -20,7 +20,9 @@ function it
    Python's launch overhead, and the mean GPU time of a call replayed from
    a CUDA graph, which does not (`*_graph_us`, None when capture fails).
 
-A failure (an exception included) is recorded and the others go on. Writes
+A failure (an exception included) is recorded and the others go on. With
+--time-budget, modules not started within S seconds are listed in the
+report's `skipped` instead of being checked. Writes
 FILE (default: $OUT/triton-check.json, else ./triton-check.json), prints
 `Triton check: N passed, M failed`, and exits 1 if anything failed.
 """
@@ -33,6 +35,7 @@ import os
 import pathlib
 import statistics
 import sys
+import time
 import traceback
 
 import torch
@@ -160,6 +163,9 @@ def main():
     parser.add_argument("--device", type=int, default=0)
     parser.add_argument("--only", default="",
                         help="check only modules whose name contains this")
+    parser.add_argument("--time-budget", type=float, default=0.0,
+                        help="start no module after this many seconds "
+                        "(0: no limit)")
     args = parser.parse_args()
     out = args.out or pathlib.Path(os.environ.get("OUT", ".")) / \
         "triton-check.json"
@@ -167,9 +173,13 @@ def main():
     torch.cuda.set_device(device)
     manifest = json.loads((args.modules / "manifest.json").read_text())
 
-    results = []
+    results, skipped = [], []
+    started = time.monotonic()
     for entry in manifest["modules"]:
         if args.only not in entry["module"]:
+            continue
+        if args.time_budget and time.monotonic() - started > args.time_budget:
+            skipped.append(entry["module"])
             continue
         try:
             module = load_module(args.modules / entry["module"])
@@ -201,10 +211,12 @@ def main():
     passed = sum(r["passed"] for r in results)
     report = {"device": torch.cuda.get_device_name(device),
               "torch": torch.__version__, "triton": triton.__version__,
-              "refused": manifest.get("refused", []), "results": results}
+              "refused": manifest.get("refused", []), "skipped": skipped,
+              "results": results}
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=1) + "\n")
-    print(f"Triton check: {passed} passed, {len(results) - passed} failed "
+    print(f"Triton check: {passed} passed, {len(results) - passed} failed"
+          f"{f', {len(skipped)} modules skipped' if skipped else ''} "
           f"({out})")
     return 0 if passed == len(results) else 1
 

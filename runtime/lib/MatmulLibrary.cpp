@@ -15,6 +15,11 @@ namespace {
 
 /// cuBLASLt's workspace: enough for its split-K and stream-K algorithms.
 constexpr size_t kWorkspaceBytes = size_t(32) << 20;
+/// The algorithms cuBLASLt's heuristic proposes for a shape, which the first
+/// call outside a stream capture times...
+constexpr int kProposedAlgorithms = 8;
+/// ...each this many times after one warm-up call.
+constexpr int kTimedCalls = 5;
 
 /// Success for CUBLAS_STATUS_SUCCESS; otherwise a Driver error
 /// "<call>: <status name>: <description>".
@@ -97,7 +102,9 @@ MatmulLibrary::~MatmulLibrary() {
 }
 
 Expected<const MatmulLibrary::Prepared *>
-MatmulLibrary::prepare(const LibraryMatmul &call) const {
+MatmulLibrary::prepare(const LibraryMatmul &call, CUdeviceptr lhs,
+                       CUdeviceptr rhs, CUdeviceptr result,
+                       CUstream stream) const {
   std::lock_guard<std::mutex> lock(cacheMutex);
   auto key = std::make_tuple(call.batch, call.m, call.n, call.k,
                              static_cast<int>(call.dtype),
@@ -128,7 +135,7 @@ MatmulLibrary::prepare(const LibraryMatmul &call) const {
                             "cublasLtMatmulPreferenceCreate"))
     return error;
   uint64_t workspaceBytes = kWorkspaceBytes;
-  cublasLtMatmulHeuristicResult_t heuristic = {};
+  cublasLtMatmulHeuristicResult_t heuristics[kProposedAlgorithms] = {};
   int found = 0;
   Error error =
       checkLt(cublasLtMatmulPreferenceSetAttribute(
@@ -140,7 +147,7 @@ MatmulLibrary::prepare(const LibraryMatmul &call) const {
         checkLt(cublasLtMatmulAlgoGetHeuristic(
                     static_cast<cublasLtHandle_t>(handle), prepared->operation,
                     prepared->a, prepared->b, prepared->c, prepared->c,
-                    preference, 1, &heuristic, &found),
+                    preference, kProposedAlgorithms, heuristics, &found),
                 "cublasLtMatmulAlgoGetHeuristic");
   cublasLtMatmulPreferenceDestroy(preference);
   if (error)
@@ -153,19 +160,22 @@ MatmulLibrary::prepare(const LibraryMatmul &call) const {
             std::to_string(call.k) + " by " + std::to_string(call.k) + "x" +
             std::to_string(call.n) + " " + std::string(dtypeName(call.dtype)) +
             " matmuls");
-  prepared->algorithm = heuristic.algo;
-  const Prepared *result = prepared.get();
+  prepared->algorithm = heuristics[0].algo;
+  if (found > 1) {
+    Expected<int> fastest =
+        timeAlgorithms(*prepared, heuristics, found, lhs, rhs, result, stream);
+    if (!fastest)
+      return fastest.takeError();
+    prepared->algorithm = heuristics[*fastest].algo;
+  }
+  const Prepared *chosen = prepared.get();
   cache.emplace(key, std::move(prepared));
-  return result;
+  return chosen;
 }
 
-Error MatmulLibrary::run(const LibraryMatmul &call, CUdeviceptr lhs,
-                         CUdeviceptr rhs, CUdeviceptr result,
-                         CUstream stream) const {
-  Expected<const Prepared *> prepared = prepare(call);
-  if (!prepared)
-    return prepared.takeError();
-  const Prepared &p = **prepared;
+Error MatmulLibrary::call(const Prepared &p, const cublasLtMatmulAlgo_t &algo,
+                          CUdeviceptr lhs, CUdeviceptr rhs, CUdeviceptr result,
+                          CUstream stream) const {
   float alpha = 1.0f, beta = 0.0f;
   auto pointer = [](CUdeviceptr address) {
     return reinterpret_cast<void *>(static_cast<uintptr_t>(address));
@@ -173,7 +183,68 @@ Error MatmulLibrary::run(const LibraryMatmul &call, CUdeviceptr lhs,
   return checkLt(
       cublasLtMatmul(static_cast<cublasLtHandle_t>(handle), p.operation, &alpha,
                      pointer(rhs), p.a, pointer(lhs), p.b, &beta,
-                     pointer(result), p.c, pointer(result), p.c, &p.algorithm,
+                     pointer(result), p.c, pointer(result), p.c, &algo,
                      pointer(workspace.get()), kWorkspaceBytes, stream),
       "cublasLtMatmul");
+}
+
+Expected<int>
+MatmulLibrary::timeAlgorithms(const Prepared &p,
+                              const cublasLtMatmulHeuristicResult_t *proposed,
+                              int count, CUdeviceptr lhs, CUdeviceptr rhs,
+                              CUdeviceptr result, CUstream stream) const {
+  // Inside a stream capture nothing can be timed: the heuristic's first
+  // choice stands.
+  CUstreamCaptureStatus capturing = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (Error error = checkDriver(cuStreamIsCapturing(stream, &capturing),
+                                "cuStreamIsCapturing"))
+    return error;
+  if (capturing != CU_STREAM_CAPTURE_STATUS_NONE)
+    return 0;
+  CUevent start = nullptr, end = nullptr;
+  Error error =
+      checkDriver(cuEventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate");
+  if (!error)
+    error = checkDriver(cuEventCreate(&end, CU_EVENT_DEFAULT), "cuEventCreate");
+  int fastest = 0;
+  float best = 0.0f;
+  for (int i = 0; i < count && !error; ++i) {
+    // An algorithm that fails here is not chosen; the others are timed.
+    if (call(p, proposed[i].algo, lhs, rhs, result, stream))
+      continue;
+    error = checkDriver(cuEventRecord(start, stream), "cuEventRecord");
+    bool failed = false;
+    for (int run = 0; run < kTimedCalls && !error && !failed; ++run)
+      failed = static_cast<bool>(
+          call(p, proposed[i].algo, lhs, rhs, result, stream));
+    if (!error)
+      error = checkDriver(cuEventRecord(end, stream), "cuEventRecord");
+    if (!error)
+      error = checkDriver(cuEventSynchronize(end), "cuEventSynchronize");
+    float milliseconds = 0.0f;
+    if (!error)
+      error = checkDriver(cuEventElapsedTime(&milliseconds, start, end),
+                          "cuEventElapsedTime");
+    if (!error && !failed && (i == 0 || milliseconds < best)) {
+      best = milliseconds;
+      fastest = i;
+    }
+  }
+  if (start)
+    (void)cuEventDestroy(start);
+  if (end)
+    (void)cuEventDestroy(end);
+  if (error)
+    return error;
+  return fastest;
+}
+
+Error MatmulLibrary::run(const LibraryMatmul &call, CUdeviceptr lhs,
+                         CUdeviceptr rhs, CUdeviceptr result,
+                         CUstream stream) const {
+  Expected<const Prepared *> prepared = prepare(call, lhs, rhs, result, stream);
+  if (!prepared)
+    return prepared.takeError();
+  return this->call(**prepared, (*prepared)->algorithm, lhs, rhs, result,
+                    stream);
 }

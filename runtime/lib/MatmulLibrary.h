@@ -18,6 +18,7 @@
 #include "mirage/runtime/Error.h"
 #include "mirage/runtime/Plan.h"
 
+#include <cublasLt.h>
 #include <cuda.h>
 
 #include <map>
@@ -50,8 +51,24 @@ public:
 private:
   struct Prepared;
   MatmulLibrary() = default;
-  /// The descriptors and algorithm for `call`, prepared on first use.
-  Expected<const Prepared *> prepare(const LibraryMatmul &call) const;
+  /// The descriptors and algorithm for `call`, prepared on first use: of
+  /// the algorithms cuBLASLt's heuristic proposes, the fastest on this GPU,
+  /// timed on the call's own buffers (`result` is overwritten), unless the
+  /// first use is inside a stream capture (then the heuristic's first).
+  Expected<const Prepared *> prepare(const LibraryMatmul &call, CUdeviceptr lhs,
+                                     CUdeviceptr rhs, CUdeviceptr result,
+                                     CUstream stream) const;
+  /// The index among `proposed` (`count` of them) of the algorithm whose
+  /// calls take the least time on `stream`, or 0 when the stream is being
+  /// captured.
+  Expected<int> timeAlgorithms(const Prepared &p,
+                               const cublasLtMatmulHeuristicResult_t *proposed,
+                               int count, CUdeviceptr lhs, CUdeviceptr rhs,
+                               CUdeviceptr result, CUstream stream) const;
+  /// Enqueues one cublasLtMatmul of `p` with `algo`.
+  Error call(const Prepared &p, const cublasLtMatmulAlgo_t &algo,
+             CUdeviceptr lhs, CUdeviceptr rhs, CUdeviceptr result,
+             CUstream stream) const;
 
   void *handle = nullptr;
   DeviceMemory workspace;
