@@ -46,6 +46,9 @@ void mirage::buildMirageToPTXPipeline(OpPassManager &pm,
   kernel::ExpandToBlocksPassOptions expand;
   expand.libraryMatmuls = options.libraryMatmuls;
   pm.addNestedPass<func::FuncOp>(kernel::createExpandToBlocksPass(expand));
+  // LLVM takes time superlinear in a kernel's length: long kernels are cut.
+  pm.addNestedPass<func::FuncOp>(
+      kernel::createSplitGraphDefsPass({options.maxKernelOps}));
   pm.addPass(
       createConvertMirageBlockToGPUPass(ConvertMirageBlockToGPUPassOptions{
           options.chip, options.stages, options.maxSharedMemory,

@@ -23,7 +23,8 @@ namespace mlir::mirage {
 
 /// The options of the code generator: one member per entry of
 /// CodegenOptions.def (`chip`, `stages`, `maxSharedMemory`, `tensorCores`,
-/// `wgmma`, `tma`), which gives its type, default and meaning.
+/// `wgmma`, `libraryMatmuls`, `maxKernelOps`, `tma`), which gives its type,
+/// default and meaning.
 struct CodegenOptions {
 #define MIRAGE_CODEGEN_OPTION(TYPE, NAME, FLAG, DEFAULT, DESCRIPTION)          \
   TYPE NAME = DEFAULT;

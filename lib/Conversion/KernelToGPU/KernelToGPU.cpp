@@ -70,7 +70,10 @@ LogicalResult checkConvertible(func::FuncOp function) {
   return success();
 }
 
-void convertFunction(func::FuncOp function) {
+/// Rewrites `function` on buffers; `symbols` caches the symbol tables that
+/// find each launched kernel (a lookup without it scans the GPU module, which
+/// made the pass quadratic in the number of kernels).
+void convertFunction(func::FuncOp function, SymbolTableCollection &symbols) {
   MLIRContext *ctx = function.getContext();
   Block &entry = function.getBody().front();
   auto ret = cast<func::ReturnOp>(entry.getTerminator());
@@ -139,7 +142,7 @@ void convertFunction(func::FuncOp function) {
             static_cast<int32_t>(launch.getSharedMemory())));
     // The TMA descriptor parameters after the buffers: the input's buffer,
     // which the runtime encodes (TensorMaps.h).
-    auto kernelFunc = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+    auto kernelFunc = symbols.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
         launch, launch.getKernel());
     auto tensorMaps =
         kernelFunc ? kernelFunc->getAttrOfType<ArrayAttr>(kTensorMapsAttrName)
@@ -195,8 +198,9 @@ struct ConvertMirageKernelToGPUPass
         return signalPassFailure();
       functions.push_back(function);
     }
+    SymbolTableCollection symbols;
     for (func::FuncOp function : functions)
-      convertFunction(function);
+      convertFunction(function, symbols);
   }
 };
 

@@ -59,4 +59,51 @@ def ExpandToBlocksPass
   ];
 }
 
+def SplitGraphDefsPass
+    : Pass<"mirage-kernel-split-graph-defs", "::mlir::func::FuncOp"> {
+  let summary = "Cut graph_defs with long bodies into several graph_defs";
+  let description = [{
+    Bounds the size of each kernel, so that compiling a program takes time
+    linear in its length: LLVM's optimizer and the NVPTX backend take time
+    superlinear in the length of a kernel's straight-line code (one
+    graph_def of 1,000 elementwise block ops: 450 s;
+    docs/Benchmarks/Scaling.md).
+
+    A `graph_def` whose body holds more than `max-ops` operations (compute
+    ops and the scalar ops of their thread graphs; loaders and savers do not
+    count) becomes a sequence of `graph_def`s with the same grid, block and
+    for-loop, each holding about `max-ops` of them in the body's order: a
+    cut follows the first op that reaches the count and whose cut no value
+    is blocked from crossing. A tile computed before a cut and read after it
+    is saved by the first part to a kernel tensor (each grid axis of more
+    than one block on its own dimension, x first) and loaded by the later
+    parts; a per-iteration tile of a loop with more than one iteration, or
+    one with fewer dimensions than the grid has axes of more than one block,
+    may not cross. Input loaders are repeated in each part that reads them;
+    an output saver goes with the op it saves. `graph_def`s with a cluster
+    are left whole. `max-ops=0` splits nothing.
+
+    Example, with max-ops=2:
+
+    ```mlir
+    %o = mirage_kernel.graph_def(%X = %x : tensor<64x64xf16>) -> tensor<64x64xf16>
+        grid [4, 1, 1] block [128, 1, 1] forloop 1 {
+      %t = input_loader %X imap <x = 0> : tensor<64x64xf16> -> !mirage_block.stensor<16x64xf16>
+      %a = exp %t : !mirage_block.stensor<16x64xf16>
+      %b = neg %a : !mirage_block.stensor<16x64xf16>
+      %c = exp %b : !mirage_block.stensor<16x64xf16>
+      %s = output_saver %c omap <x = 0> : !mirage_block.stensor<16x64xf16> -> tensor<64x64xf16>
+      yield %s : tensor<64x64xf16>
+    }
+    // becomes a graph_def computing %a and %b and saving %b, then one that
+    // loads %b (imap <x = 0>) and computes and saves %c.
+    ```
+  }];
+  let dependentDialects = ["::mlir::mirage::block::MirageBlockDialect"];
+  let options = [
+    Option<"maxOps", "max-ops", "int64_t", "64",
+           "Most operations one graph_def keeps (0: no limit)">,
+  ];
+}
+
 #endif // MIRAGE_DIALECT_KERNEL_TRANSFORMS_PASSES_TD
