@@ -2,7 +2,7 @@
 """Checks generated Triton modules on a GPU against their torch references.
 
     triton_check.py MODULES_DIR [--out FILE] [--seed N] [--device N]
-                    [--only SUBSTRING] [--time-budget S]
+                    [--only SUBSTRING] [--time-budget S] [--winners DB]
 
 MODULES_DIR is what bench/make-triton-modules.py wrote: Triton modules
 (`mirage-translate --mirage-to-triton`) and manifest.json, which names for
@@ -20,7 +20,11 @@ function it
    Python's launch overhead, and the mean GPU time of a call replayed from
    a CUDA graph, which does not (`*_graph_us`, None when capture fails).
 
-A failure (an exception included) is recorded and the others go on. With
+With --winners DB (a tuning database of mirage-tune), only the functions
+the database records as winners are checked (of modules made with
+make-triton-modules.py --searched from the bundles' source.mlir: the tuned
+choice under Triton). A failure (an exception included) is recorded and the
+others go on. With
 --time-budget, modules not started within S seconds are listed in the
 report's `skipped` instead of being checked. Writes
 FILE (default: $OUT/triton-check.json, else ./triton-check.json), prints
@@ -163,6 +167,9 @@ def main():
     parser.add_argument("--device", type=int, default=0)
     parser.add_argument("--only", default="",
                         help="check only modules whose name contains this")
+    parser.add_argument("--winners", type=pathlib.Path,
+                        help="check only the winners this tuning database "
+                        "records")
     parser.add_argument("--time-budget", type=float, default=0.0,
                         help="start no module after this many seconds "
                         "(0: no limit)")
@@ -173,6 +180,10 @@ def main():
     torch.cuda.set_device(device)
     manifest = json.loads((args.modules / "manifest.json").read_text())
 
+    winners = None
+    if args.winners:
+        winners = {entry["winner"]["function"] for entry in
+                   json.loads(args.winners.read_text())["entries"]}
     results, skipped = [], []
     started = time.monotonic()
     for entry in manifest["modules"]:
@@ -188,6 +199,8 @@ def main():
                             "exception": traceback.format_exc()})
             continue
         for name in entry["functions"]:
+            if winners is not None and name not in winners:
+                continue
             record = {"module": entry["module"], "function": name,
                       "reference": entry["reference"]}
             try:
