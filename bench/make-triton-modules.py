@@ -150,7 +150,8 @@ def main():
                                                  args.time_limit))
                    for path in sorted((ROOT / "examples" / "benchmarks")
                                       .glob("*.mlir"))]
-    inputs += [(f"searched-{path.stem}",
+    # A bundle's source.mlir is named by its bundle.
+    inputs += [(f"searched-{path.parent.name if path.stem == 'source' else path.stem}",
                 lambda p=path: searched_source(p.read_text()))
                for path in args.searched]
     if args.upstream:
