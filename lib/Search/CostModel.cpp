@@ -197,6 +197,10 @@ CostEstimate search::estimateCost(const sem::Program &program, const Chip &gpu,
   for (const sem::Node &node : kernel.nodes) {
     ++cost.launches;
     int64_t bytes = 0;
+    // Loop-invariant tiles are loaded once per block, before the for-loop's
+    // pipeline starts (preloaded) or where they are read (in place): no
+    // stage overlaps them with computation.
+    int64_t invariantBytes = 0;
     MultiplyAdds multiplyAdds;
     double serial = 0.0;
     // Whether the kernel's loads overlap its computation: a for-loop's
@@ -246,6 +250,8 @@ CostEstimate search::estimateCost(const sem::Program &program, const Chip &gpu,
           int64_t loads =
               body.getNumBlocks() * (inner.dim >= 0 ? body.forloop : 1);
           bytes += loads * getBytes(body.values[inner.results[0]]);
+          if (inner.dim < 0)
+            invariantBytes += loads * getBytes(body.values[inner.results[0]]);
         } else if (inner.kind == OpKind::OutputSaver) {
           bytes += getBytes(body.values[inner.results[0]]);
         }
@@ -255,12 +261,17 @@ CostEstimate search::estimateCost(const sem::Program &program, const Chip &gpu,
     cost.multiplyAdds += multiplyAdds.simt + multiplyAdds.tensor;
     double share = std::min(1.0, blocks / gpu.multiprocessors);
     double memory = double(bytes) / (gpu.copyBytesPerMicrosecond * share);
+    double invariantMemory =
+        double(invariantBytes) / (gpu.copyBytesPerMicrosecond * share);
     double compute =
         (multiplyAdds.simt / gpu.simtMultiplyAddsPerMicrosecond +
          multiplyAdds.tensor / gpu.tensorMultiplyAddsPerMicrosecond) /
         share;
     double work = std::max(compute, serial);
-    double kernelTime = overlapsLoads ? std::max(memory, work) : memory + work;
+    double kernelTime =
+        overlapsLoads
+            ? invariantMemory + std::max(memory - invariantMemory, work)
+            : memory + work;
     cost.microseconds += kernelTime + gpu.launchMicroseconds;
   }
   return cost;
