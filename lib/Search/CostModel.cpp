@@ -155,8 +155,8 @@ static double countSerialTerms(const Graph &body,
     int64_t slices =
         terms == 1 ? 1 : getSumSlices(groups, terms, int64_t(threads), 1);
     double owned = std::ceil(double(groups * slices) / threads);
-    total += (owned * double(terms / slices) + std::log2(double(slices))) *
-             times;
+    total +=
+        (owned * double(terms / slices) + std::log2(double(slices))) * times;
   }
   return total;
 }

@@ -193,10 +193,9 @@ TEST_F(ProgramJSONTest, RejectsUnknownNamesAndBadShapes) {
               op(kernel, 5)["cluster"] = json::Array{3, 1, 1};
             }),
             "does not divide the grid at program.ops[5].cluster");
-  EXPECT_EQ(readEdited([](json::Object &kernel) {
-              op(kernel, 5)["threads"] = 2048;
-            }),
-            "out of range at program.ops[5].threads");
+  EXPECT_EQ(
+      readEdited([](json::Object &kernel) { op(kernel, 5)["threads"] = 2048; }),
+      "out of range at program.ops[5].threads");
   EXPECT_EQ(
       readEdited([](json::Object &kernel) { op(kernel, 0)["parts"] = 3; }),
       "wrong number of results at program.ops[0].results");
