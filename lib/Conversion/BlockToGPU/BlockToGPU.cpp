@@ -34,9 +34,11 @@ namespace {
 // The pass
 //===----------------------------------------------------------------------===//
 
-/// Lowers `graph` by `schedule` into a new kernel of `kernels` named `name`.
+/// Lowers `graph` by `schedule` into a new kernel named `name` of the GPU
+/// module whose symbol table is `kernels` (one table for all kernels, so
+/// adding n kernels takes linear time).
 FailureOr<gpu::GPUFuncOp> lowerKernel(kernel::GraphDefOp graph, StringRef name,
-                                      gpu::GPUModuleOp kernels,
+                                      SymbolTable &kernels,
                                       const KernelSchedule &schedule,
                                       const BlockLowerings &lowerings) {
   SmallVector<Type> argumentTypes;
@@ -44,7 +46,8 @@ FailureOr<gpu::GPUFuncOp> lowerKernel(kernel::GraphDefOp graph, StringRef name,
     argumentTypes.push_back(getFlatBufferType(type));
   for (Type type : graph.getResultTypes())
     argumentTypes.push_back(getFlatBufferType(type));
-  OpBuilder builder = OpBuilder::atBlockEnd(kernels.getBody());
+  OpBuilder builder =
+      OpBuilder::atBlockEnd(cast<gpu::GPUModuleOp>(kernels.getOp()).getBody());
   auto kernel =
       gpu::GPUFuncOp::create(builder, graph.getLoc(), name,
                              builder.getFunctionType(argumentTypes, {}));
@@ -58,9 +61,9 @@ FailureOr<gpu::GPUFuncOp> lowerKernel(kernel::GraphDefOp graph, StringRef name,
                       std::max<int64_t>(1, kThreadsPerSM / schedule.threads)));
   if (std::optional<ArrayRef<int32_t>> cluster = graph.getCluster())
     kernel->setAttr("nvvm.cluster_dim", builder.getDenseI32ArrayAttr(*cluster));
-  SymbolTable(kernels).insert(kernel);
+  kernels.insert(kernel);
   if (failed(GraphDefLowering(graph, kernel, schedule, lowerings).run())) {
-    kernel.erase();
+    kernels.erase(kernel);
     return failure();
   }
   return kernel;
@@ -77,8 +80,7 @@ private:
   /// The module's `gpu.module @mirage_kernels`, created on first use.
   gpu::GPUModuleOp getKernelModule();
   LogicalResult convert(kernel::GraphDefOp graph, StringRef name,
-                        gpu::GPUModuleOp kernels,
-                        const BlockLowerings &lowerings);
+                        SymbolTable &kernels, const BlockLowerings &lowerings);
 };
 
 gpu::GPUModuleOp ConvertMirageBlockToGPUPass::getKernelModule() {
@@ -93,7 +95,7 @@ gpu::GPUModuleOp ConvertMirageBlockToGPUPass::getKernelModule() {
 
 LogicalResult
 ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph, StringRef name,
-                                     gpu::GPUModuleOp kernels,
+                                     SymbolTable &kernels,
                                      const BlockLowerings &lowerings) {
   ScheduleOptions options = {stages, tensorCores, wgmma, tma, maxSharedMemory};
   FailureOr<KernelSchedule> schedule =
@@ -106,8 +108,9 @@ ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph, StringRef name,
     return failure();
 
   OpBuilder builder(graph);
-  auto symbol = SymbolRefAttr::get(
-      kernels.getNameAttr(), {FlatSymbolRefAttr::get(kernel->getNameAttr())});
+  auto symbol =
+      SymbolRefAttr::get(cast<gpu::GPUModuleOp>(kernels.getOp()).getNameAttr(),
+                         {FlatSymbolRefAttr::get(kernel->getNameAttr())});
   auto launch = kernel::LaunchOp::create(
       builder, graph.getLoc(), graph.getResultTypes(), symbol,
       graph.getInputs(), graph.getGridAttr(), graph.getBlockAttr(),
@@ -141,7 +144,7 @@ void ConvertMirageBlockToGPUPass::runOnOperation() {
       getKernelModule();
     return;
   }
-  gpu::GPUModuleOp kernels = getKernelModule();
+  SymbolTable kernels(getKernelModule());
   BlockLowerings lowerings;
   populateMirageBlockToGPULowerings(lowerings);
   for (auto &[graph, name] : graphs)
