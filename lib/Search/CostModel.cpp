@@ -249,9 +249,10 @@ CostEstimate search::estimateCost(const sem::Program &program, const Chip &gpu,
         if (inner.kind == OpKind::InputLoader) {
           int64_t loads =
               body.getNumBlocks() * (inner.dim >= 0 ? body.forloop : 1);
-          bytes += loads * getBytes(body.values[inner.results[0]]);
+          int64_t loaded = loads * getBytes(body.values[inner.results[0]]);
+          bytes += loaded;
           if (inner.dim < 0)
-            invariantBytes += loads * getBytes(body.values[inner.results[0]]);
+            invariantBytes += loaded;
         } else if (inner.kind == OpKind::OutputSaver) {
           bytes += getBytes(body.values[inner.results[0]]);
         }

@@ -9,6 +9,7 @@
 
 #include "Mirage/Dialect/Block/IR/BlockOps.h"
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
+#include "Mirage/Support/Chip.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -201,9 +202,9 @@ struct ExpandToBlocksPass
           << static_cast<int64_t>(tileElements);
       return signalPassFailure();
     }
-    if (threads < 1 || threads > 1024) {
-      getOperation().emitError("threads must be in [1, 1024], got ")
-          << static_cast<int64_t>(threads);
+    if (threads < 1 || threads > kMaxThreadsPerBlock) {
+      getOperation().emitError("threads must be in [1, ")
+          << kMaxThreadsPerBlock << "], got " << static_cast<int64_t>(threads);
       return signalPassFailure();
     }
     SmallVector<Operation *> ops;
