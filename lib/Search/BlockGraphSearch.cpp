@@ -66,8 +66,9 @@ struct RangeState {
   }
 };
 
-/// What checking a candidate found.
-enum class CheckResult { NotEquivalent, Equivalent };
+/// What checking a candidate found; `Stopped` when the time limit ended the
+/// check first (the candidate is not used).
+enum class CheckResult { NotEquivalent, Equivalent, Stopped };
 
 bool isCheaper(const CostEstimate &cost, const RankedProgram &other) {
   return cost < other.cost;
@@ -112,7 +113,7 @@ public:
   Searcher(const sem::Program &reference, const BlockSearchOptions &options,
            BlockSearchStatistics &statistics)
       : reference(reference), options(options), statistics(statistics),
-        shared(reference, options) {}
+        shared(reference, options), deadline(options.timeLimitSeconds) {}
 
   FailureOr<std::vector<RankedProgram>> run(std::string &error);
 
@@ -156,8 +157,8 @@ private:
   /// The cost of `program` as the code generator schedules it; nothing
   /// when the code generator refuses it.
   std::optional<CostEstimate> estimate(const sem::Program &program) const;
-  /// Whether the verifier finds `program` equivalent to the reference;
-  /// fails when the reference cannot be checked.
+  /// Whether the verifier finds `program` equivalent to the reference
+  /// before the time limit; fails when the reference cannot be checked.
   FailureOr<CheckResult> check(const sem::Program &program);
   /// Adds a verified candidate to the best K; true when it is the best.
   bool keep(sem::Program program, const CostEstimate &cost);
@@ -177,6 +178,9 @@ private:
   const BlockSearchOptions &options;
   BlockSearchStatistics &statistics;
   SharedState shared;
+  /// The time limit, for the checks: a check it stops leaves its candidate
+  /// unverified.
+  sem::Deadline deadline;
   /// What the reference's graph_defs are made of (expressions per worker).
   KernelSpace prototype;
   std::vector<std::unique_ptr<Worker>> workers;
@@ -184,6 +188,8 @@ private:
   BlockSearchStatistics verification;
   /// What runs resumed from the checkpoint had done.
   BlockSearchStatistics resumed;
+  /// Candidates of the checkpoint whose check the time limit stopped.
+  int64_t resumedUnverified = 0;
   std::vector<int64_t> rangesDone;
   std::string fingerprint;
   /// Created on first use: it evaluates the reference.
@@ -305,15 +311,17 @@ LogicalResult Searcher::resume(std::string &error) {
   rangesDone = (*entry)->rangesDone;
   // Anyone who can change the file can recompute its checksum: the
   // candidates are verified again before they may replace the reference.
+  // Their checks count in the time limit too: one it stops is not used.
   for (sem::Program &program : (*entry)->candidates) {
     std::optional<CostEstimate> cost = estimate(program);
     FailureOr<CheckResult> result =
         cost ? check(program) : FailureOr<CheckResult>(failure());
-    if (failed(result) || *result != CheckResult::Equivalent) {
+    if (succeeded(result) && *result == CheckResult::Stopped)
+      ++resumedUnverified;
+    else if (failed(result) || *result != CheckResult::Equivalent)
       ++verification.droppedCandidates;
-      continue;
-    }
-    keep(std::move(program), *cost);
+    else
+      keep(std::move(program), *cost);
   }
   return success();
 }
@@ -411,6 +419,13 @@ BlockSearchStatistics Searcher::collectStatistics() const {
   total.tooLargeToVerify = verification.tooLargeToVerify;
   total.resumedRanges = verification.resumedRanges;
   total.droppedCandidates = verification.droppedCandidates;
+  // Under the time limit, the candidates left that could have entered the
+  // best K.
+  total.unverified = resumedUnverified;
+  for (const auto &[forloop, state] : rangeStates)
+    for (const auto &[cost, candidate] : state.unchecked)
+      if (found.size() < options.maxCandidates || isCheaper(cost, found.back()))
+        ++total.unverified;
   return total;
 }
 
@@ -627,8 +642,9 @@ bool Searcher::verify(std::vector<sem::Program> candidates, RangeState &state) {
       break;
     }
     // The time limit bounds verification too: a candidate is checked only
-    // if its estimated cost fits in the time left; the checker evaluates
-    // the reference once per trial.
+    // if its estimated cost fits in the time left (the checker evaluates
+    // the reference once per trial), and a check the estimate misjudged
+    // stops at the limit.
     if (shared.outOfTime())
       return false;
     double limit = options.timeLimitSeconds;
@@ -641,8 +657,9 @@ bool Searcher::verify(std::vector<sem::Program> candidates, RangeState &state) {
     // so that the later ranges' candidates get checked too.
     if (checkedInRange++ != 0 && !affordable(candidate, rangeEnd))
       return false;
+    // A check the time limit stops leaves its candidate queued, unverified.
     FailureOr<CheckResult> result = check(candidate);
-    if (failed(result))
+    if (failed(result) || *result == CheckResult::Stopped)
       return false;
     ++checked;
     ++verification.checked;
@@ -659,17 +676,30 @@ bool Searcher::verify(std::vector<sem::Program> candidates, RangeState &state) {
 }
 
 FailureOr<CheckResult> Searcher::check(const sem::Program &program) {
+  // A check the time limit stopped is no verdict.
+  auto stopped = [&] {
+    shared.timedOut = true;
+    return CheckResult::Stopped;
+  };
   std::string error;
   if (!checker) {
     sem::EquivalenceOptions checkOptions;
     checkOptions.seed = options.seed;
     FailureOr<sem::EquivalenceChecker> created =
-        sem::EquivalenceChecker::create(reference, checkOptions, error);
+        sem::EquivalenceChecker::create(reference, checkOptions, error,
+                                        deadline);
+    if (failed(created) && deadline.hasPassed())
+      return stopped();
     if (failed(created))
       return failure();
     checker.emplace(std::move(*created));
   }
-  FailureOr<sem::EquivalenceVerdict> verdict = checker->check(program, error);
+  FailureOr<sem::EquivalenceVerdict> verdict =
+      checker->check(program, error, deadline);
+  if (failed(verdict) && deadline.hasPassed())
+    return stopped();
+  // Any other failure (the candidate leaves the verifiable fragment or its
+  // limits) is a candidate that cannot be verified.
   return succeeded(verdict) && verdict->equivalent ? CheckResult::Equivalent
                                                    : CheckResult::NotEquivalent;
 }

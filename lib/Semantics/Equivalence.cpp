@@ -21,6 +21,9 @@ using mlir::mirage::ElementwiseKind;
 
 namespace {
 
+/// Random input values drawn between two polls of the deadline.
+constexpr size_t kDrawsPerPoll = size_t(1) << 16;
+
 uint64_t mixSeed(uint64_t seed, uint64_t salt) {
   uint64_t z = seed + salt * 0x9e3779b97f4a7c15ull;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -403,8 +406,14 @@ EquivalenceChecker::getTrial(unsigned index, std::string &error,
     Trial t;
     for (const ValueType &type : reference.getInputTypes()) {
       Tensor<FieldValue> input(type.shape);
-      for (FieldValue &v : input.data)
+      // Large inputs take seconds to draw: the deadline is polled here too.
+      for (auto [i, v] : llvm::enumerate(input.data)) {
+        if (i % kDrawsPerPoll == 0 && deadline.hasPassed()) {
+          error = "reference: " + deadline.describe(options.limits);
+          return failure();
+        }
         v = FieldDomain::random(state);
+      }
       t.inputs.push_back(std::move(input));
     }
     FieldDomain domain(mixSeed(options.seed, 2 * trial + 1));

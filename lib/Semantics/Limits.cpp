@@ -204,6 +204,13 @@ Deadline::Deadline(double seconds)
           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
               std::chrono::duration<double>(seconds))) {}
 
+double Deadline::secondsLeft() const {
+  if (seconds <= 0)
+    return std::numeric_limits<double>::infinity();
+  return std::chrono::duration<double>(end - std::chrono::steady_clock::now())
+      .count();
+}
+
 std::string Deadline::describe(const EvaluationLimits &limits) const {
   return llvm::formatv("the evaluation did not finish within the time limit "
                        "of {0} s{1}",

@@ -74,10 +74,25 @@ struct SuperoptimizePass
       return signalPassFailure();
     // The functions as given: those it adds (a tuning group's) are not
     // searched again.
-    for (auto function : llvm::to_vector(getOperation().getOps<func::FuncOp>()))
-      if (isReference(function) && !function->hasAttr(kTuningAttrName) &&
-          failed(optimize(function, options)))
+    SmallVector<func::FuncOp> references;
+    for (auto function : getOperation().getOps<func::FuncOp>())
+      if (isReference(function) && !function->hasAttr(kTuningAttrName))
+        references.push_back(function);
+    // The time limit bounds the whole module: the functions still to search
+    // share the time left equally, and one that finishes early leaves its
+    // time to the next.
+    sem::Deadline moduleDeadline(timeLimit);
+    for (auto [index, function] : llvm::enumerate(references)) {
+      double share =
+          moduleDeadline.secondsLeft() / double(references.size() - index);
+      if (timeLimit > 0 && share <= 0) {
+        function.emitRemark("left unchanged: the time limit was spent before "
+                            "its search");
+        continue;
+      }
+      if (failed(optimize(function, options, timeLimit > 0 ? share : 0)))
         return signalPassFailure();
+    }
   }
 
   /// Fails, with an error naming the option, its value and the range,
@@ -256,7 +271,9 @@ struct SuperoptimizePass
   /// winner that fails verification (the file was changed), is a warning.
   FailureOr<bool> takeMeasuredChoice(func::FuncOp function,
                                      const sem::Program &reference,
-                                     const Chip &chip, std::string &note) {
+                                     const Chip &chip,
+                                     const sem::Deadline &deadline,
+                                     std::string &note) {
     std::string error;
     FailureOr<std::string> path =
         resolveTuningDatabasePath(tuningDatabase, error);
@@ -286,14 +303,21 @@ struct SuperoptimizePass
       return true;
     }
     // Anyone who can change the file can change the winner: it replaces the
-    // program only once verified.
+    // program only once verified, within the time limit.
     sem::EquivalenceOptions checkOptions;
     checkOptions.seed = seed;
     FailureOr<sem::EquivalenceChecker> checker =
-        sem::EquivalenceChecker::create(reference, checkOptions, error);
+        sem::EquivalenceChecker::create(reference, checkOptions, error,
+                                        deadline);
     FailureOr<sem::EquivalenceVerdict> verdict =
-        succeeded(checker) ? checker->check(*(*choice)->program, error)
-                           : FailureOr<sem::EquivalenceVerdict>(failure());
+        succeeded(checker)
+            ? checker->check(*(*choice)->program, error, deadline)
+            : FailureOr<sem::EquivalenceVerdict>(failure());
+    if (failed(verdict) && deadline.hasPassed()) {
+      note = "; the tuning database's winner was not verified within the "
+             "time limit: the cost model chose";
+      return false;
+    }
     if (failed(verdict) || !verdict->equivalent) {
       function.emitWarning("tuning database '")
           << *path << "' records a winner for '" << function.getSymName()
@@ -310,8 +334,12 @@ struct SuperoptimizePass
     return true;
   }
 
+  /// Searches `function` within `seconds` (0: no limit), the tuning
+  /// database's check included.
   LogicalResult optimize(func::FuncOp function,
-                         const search::BlockSearchOptions &options) {
+                         const search::BlockSearchOptions &options,
+                         double seconds) {
+    sem::Deadline deadline(seconds);
     FailureOr<sem::Program> reference = sem::buildProgram(function);
     if (failed(reference))
       return failure();
@@ -322,15 +350,24 @@ struct SuperoptimizePass
     }
     std::string tuningNote;
     if (useTuningDatabase) {
-      FailureOr<bool> measured =
-          takeMeasuredChoice(function, *reference, *options.chip, tuningNote);
+      FailureOr<bool> measured = takeMeasuredChoice(
+          function, *reference, *options.chip, deadline, tuningNote);
       if (failed(measured))
         return failure();
       if (*measured)
         return success();
     }
+    // The search has the time the function has left.
+    double left = deadline.secondsLeft();
+    if (seconds > 0 && left <= 0) {
+      function.emitRemark("left unchanged: the time limit was spent before "
+                          "its search")
+          << tuningNote;
+      return success();
+    }
     search::BlockSearchStatistics stats;
     search::BlockSearchOptions functionOptions = options;
+    functionOptions.timeLimitSeconds = seconds > 0 ? left : 0;
     functionOptions.checkpointKey = function.getSymName().str();
     functionOptions.schedule =
         search::getScheduler(function.getFunctionType(), threads, *options.chip,
@@ -369,8 +406,13 @@ struct SuperoptimizePass
                   .str()
             : "",
         stats.tooLargeToVerify ? " (verification too costly for the time limit)"
-        : stats.timedOut       ? " (time limit reached)"
-                               : "");
+        : stats.unverified != 0
+            ? llvm::formatv(" (verification stopped at the time limit after "
+                            "{0} of {1} candidates)",
+                            stats.checked, stats.checked + stats.unverified)
+                  .str()
+        : stats.timedOut ? " (time limit reached)"
+                         : "");
     if (stats.uncompilable != 0)
       summary += llvm::formatv("; {0} left out, the code generator refuses "
                                "them",

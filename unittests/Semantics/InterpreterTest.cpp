@@ -10,6 +10,8 @@
 #include "TestPrograms.h"
 #include "gtest/gtest.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::mirage::sem;
 
@@ -264,6 +266,19 @@ TEST_F(InterpreterTest, StopsAtTheDeadline) {
   // No deadline: the same evaluation finishes.
   EXPECT_TRUE(succeeded(Interpreter<FloatDomain>(domain).run(
       *program, {iota({256, 256})}, outputs, error)));
+}
+
+TEST(DeadlineTest, SecondsLeft) {
+  // The search and the pass hand the time left on (Superoptimize.cpp).
+  EXPECT_EQ(Deadline().secondsLeft(), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(Deadline(0).secondsLeft(), std::numeric_limits<double>::infinity());
+  Deadline passed(1e-9);
+  while (!passed.hasPassed()) {
+  }
+  EXPECT_LE(passed.secondsLeft(), 0.0);
+  double left = Deadline(1000).secondsLeft();
+  EXPECT_GT(left, 900.0);
+  EXPECT_LE(left, 1000.0);
 }
 
 } // namespace

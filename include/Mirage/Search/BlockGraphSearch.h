@@ -125,6 +125,10 @@ struct BlockSearchStatistics {
   /// file was changed after it was written), dropped.
   int64_t droppedCandidates = 0;
   bool timedOut = false;
+  /// Candidates left unverified when the time limit stopped the search
+  /// (those that could still have entered the best K, a check the limit
+  /// interrupted included); none of them is returned.
+  int64_t unverified = 0;
   /// Verification was skipped or stopped because its estimated cost did not
   /// fit in the time left.
   bool tooLargeToVerify = false;
@@ -151,8 +155,10 @@ LogicalResult checkSearchable(const sem::Program &reference,
 /// ops with one output). Returns the best `maxCandidates` verified
 /// candidates, cheapest first; fails with `error` for a reference outside
 /// the fragment, overrides that do not fit it, or a checkpoint that cannot
-/// be read or written (checked before the search starts). Candidates read
-/// from a checkpoint are verified again, whatever the time limit.
+/// be read or written (checked before the search starts). The time limit
+/// bounds exploration and verification alike: a check it stops leaves its
+/// candidate out. Candidates read from a checkpoint are verified again,
+/// within the time limit.
 FailureOr<std::vector<RankedProgram>>
 searchBlockGraphs(const sem::Program &reference,
                   const BlockSearchOptions &options,

@@ -85,6 +85,9 @@ public:
   bool hasPassed() const {
     return seconds > 0 && std::chrono::steady_clock::now() >= end;
   }
+  /// Seconds until it passes (negative once it has; infinity for a deadline
+  /// that never passes).
+  double secondsLeft() const;
   /// The message of an evaluation it stopped.
   std::string describe(const EvaluationLimits &limits) const;
 

@@ -138,7 +138,8 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "Verified candidates to collect (complete candidates are verified "
            "cheapest first)">,
     Option<"timeLimit", "time-limit", "double", "60",
-           "Seconds per function (0: no limit)">,
+           "Seconds for the whole module, search, oracle and verification "
+           "included, shared among its functions (0: no limit)">,
     Option<"singleKernels", "single-kernels", "bool", "true",
            "Search one-graph_def µGraphs">,
     Option<"splitKernels", "split-kernels", "bool", "true",
