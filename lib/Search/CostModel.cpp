@@ -26,9 +26,39 @@ using sem::OpKind;
 /// 20 ns maximises the rank correlation, which is flat from 15 to 50 ns).
 static constexpr double kTermMicroseconds = 0.020;
 
+/// Global-memory runs shorter than this many bytes (one L2 cache line) are
+/// moved at kShortRunEfficiency of the bandwidth: measured on the H100, a
+/// GEMV whose blocks stream 48, 32 or 16 columns of f16 weights (96, 64 or
+/// 32-byte runs) takes 13-19% longer than one streaming 64 (128-byte runs)
+/// at the same stage size (docs/Benchmarks/CostModel.md).
+static constexpr int64_t kFullRunBytes = 128;
+static constexpr double kShortRunEfficiency = 0.82;
+
+/// The time a staged tile takes to arrive under load: an SM's pipeline
+/// draws at most its bytes in flight per this time (Little's law). Fitted to
+/// the same GEMVs: 64 KB of stages per SM draw about 30 GB/s.
+static constexpr double kLoadLatencyMicroseconds = 2.2;
+
+static int64_t getElementBytes(const sem::ValueType &type) {
+  return type.elementType == sem::ElementType::F32 ? 4 : 2;
+}
+
 static int64_t getBytes(const sem::ValueType &type) {
-  int64_t elementBytes = type.elementType == sem::ElementType::F32 ? 4 : 2;
-  return type.getNumElements() * elementBytes;
+  return type.getNumElements() * getElementBytes(type);
+}
+
+/// The fraction of the bandwidth at which `tile` of `tensor` (row-major) moves
+/// between global and shared memory: the tile's contiguous runs are its
+/// trailing dimensions up to and including the first one it splits.
+static double getRunEfficiency(const sem::ValueType &tensor,
+                               const sem::ValueType &tile) {
+  int64_t run = getElementBytes(tile);
+  for (size_t dim = tile.shape.size(); dim-- > 0;) {
+    run *= tile.shape[dim];
+    if (tile.shape[dim] != tensor.shape[dim])
+      break;
+  }
+  return run >= kFullRunBytes ? 1.0 : kShortRunEfficiency;
 }
 
 /// The shape of matmul `node` of `graph` (batch elements, rows, columns,
@@ -200,7 +230,13 @@ CostEstimate search::estimateCost(const sem::Program &program, const Chip &gpu,
     // Loop-invariant tiles are loaded once per block, before the for-loop's
     // pipeline starts (preloaded) or where they are read (in place): no
     // stage overlaps them with computation.
-    int64_t invariantBytes = 0;
+    // The bytes each load or save moves at the full bandwidth, its short
+    // runs weighted (getRunEfficiency).
+    double streamedBytes = 0.0;
+    double invariantStreamedBytes = 0.0;
+    // The most bytes per µs one SM draws: a pipelined kernel's, its stages
+    // in flight over the load latency.
+    double smBandwidth = gpu.smBytesPerMicrosecond;
     MultiplyAdds multiplyAdds;
     double serial = 0.0;
     // Whether the kernel's loads overlap its computation: a for-loop's
@@ -216,6 +252,7 @@ CostEstimate search::estimateCost(const sem::Program &program, const Chip &gpu,
         bytes += getBytes(kernel.values[value]);
       for (int32_t value : node.results)
         bytes += getBytes(kernel.values[value]);
+      streamedBytes = double(bytes);
       if (node.kind == OpKind::Matmul)
         multiplyAdds.add(
             getMatmulShape(kernel, node,
@@ -239,31 +276,56 @@ CostEstimate search::estimateCost(const sem::Program &program, const Chip &gpu,
       multiplyAdds.simt *= blocks;
       multiplyAdds.tensor *= blocks;
       cost.sharedBytes = std::max(cost.sharedBytes, schedule->sharedBytes);
-      overlapsLoads = schedule->pipelined;
+      overlapsLoads = schedule->isPipelined();
       double waves = std::ceil(
           blocks / double(gpu.multiprocessors * schedule->residentBlocks));
       serial =
           countSerialTerms(body, phases, engines, double(schedule->threads)) *
           waves * kTermMicroseconds;
+      int64_t stageBytes = 0;
       for (const sem::Node &inner : body.nodes) {
         if (inner.kind == OpKind::InputLoader) {
           int64_t loads =
               body.getNumBlocks() * (inner.dim >= 0 ? body.forloop : 1);
-          int64_t loaded = loads * getBytes(body.values[inner.results[0]]);
+          const sem::ValueType &tile = body.values[inner.results[0]];
+          int64_t loaded = loads * getBytes(tile);
+          double streamed =
+              double(loaded) /
+              getRunEfficiency(body.values[inner.operands[0]], tile);
           bytes += loaded;
+          streamedBytes += streamed;
           if (inner.dim < 0)
-            invariantBytes += loaded;
+            invariantStreamedBytes += streamed;
+          else
+            stageBytes += getBytes(tile);
         } else if (inner.kind == OpKind::OutputSaver) {
-          bytes += getBytes(body.values[inner.results[0]]);
+          const sem::ValueType &tensor = body.values[inner.results[0]];
+          int64_t saved = getBytes(tensor);
+          bytes += saved;
+          streamedBytes +=
+              double(saved) /
+              getRunEfficiency(tensor, body.values[inner.operands[0]]);
         }
+      }
+      if (overlapsLoads && stageBytes > 0) {
+        double blocksPerSM =
+            std::min(double(schedule->residentBlocks),
+                     std::ceil(blocks / double(gpu.multiprocessors)));
+        smBandwidth = std::min(
+            smBandwidth, blocksPerSM * double(schedule->stages * stageBytes) /
+                             kLoadLatencyMicroseconds);
       }
     }
     cost.globalBytes += bytes;
     cost.multiplyAdds += multiplyAdds.simt + multiplyAdds.tensor;
     double share = std::min(1.0, blocks / gpu.multiprocessors);
-    double memory = double(bytes) / (gpu.copyBytesPerMicrosecond * share);
-    double invariantMemory =
-        double(invariantBytes) / (gpu.copyBytesPerMicrosecond * share);
+    // A grid of fewer blocks than SMs still draws the whole bandwidth when
+    // its SMs together can: each draws up to smBytesPerMicrosecond.
+    double bandwidth =
+        std::min(gpu.copyBytesPerMicrosecond,
+                 std::min(blocks, double(gpu.multiprocessors)) * smBandwidth);
+    double memory = streamedBytes / bandwidth;
+    double invariantMemory = invariantStreamedBytes / bandwidth;
     double compute =
         (multiplyAdds.simt / gpu.simtMultiplyAddsPerMicrosecond +
          multiplyAdds.tensor / gpu.tensorMultiplyAddsPerMicrosecond) /

@@ -24,7 +24,7 @@ KernelFacts search::getKernelFacts(kernel::GraphDefOp graph,
   facts.threads = schedule.threads;
   facts.sharedBytes = schedule.sharedBytes;
   facts.residentBlocks = std::max<int64_t>(1, schedule.residentBlocks);
-  facts.pipelined = schedule.stages >= 2;
+  facts.stages = schedule.stages;
   for (auto matmul : graph.getBodyBlock().getOps<block::MatmulOp>())
     facts.matmulEngines.push_back(schedule.getEngine(matmul));
   return facts;

@@ -146,9 +146,9 @@ TEST_F(CostModelTest, ThreadsAndPipeliningComeFromTheSchedule) {
   CostEstimate narrow = estimateCost(program, chip, facts);
   // Fewer threads each add up more terms in turn.
   EXPECT_LT(wide.microseconds, narrow.microseconds);
-  facts[1]->pipelined = true;
+  facts[1]->stages = 4;
   CostEstimate overlapped = estimateCost(program, chip, facts);
-  facts[1]->pipelined = false;
+  facts[1]->stages = 0;
   CostEstimate serial = estimateCost(program, chip, facts);
   EXPECT_LT(overlapped.microseconds, serial.microseconds);
 }

@@ -35,9 +35,12 @@ struct KernelFacts {
   int64_t sharedBytes = 0;
   /// Blocks an SM runs at once.
   int64_t residentBlocks = 1;
+  /// The for-loop iterations whose tiles are in shared memory at once (0:
+  /// none staged).
+  int64_t stages = 0;
   /// Whether the for-loop's tiles are copied ahead of their iteration (two
   /// or more stages), so that loads overlap computation.
-  bool pipelined = false;
+  bool isPipelined() const { return stages >= 2; }
   /// The engine of every matmul of the body, in body order.
   std::vector<MatmulEngine> matmulEngines;
 };
