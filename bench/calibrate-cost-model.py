@@ -95,14 +95,14 @@ def collect(results, bundles, opt, chip):
     return rows
 
 
-def report(rows, results, chip):
-    lines = ["# Cost model against measured kernels", ""]
+def report(rows, results, chip, measured_by, title):
+    lines = [f"# {title}", ""]
     first = results[0] if results else {}
     lines.append(
         f"`bench/calibrate-cost-model.py`: the search's cost model "
-        f"(`chip={chip}`, docs/Search.md) against the kernel benchmark of "
+        f"(`chip={chip}`, docs/Search.md) against {measured_by} of "
         f"{first.get('date', '?')} on {first.get('device', '?')} at commit "
-        f"{first.get('commit', '?')} (docs/Benchmarks/Kernels.md). Spearman's "
+        f"{first.get('commit', '?')}. Spearman's "
         "rank correlation between estimated and measured times (CUDA-graph "
         "medians) of every correct Mirage candidate: 1 means the model orders "
         "candidates as the GPU does.")
@@ -130,6 +130,10 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--chip", default="sm_90a")
     parser.add_argument("--output", default=os.path.join(ROOT, "docs", "Benchmarks", "CostModel.md"))
+    parser.add_argument("--title", default="Cost model against measured kernels")
+    parser.add_argument("--measured-by",
+                        default="the kernel benchmark (docs/Benchmarks/Kernels.md)",
+                        help="what measured RESULTS, for the report")
     args = parser.parse_args()
     try:
         with open(args.results) as f:
@@ -146,7 +150,7 @@ def main():
     except RuntimeError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    text = report(rows, results, args.chip)
+    text = report(rows, results, args.chip, args.measured_by, args.title)
     with open(args.output, "w") as f:
         f.write(text)
     print(text)
