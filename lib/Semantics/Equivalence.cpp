@@ -22,7 +22,7 @@ using mlir::mirage::ElementwiseKind;
 namespace {
 
 /// Random input values drawn between two polls of the deadline.
-constexpr size_t kDrawsPerPoll = size_t(1) << 16;
+constexpr int64_t kDrawsPerPoll = int64_t(1) << 16;
 
 uint64_t mixSeed(uint64_t seed, uint64_t salt) {
   uint64_t z = seed + salt * 0x9e3779b97f4a7c15ull;
@@ -405,14 +405,19 @@ EquivalenceChecker::getTrial(unsigned index, std::string &error,
     uint64_t state = mixSeed(options.seed, 2 * trial);
     Trial t;
     for (const ValueType &type : reference.getInputTypes()) {
-      Tensor<FieldValue> input(type.shape);
-      // Large inputs take seconds to draw: the deadline is polled here too.
-      for (auto [i, v] : llvm::enumerate(input.data)) {
+      // Large inputs take seconds to draw, and as long to fill with zeros
+      // first: the values are appended to reserved (untouched) memory, and
+      // the deadline is polled here too.
+      Tensor<FieldValue> input;
+      input.shape.assign(type.shape.begin(), type.shape.end());
+      int64_t size = type.getNumElements();
+      input.data.reserve(size);
+      for (int64_t i = 0; i < size; ++i) {
         if (i % kDrawsPerPoll == 0 && deadline.hasPassed()) {
           error = "reference: " + deadline.describe(options.limits);
           return failure();
         }
-        v = FieldDomain::random(state);
+        input.data.push_back(FieldDomain::random(state));
       }
       t.inputs.push_back(std::move(input));
     }
