@@ -32,7 +32,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.mirage_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["mirage-bundle", "mirage-opt", "mirage-translate"], tool_dirs)
+llvm_config.add_tool_substitutions(["mirage-bundle", "mirage-opt", "mirage-pass-fuzz", "mirage-translate"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 # Python helpers of the tests import the in-tree `mirage` package.
 llvm_config.with_environment("PYTHONPATH",
