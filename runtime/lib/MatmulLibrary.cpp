@@ -9,6 +9,10 @@
 
 #include <cublasLt.h>
 
+#include <algorithm>
+#include <limits>
+#include <vector>
+
 using namespace mirage::runtime;
 
 namespace {
@@ -18,7 +22,14 @@ constexpr size_t kWorkspaceBytes = size_t(32) << 20;
 /// The algorithms cuBLASLt's heuristic proposes for a shape, which the first
 /// call outside a stream capture times...
 constexpr int kProposedAlgorithms = 8;
-/// ...each this many times after one warm-up call.
+/// ...after this many calls of the heuristic's first, which bring the GPU to
+/// its working clocks (timed from idle clocks, the algorithms timed first
+/// looked slower and the choice changed from run to run: 10.5 or 13.3 µs
+/// for the same bf16 norm + QKV projection on an H100)...
+constexpr int kWarmupCalls = 50;
+/// ...in this many rounds, each timing every algorithm over this many calls;
+/// an algorithm keeps its fastest round.
+constexpr int kTimingRounds = 3;
 constexpr int kTimedCalls = 5;
 
 /// Success for CUBLAS_STATUS_SUCCESS; otherwise a Driver error
@@ -206,30 +217,35 @@ MatmulLibrary::timeAlgorithms(const Prepared &p,
       checkDriver(cuEventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate");
   if (!error)
     error = checkDriver(cuEventCreate(&end, CU_EVENT_DEFAULT), "cuEventCreate");
-  int fastest = 0;
-  float best = 0.0f;
-  for (int i = 0; i < count && !error; ++i) {
-    // An algorithm that fails here is not chosen; the others are timed.
-    if (call(p, proposed[i].algo, lhs, rhs, result, stream))
-      continue;
-    error = checkDriver(cuEventRecord(start, stream), "cuEventRecord");
-    bool failed = false;
-    for (int run = 0; run < kTimedCalls && !error && !failed; ++run)
-      failed = static_cast<bool>(
-          call(p, proposed[i].algo, lhs, rhs, result, stream));
-    if (!error)
-      error = checkDriver(cuEventRecord(end, stream), "cuEventRecord");
-    if (!error)
-      error = checkDriver(cuEventSynchronize(end), "cuEventSynchronize");
-    float milliseconds = 0.0f;
-    if (!error)
-      error = checkDriver(cuEventElapsedTime(&milliseconds, start, end),
-                          "cuEventElapsedTime");
-    if (!error && !failed && (i == 0 || milliseconds < best)) {
-      best = milliseconds;
-      fastest = i;
+  // An algorithm that fails here is not chosen; the others are timed.
+  std::vector<float> fastestRound(count, std::numeric_limits<float>::max());
+  std::vector<bool> usable(count, true);
+  for (int run = 0; run < kWarmupCalls && !error && usable[0]; ++run)
+    usable[0] = !call(p, proposed[0].algo, lhs, rhs, result, stream);
+  for (int round = 0; round < kTimingRounds && !error; ++round) {
+    for (int i = 0; i < count && !error; ++i) {
+      if (!usable[i])
+        continue;
+      error = checkDriver(cuEventRecord(start, stream), "cuEventRecord");
+      for (int run = 0; run < kTimedCalls && !error && usable[i]; ++run)
+        usable[i] = !call(p, proposed[i].algo, lhs, rhs, result, stream);
+      if (!error)
+        error = checkDriver(cuEventRecord(end, stream), "cuEventRecord");
+      if (!error)
+        error = checkDriver(cuEventSynchronize(end), "cuEventSynchronize");
+      float milliseconds = 0.0f;
+      if (!error)
+        error = checkDriver(cuEventElapsedTime(&milliseconds, start, end),
+                            "cuEventElapsedTime");
+      if (!error && usable[i])
+        fastestRound[i] = std::min(fastestRound[i], milliseconds);
     }
   }
+  int fastest = 0;
+  for (int i = 1; i < count; ++i)
+    if (usable[i] &&
+        (!usable[fastest] || fastestRound[i] < fastestRound[fastest]))
+      fastest = i;
   if (start)
     (void)cuEventDestroy(start);
   if (end)
