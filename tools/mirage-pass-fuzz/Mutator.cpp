@@ -11,8 +11,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
-#include <array>
 #include <cctype>
+#include <iterator>
 #include <random>
 
 using namespace mlir::mirage::fuzz;
@@ -75,27 +75,28 @@ std::string join(const std::vector<Token> &tokens) {
 
 /// Ops and attribute words that can stand for each other: a swap keeps the
 /// operand count, so the program mostly still parses.
-constexpr std::array<std::array<StringRef, 8>, 4> kInterchangeable = {{
-    {"add", "sub", "mul", "div", "add", "sub", "mul", "div"},
-    {"exp", "sqrt", "silu", "gelu", "relu", "square", "rsqrt", "neg"},
-    {"sum", "sum_last", "rms_last", "max", "sum", "sum_last", "rms_last",
-     "max"},
-    {"f16", "bf16", "f32", "f16", "bf16", "f32", "f16", "bf16"},
-}};
+const StringRef kBinaryOps[] = {"add", "sub", "mul", "div"};
+const StringRef kUnaryOps[] = {"exp",  "sqrt",   "silu",  "gelu",
+                               "relu", "square", "rsqrt", "neg"};
+const StringRef kAccumulators[] = {"sum", "sum_last", "rms_last", "max"};
+const StringRef kElementTypes[] = {"f16", "bf16", "f32"};
+const llvm::ArrayRef<StringRef> kInterchangeable[] = {
+    kBinaryOps, kUnaryOps, kAccumulators, kElementTypes};
 
-/// Extents, grid sizes and map entries a hostile program would hold.
-constexpr std::array<uint64_t, 12> kBoundaryNumbers = {0,
-                                                       1,
-                                                       2,
-                                                       3,
-                                                       7,
-                                                       1u << 16,
-                                                       (1u << 31) - 1,
-                                                       1ull << 31,
-                                                       1ull << 32,
-                                                       1ull << 40,
-                                                       1ull << 62,
-                                                       (1ull << 63) - 1};
+/// Extents, grid sizes and map entries a hostile program would hold: small
+/// values, 2^16, 2^31 - 1, 2^31, 2^32, 2^40, 2^62 and 2^63 - 1.
+constexpr uint64_t kBoundaryNumbers[] = {0,
+                                         1,
+                                         2,
+                                         3,
+                                         7,
+                                         65536,
+                                         2147483647ull,
+                                         2147483648ull,
+                                         4294967296ull,
+                                         1099511627776ull,
+                                         4611686018427387904ull,
+                                         9223372036854775807ull};
 
 class Mutator {
 public:
@@ -124,8 +125,7 @@ private:
   /// The class of kInterchangeable holding the op or word `word` (its last
   /// dotted component), or -1.
   static int classOf(StringRef word) {
-    StringRef last =
-        word.rsplit('.').second.empty() ? word : word.rsplit('.').second;
+    StringRef last = word.substr(word.rfind('.') + 1);
     for (auto [index, words] : llvm::enumerate(kInterchangeable))
       if (llvm::is_contained(words, last))
         return static_cast<int>(index);
@@ -134,8 +134,7 @@ private:
 
   /// `word` with its last dotted component replaced by `replacement`.
   static std::string replaceLast(StringRef word, StringRef replacement) {
-    auto [head, tail] = word.rsplit('.');
-    return tail.empty() ? replacement.str() : (head + "." + replacement).str();
+    return (word.substr(0, word.rfind('.') + 1) + replacement).str();
   }
 
   void mutateOnce() {
@@ -184,7 +183,7 @@ private:
       value /= 2;
       break;
     default:
-      value = kBoundaryNumbers[pick(kBoundaryNumbers.size())];
+      value = kBoundaryNumbers[pick(std::size(kBoundaryNumbers))];
       break;
     }
     token.text = std::to_string(value);
@@ -219,7 +218,7 @@ private:
       return;
     size_t chosen = words[pick(words.size())];
     std::string old = tokens[chosen].text;
-    const auto &choices = kInterchangeable[classOf(old)];
+    llvm::ArrayRef<StringRef> choices = kInterchangeable[classOf(old)];
     StringRef replacement = choices[pick(choices.size())];
     bool everywhere = pick(2) == 0;
     for (size_t i : words)
