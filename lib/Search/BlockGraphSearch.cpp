@@ -23,7 +23,6 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
 #include <cmath>
@@ -73,40 +72,6 @@ enum class CheckResult { NotEquivalent, Equivalent, Stopped };
 
 bool isCheaper(const CostEstimate &cost, const RankedProgram &other) {
   return cost < other.cost;
-}
-
-/// How `program` tiles its work: each graph_def's grid, for-loop, threads and
-/// the shapes of the tiles it loads and of those it saves (each set in
-/// sorted order). Candidates that tile alike differ only inside their blocks,
-/// which the cost model tells apart well, while it ranks tilings less surely
-/// than measurement does: the best K keep one candidate per tiling, so that
-/// the tuner measures K different ones (on the H100, GQA bs8's best K once
-/// held 3 candidates of each of 4 tilings, 54 to 65 µs, and missed the 28 µs
-/// one at rank 17).
-std::string getTilingKey(const sem::Program &program) {
-  std::string key;
-  llvm::raw_string_ostream os(key);
-  for (const sem::Graph &body : llvm::drop_begin(program.graphs)) {
-    os << "grid " << body.grid[0] << ',' << body.grid[1] << ',' << body.grid[2]
-       << " forloop " << body.forloop << " threads " << body.threads;
-    for (OpKind kind : {OpKind::InputLoader, OpKind::OutputSaver}) {
-      SmallVector<ArrayRef<int64_t>> tiles;
-      for (const sem::Node &node : body.nodes)
-        if (node.kind == kind)
-          tiles.push_back(body.values[node.results[0]].shape);
-      llvm::sort(tiles, [](ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
-        return std::lexicographical_compare(a.begin(), a.end(), b.begin(),
-                                            b.end());
-      });
-      os << " |";
-      for (ArrayRef<int64_t> tile : tiles) {
-        os << ' ';
-        llvm::interleave(tile, os, "x");
-      }
-    }
-    os << ';';
-  }
-  return key;
 }
 
 /// The key of `program` up to the order of each graph_def's grid axes: the
@@ -740,16 +705,6 @@ FailureOr<CheckResult> Searcher::check(const sem::Program &program) {
 }
 
 bool Searcher::keep(sem::Program program, const CostEstimate &cost) {
-  // One candidate per tiling (getTilingKey): the cheaper stays.
-  std::string tiling = getTilingKey(program);
-  auto alike = llvm::find_if(found, [&](const RankedProgram &kept) {
-    return getTilingKey(kept.program) == tiling;
-  });
-  if (alike != found.end()) {
-    if (!isCheaper(cost, *alike))
-      return false;
-    found.erase(alike);
-  }
   auto position = std::upper_bound(found.begin(), found.end(), cost, isCheaper);
   bool best = position == found.begin();
   found.insert(position, {std::move(program), cost});
