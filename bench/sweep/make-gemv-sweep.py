@@ -28,18 +28,22 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def stensor(shape, dtype):
-    return f"!mirage_block.stensor<{shape}x{dtype}>"
+def gemv_types(rows, grid, forloop, dtype, k, n):
+    """The types of a GEMV kernel X @ W (X rows x k, W k x n) whose blocks
+    each own n / grid columns over k / forloop rows of W per iteration: X,
+    W, the output, and the tiles of X, W, the output and one per row."""
+    kt, nt = k // forloop, n // grid
+    stensor = lambda shape: f"!mirage_block.stensor<{shape}x{dtype}>"
+    return (f"tensor<{rows}x{k}x{dtype}>", f"tensor<{k}x{n}x{dtype}>",
+            f"tensor<{rows}x{n}x{dtype}>", stensor(f"{rows}x{kt}"),
+            stensor(f"{kt}x{nt}"), stensor(f"{rows}x{nt}"),
+            stensor(f"{rows}x1"))
 
 
 def norm_linear(name, rows, grid, forloop, threads, dtype="f16", k=4096,
                 n=6144):
     """rms_norm(X) @ W as one kernel: X rows x k, W k x n."""
-    kt, nt = k // forloop, n // grid
-    x, w = f"tensor<{rows}x{k}x{dtype}>", f"tensor<{k}x{n}x{dtype}>"
-    out = f"tensor<{rows}x{n}x{dtype}>"
-    xt, wt = stensor(f"{rows}x{kt}", dtype), stensor(f"{kt}x{nt}", dtype)
-    ot, rt = stensor(f"{rows}x{nt}", dtype), stensor(f"{rows}x1", dtype)
+    x, w, out, xt, wt, ot, rt = gemv_types(rows, grid, forloop, dtype, k, n)
     return f"""  func.func @{name}(%arg0: {x}, %arg1: {w}) -> {out} {{
     %0 = mirage_kernel.graph_def(%arg2 = %arg0 : {x}, %arg3 = %arg1 : {w}) -> {out} grid [{grid}, 1, 1] block [{threads}, 1, 1] forloop {forloop} {{
       %1 = input_loader %arg2 imap <> fmap 1 : {x} -> {xt}
@@ -59,11 +63,7 @@ def norm_linear(name, rows, grid, forloop, threads, dtype="f16", k=4096,
 def gated_mlp(name, rows, grid, forloop, threads, dtype="f16", k=4096,
               n=4096):
     """silu(X @ W1) * (X @ W2) as one kernel."""
-    kt, nt = k // forloop, n // grid
-    x, w = f"tensor<{rows}x{k}x{dtype}>", f"tensor<{k}x{n}x{dtype}>"
-    out = f"tensor<{rows}x{n}x{dtype}>"
-    xt, wt = stensor(f"{rows}x{kt}", dtype), stensor(f"{kt}x{nt}", dtype)
-    ot = stensor(f"{rows}x{nt}", dtype)
+    x, w, out, xt, wt, ot, _ = gemv_types(rows, grid, forloop, dtype, k, n)
     return f"""  func.func @{name}(%arg0: {x}, %arg1: {w}, %arg2: {w}) -> {out} {{
     %0 = mirage_kernel.graph_def(%arg3 = %arg0 : {x}, %arg4 = %arg1 : {w}, %arg5 = %arg2 : {w}) -> {out} grid [{grid}, 1, 1] block [{threads}, 1, 1] forloop {forloop} {{
       %1 = input_loader %arg3 imap <> fmap 1 : {x} -> {xt}

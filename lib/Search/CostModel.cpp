@@ -29,8 +29,8 @@ static constexpr double kTermMicroseconds = 0.020;
 /// Global-memory runs shorter than this many bytes (one L2 cache line) are
 /// moved at kShortRunEfficiency of the bandwidth: measured on the H100, a
 /// GEMV whose blocks stream 48, 32 or 16 columns of f16 weights (96, 64 or
-/// 32-byte runs) takes 13-19% longer than one streaming 64 (128-byte runs)
-/// at the same stage size (docs/Benchmarks/CostModel.md).
+/// 32-byte runs) takes 10-19% longer than one streaming 64 (128-byte runs)
+/// with the same for-loop (docs/Benchmarks/GemvSweep.md).
 static constexpr int64_t kFullRunBytes = 128;
 static constexpr double kShortRunEfficiency = 0.82;
 
@@ -227,12 +227,12 @@ CostEstimate search::estimateCost(const sem::Program &program, const Chip &gpu,
   for (const sem::Node &node : kernel.nodes) {
     ++cost.launches;
     int64_t bytes = 0;
-    // Loop-invariant tiles are loaded once per block, before the for-loop's
-    // pipeline starts (preloaded) or where they are read (in place): no
-    // stage overlaps them with computation.
     // The bytes each load or save moves at the full bandwidth, its short
     // runs weighted (getRunEfficiency).
     double streamedBytes = 0.0;
+    // Loop-invariant tiles are loaded once per block, before the for-loop's
+    // pipeline starts (preloaded) or where they are read (in place): no
+    // stage overlaps them with computation.
     double invariantStreamedBytes = 0.0;
     // The most bytes per µs one SM draws: a pipelined kernel's, its stages
     // in flight over the load latency.

@@ -25,9 +25,10 @@ static const Chip kChips[] = {
     {"sm_80", "+ptx80", 8, 0, 108, 164 * 1024, 163 * 1024, 1024, 2048, 32, 0,
      /*hasTMA=*/false, /*hasWgmma=*/false, 1.76e6, 3.26e4, 9.75e6, 1.4e8, 4.35},
     // H100 SXM: 132 SMs of 228 KiB (227 KiB per block); portable clusters
-    // of up to 8 blocks. Measured: 2.95 TB/s copy bandwidth; 45 GB/s drawn
-    // by each of 48 blocks streaming a GEMV's weights (twice an SM's share
-    // of the copy bandwidth); 4.35 µs for a tiny kernel; 132 SMs x 128 f32
+    // of up to 8 blocks. Measured: 2.95 TB/s copy bandwidth; about 45 GB/s
+    // drawn by each of 48 blocks streaming a GEMV's 50 MB of weights (25.0
+    // µs, about 2 of them launch and pipeline fill; twice an SM's share of
+    // the copy bandwidth); 4.35 µs for a tiny kernel; 132 SMs x 128 f32
     // lanes at 1.98 GHz; mma.sync at about 60% of the 990 f16 TFLOP/s that
     // wgmma reaches.
     {"sm_90a", "+ptx80", 9, 0, 132, 228 * 1024, 227 * 1024, 1024, 2048, 32, 8,

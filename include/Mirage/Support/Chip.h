@@ -54,12 +54,12 @@ struct Chip {
   /// warpgroup tensor cores (`wgmma.mma_async`).
   bool hasTMA;
   bool hasWgmma;
-  /// Measured figures of the cost model (docs/Benchmarks/CostModel.md):
-  /// copy bandwidth (bytes read and written per µs), the bandwidth one SM
-  /// draws, f32 fused multiply-adds
-  /// per µs of the SIMT cores, f16 or bf16 multiply-adds (f32 sums; the same
-  /// rate) per µs of the tensor cores through mma.sync, and the time of a
-  /// tiny kernel's launch.
+  /// Measured figures of the cost model (docs/Benchmarks/CostModel.md,
+  /// docs/Benchmarks/GemvSweep.md): copy bandwidth (bytes read and written
+  /// per µs), the bandwidth one SM draws, f32 fused multiply-adds per µs of
+  /// the SIMT cores, f16 or bf16 multiply-adds (f32 sums; the same rate) per
+  /// µs of the tensor cores through mma.sync, and the time of a tiny
+  /// kernel's launch.
   double copyBytesPerMicrosecond;
   /// The most bytes per µs the blocks of one SM draw from global memory:
   /// fewer blocks than SMs still fill the memory bandwidth when enough SMs
