@@ -548,12 +548,17 @@ std::vector<sem::Program> Searcher::explore(ArrayRef<Launch> launches,
                                             RangeState &state) {
   // One task per configuration: a launch's configurations can differ in
   // cost by orders of magnitude, and one launch may hold most of a range.
-  // Launches that fill the GPU best go first: a range's share of the time
-  // may end before all are explored.
+  // A range's share of the time may end before all are explored, so
+  // one-kernel launches go first (few configurations; no second launch nor
+  // partial results to write), then split ones, each kind those that fill
+  // the GPU best first.
   SmallVector<size_t> order =
       llvm::to_vector(llvm::seq<size_t>(0, launches.size()));
   llvm::stable_sort(order, [&](size_t a, size_t b) {
-    return getLaunchPriority(launches[a]) < getLaunchPriority(launches[b]);
+    return std::make_pair(launches[a].splitAxis >= 0,
+                          getLaunchPriority(launches[a])) <
+           std::make_pair(launches[b].splitAxis >= 0,
+                          getLaunchPriority(launches[b]));
   });
   std::vector<std::pair<size_t, int64_t>> tasks;
   for (size_t i : order)
@@ -630,7 +635,7 @@ bool Searcher::verify(std::vector<sem::Program> candidates, RangeState &state) {
   });
   // The candidates checked leave the queue, those not checked stay.
   size_t checked = 0;
-  auto dequeue = llvm::make_scope_exit([&] {
+  llvm::scope_exit dequeue([&] {
     state.unchecked.erase(state.unchecked.begin(),
                           state.unchecked.begin() + checked);
   });

@@ -321,6 +321,11 @@ void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
   if (accumulates) {
     mixed |= phase != LoopPhase::InLoop;
     phase = LoopPhase::PostLoop;
+    // A summed whole-row reduction is `sum_last` of its operand: the same
+    // value in one form only, the one the code generator keeps in registers
+    // (the other writes the row tile to shared memory every iteration).
+    if (choice.accum == AccumKind::Sum && sumsWholeRows(inputs[0]->value))
+      return;
   }
   std::optional<Shape> shape =
       mixed ? std::nullopt : inferShape(choice, inputs);
@@ -368,6 +373,13 @@ void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
   tiles.pop_back();
   body.nodes.pop_back();
   body.values.pop_back();
+}
+
+bool BodyEnumerator::sumsWholeRows(int32_t value) const {
+  return llvm::any_of(body.nodes, [&](const Node &node) {
+    return node.kind == OpKind::Reduction && node.size == 1 &&
+           node.results[0] == value;
+  });
 }
 
 std::vector<OpChoice> search::detail::chooseVocabulary(const Graph &kernel) {

@@ -205,6 +205,8 @@ private:
                  const std::pair<unsigned, SmallVector<int32_t, 2>> &last);
   /// Tries `choice` on the tiles at `operands`.
   void tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands, unsigned ops);
+  /// Whether body value `value` is a whole-row reduction (to size 1).
+  bool sumsWholeRows(int32_t value) const;
   bool stopping() { return stopped || context.outOfTime(); }
 
   SearchContext &context;

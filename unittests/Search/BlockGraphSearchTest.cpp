@@ -167,3 +167,48 @@ TEST_F(BlockGraphSearchTest, FindsSplitAttention) {
   EXPECT_EQ(program.graphs[1].outputs.size(), 2u);
   EXPECT_GE(statistics.verified, 1);
 }
+
+TEST_F(BlockGraphSearchTest, AccumulatesRowSumsOnlyAsSumLast) {
+  // A row sum accumulated over the for-loop has one form: `forloop_accum
+  // sum_last` of the row. A whole-row `reduction` whose result the for-loop
+  // sums is the same value, slower to run (its tile goes through shared
+  // memory every iteration), and would take a place among the best K.
+  sem::Program reference = parse(kAttention);
+  BlockSearchOptions options;
+  options.singleKernels = false;
+  options.maxCandidates = 64;
+  BlockSearchStatistics statistics;
+  std::vector<RankedProgram> found = search(reference, options, statistics);
+  ASSERT_GT(found.size(), 1u);
+  bool sumsLast = false;
+  for (const RankedProgram &candidate : found) {
+    const sem::Graph &body = candidate.program.graphs[1];
+    for (const sem::Node &node : body.nodes) {
+      if (node.kind != sem::OpKind::ForloopAccum)
+        continue;
+      sumsLast |= node.accum == sem::AccumKind::SumLast;
+      if (node.accum != sem::AccumKind::Sum)
+        continue;
+      for (const sem::Node &producer : body.nodes)
+        EXPECT_FALSE(producer.results[0] == node.operands[0] &&
+                     producer.kind == sem::OpKind::Reduction &&
+                     producer.size == 1);
+    }
+  }
+  EXPECT_TRUE(sumsLast);
+}
+
+TEST_F(BlockGraphSearchTest, ExploresSingleKernelsFirst) {
+  // A range explores its one-kernel launches before its split ones: they are
+  // few and cheap to explore, and a one-kernel µGraph needs no second launch
+  // nor the partial results' memory traffic. A time limit that stops a range
+  // early must not leave them unexplored behind thousands of split
+  // configurations. The search stops at its first complete candidate here.
+  sem::Program reference = parse(kAttention);
+  BlockSearchOptions options;
+  options.maxComplete = 1;
+  BlockSearchStatistics statistics;
+  std::vector<RankedProgram> found = search(reference, options, statistics);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found.front().program.graphs.size(), 2u);
+}
