@@ -498,6 +498,10 @@ Tile KernelEmitter::allocateShared(ArrayRef<int64_t> shape, Type type,
   return tile;
 }
 
+Value mlir::mirage::emitDivide(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::DivFOp::create(b, loc, x, y, arith::FastMathFlags::afn);
+}
+
 Value mlir::mirage::emitElementwise(OpBuilder &b, Location loc,
                                     ElementwiseKind kind, ValueRange operands,
                                     double scalar) {
@@ -521,12 +525,11 @@ Value mlir::mirage::emitElementwise(OpBuilder &b, Location loc,
   case ElementwiseKind::Sqrt:
     return math::SqrtOp::create(b, loc, x);
   case ElementwiseKind::Rsqrt:
-    return arith::DivFOp::create(b, loc, constant(1.0),
-                                 math::SqrtOp::create(b, loc, x));
+    return emitDivide(b, loc, constant(1.0), math::SqrtOp::create(b, loc, x));
   case ElementwiseKind::Silu: {
     Value e = exp(arith::NegFOp::create(b, loc, x));
-    return arith::DivFOp::create(
-        b, loc, x, arith::AddFOp::create(b, loc, constant(1.0), e));
+    return emitDivide(b, loc, x,
+                      arith::AddFOp::create(b, loc, constant(1.0), e));
   }
   case ElementwiseKind::Gelu: {
     Value scaled =
@@ -552,7 +555,7 @@ Value mlir::mirage::emitElementwise(OpBuilder &b, Location loc,
   case ElementwiseKind::Mul:
     return arith::MulFOp::create(b, loc, x, y);
   case ElementwiseKind::Div:
-    return arith::DivFOp::create(b, loc, x, y);
+    return emitDivide(b, loc, x, y);
   case ElementwiseKind::Pow:
     return math::PowFOp::create(b, loc, x, y);
   }

@@ -224,6 +224,12 @@ protected:
 Value emitElementwise(OpBuilder &builder, Location loc, ElementwiseKind kind,
                       ValueRange operands, double scalar);
 
+/// `x / y` on f32 as the chip's `div.approx.f32` (at most 2 ulp while |y| <
+/// 2^126, as Triton's and CUDA's fast division): the correctly rounded
+/// division is a sequence of about ten instructions with a slow path, and
+/// every result is rounded to f16 or bf16 (8 or 11 bits) or feeds a sum.
+Value emitDivide(OpBuilder &builder, Location loc, Value x, Value y);
+
 } // namespace mlir::mirage
 
 #endif // MIRAGE_LIB_CONVERSION_BLOCKTOGPU_KERNELEMITTER_H

@@ -194,14 +194,12 @@ void GraphDefLowering::lowerRmsNorm(block::RmsNormOp op) {
         return squares;
       },
       [&](ValueRange group, ValueRange sum) {
-        Value mean =
-            arith::DivFOp::create(b, loc, sum[0], emitter.f32(double(size)));
+        Value mean = emitDivide(b, loc, sum[0], emitter.f32(double(size)));
         if (eps != 0.0)
           mean = arith::AddFOp::create(b, loc, mean, emitter.f32(eps));
-        emitter.store(
-            scale, group,
-            arith::DivFOp::create(b, loc, emitter.f32(1.0),
-                                  math::SqrtOp::create(b, loc, mean)));
+        emitter.store(scale, group,
+                      emitDivide(b, loc, emitter.f32(1.0),
+                                 math::SqrtOp::create(b, loc, mean)));
       },
       termRun);
   Tile out = allocateResult(op.getResult());
@@ -319,7 +317,7 @@ void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
     for (Value value : emitter.loadVector(acc, c, width)) {
       if (isRms)
         value = math::SqrtOp::create(
-            b, loc, arith::DivFOp::create(b, loc, value, emitter.f32(count)));
+            b, loc, emitDivide(b, loc, value, emitter.f32(count)));
       values.push_back(emitter.roundTo(value, type));
     }
     emitter.storeVector(acc, c, values);

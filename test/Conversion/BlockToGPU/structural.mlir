@@ -47,7 +47,7 @@ func.func @reduction(%x: tensor<8x16xf32>) -> tensor<8x4xf32> {
 // CHECK: arith.constant 9.99999974E-6 : f32
 // CHECK: arith.addf
 // CHECK: %[[ROOT:.*]] = math.sqrt
-// CHECK: %[[RECIPROCAL:.*]] = arith.divf %cst{{.*}}, %[[ROOT]] : f32
+// CHECK: %[[RECIPROCAL:.*]] = arith.divf %cst{{.*}}, %[[ROOT]] fastmath<afn> : f32
 // CHECK: memref.store %[[RECIPROCAL]], %[[SCRATCH]]
 // CHECK: gpu.barrier
 // CHECK-NOT: scf.for

@@ -11,6 +11,8 @@
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 #include "Mirage/Support/Chip.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <numeric>
@@ -44,7 +46,9 @@ ArrayRef<int64_t> getShape(Value value) {
   return cast<ShapedType>(value.getType()).getShape();
 }
 
-Tiling analyzeTiling(Operation *op) {
+/// The tiling of `op`'s result when the graph_def's operands are `operands`
+/// (`op`'s own, or the leaves of a fused elementwise tree rooted at `op`).
+Tiling analyzeTiling(Operation *op, ValueRange operands) {
   ArrayRef<int64_t> shape = getShape(op->getResult(0));
   int64_t rank = shape.size();
   Tiling tiling;
@@ -53,7 +57,7 @@ Tiling analyzeTiling(Operation *op) {
   std::iota(tiling.order.begin(), tiling.order.end(), 0);
   // By default result dimension k follows operand dimension k where their
   // extents agree (broadcast dimensions replicate).
-  for (Value operand : op->getOperands()) {
+  for (Value operand : operands) {
     SmallVector<int64_t, 4> dims;
     for (int64_t k = 0; k < rank; ++k)
       dims.push_back(getShape(operand)[k] == shape[k] ? k : -1);
@@ -101,15 +105,53 @@ int64_t chooseSplit(int64_t extent, int64_t wanted, int64_t limit) {
   return 1;
 }
 
-/// Replaces the predefined kernel op `op` by a graph_def that runs the block
-/// op of the same mnemonic on tiles of at most about `tileElements` result
-/// elements, one per block.
-void expand(Operation *op, int32_t threads, int64_t tileElements) {
+/// The elementwise kernel ops that one graph_def computes with `root`, in
+/// program order, `root` last: `root` and, recursively, the elementwise ops
+/// defining their operands whose only use is in the group and whose result
+/// has root's type (shape and element type). The chain's intermediate
+/// tensors then never reach global memory, as in torch.compile's fused
+/// pointwise kernels; every op keeps its element type, so the values are
+/// those of the ops one by one.
+SmallVector<Operation *> collectElementwiseTree(Operation *root) {
+  SmallVector<Operation *> group = {root};
+  if (!getElementwiseKind(root))
+    return group;
+  Type type = root->getResult(0).getType();
+  for (size_t i = 0; i < group.size(); ++i)
+    for (Value operand : group[i]->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && getElementwiseKind(def) && operand.hasOneUse() &&
+          operand.getType() == type && def->getBlock() == root->getBlock())
+        group.push_back(def);
+    }
+  llvm::sort(group,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return group;
+}
+
+/// Replaces the predefined kernel ops `group` (one op, or an elementwise tree
+/// whose root comes last) by a graph_def that runs the block ops of the same
+/// mnemonics on tiles of at most about `tileElements` result elements, one
+/// per block.
+void expand(ArrayRef<Operation *> group, int32_t threads,
+            int64_t tileElements) {
+  Operation *op = group.back();
   OpBuilder builder(op);
   Location loc = op->getLoc();
   MLIRContext *ctx = op->getContext();
   ArrayRef<int64_t> shape = getShape(op->getResult(0));
-  Tiling tiling = analyzeTiling(op);
+  // The graph_def's operands: a single op's own, else those of the tree's
+  // ops that the tree does not compute, once each.
+  SmallVector<Value> operands(op->getOperands());
+  if (group.size() > 1) {
+    llvm::SetVector<Value> leaves;
+    for (Operation *member : group)
+      for (Value operand : member->getOperands())
+        if (!llvm::is_contained(group, operand.getDefiningOp()))
+          leaves.insert(operand);
+    operands.assign(leaves.begin(), leaves.end());
+  }
+  Tiling tiling = analyzeTiling(op, operands);
 
   // Grid axes x, y, z take the outermost splittable dimensions until the
   // result tile is small enough, and the GPU has enough blocks to keep busy
@@ -153,7 +195,7 @@ void expand(Operation *op, int32_t threads, int64_t tileElements) {
   };
 
   auto graph = kernel::GraphDefOp::create(
-      builder, loc, op->getResultTypes(), op->getOperands(),
+      builder, loc, op->getResultTypes(), operands,
       builder.getDenseI32ArrayAttr(grid),
       builder.getDenseI32ArrayAttr({threads, 1, 1}),
       builder.getI64IntegerAttr(1), /*cluster=*/nullptr,
@@ -162,26 +204,37 @@ void expand(Operation *op, int32_t threads, int64_t tileElements) {
   graph.getBody().push_back(body);
   builder.setInsertionPointToStart(body);
 
-  SmallVector<Value> tiles;
-  for (auto [operand, dims] :
-       llvm::zip(op->getOperands(), tiling.operandDims)) {
+  SmallVector<Value> loaded;
+  for (auto [operand, dims] : llvm::zip(operands, tiling.operandDims)) {
     Value arg = body->addArgument(operand.getType(), loc);
     block::GridMapAttr imap = mapOf(dims);
-    tiles.push_back(block::InputLoaderOp::create(
+    loaded.push_back(block::InputLoaderOp::create(
         builder, loc, tileOf(operand.getType(), imap), arg, imap,
         builder.getI64IntegerAttr(-1)));
   }
+  // A tree's operands are distinct; a single op's may repeat (`mul %x, %x`
+  // loads %x twice).
+  IRMapping tiles;
+  tiles.map(ValueRange(operands), ValueRange(loaded));
   // Kernel and block ops share mnemonics and attribute names.
   SmallVector<int64_t, 4> identity =
       llvm::to_vector<4>(llvm::seq<int64_t>(0, shape.size()));
   block::GridMapAttr omap = mapOf(identity);
-  OperationState state(loc,
-                       ("mirage_block." + op->getName().stripDialect()).str());
-  state.addOperands(tiles);
-  for (Type type : op->getResultTypes())
-    state.addTypes(tileOf(type, omap));
-  state.addAttributes(op->getAttrs());
-  Operation *compute = builder.create(state);
+  Operation *compute = nullptr;
+  for (Operation *member : group) {
+    OperationState state(
+        loc, ("mirage_block." + member->getName().stripDialect()).str());
+    if (group.size() == 1)
+      state.addOperands(loaded);
+    else
+      for (Value operand : member->getOperands())
+        state.addOperands(tiles.lookup(operand));
+    for (Type type : member->getResultTypes())
+      state.addTypes(tileOf(type, omap));
+    state.addAttributes(member->getAttrs());
+    compute = builder.create(state);
+    tiles.map(member->getResults(), compute->getResults());
+  }
   SmallVector<Value> saved;
   for (auto [tile, type] :
        llvm::zip(compute->getResults(), op->getResultTypes()))
@@ -189,7 +242,8 @@ void expand(Operation *op, int32_t threads, int64_t tileElements) {
         block::OutputSaverOp::create(builder, loc, type, tile, omap));
   block::YieldOp::create(builder, loc, saved);
   op->replaceAllUsesWith(graph.getResults());
-  op->erase();
+  for (Operation *member : llvm::reverse(group))
+    member->erase();
 }
 
 struct ExpandToBlocksPass
@@ -212,12 +266,18 @@ struct ExpandToBlocksPass
       if (kernel::isPredefinedKernelOp(&op) &&
           !(libraryMatmuls && isa<kernel::MatmulOp>(op)))
         ops.push_back(&op);
-    for (Operation *op : ops) {
+    // Roots go last to first, so that each takes the chain before it.
+    DenseSet<Operation *> fused;
+    for (Operation *op : llvm::reverse(ops)) {
+      if (fused.contains(op))
+        continue;
       if (isa<kernel::ChunkOp, kernel::AllReduceOp>(op)) {
         op->emitOpError("has no block-level form to expand into yet");
         return signalPassFailure();
       }
-      expand(op, threads, tileElements);
+      SmallVector<Operation *> group = collectElementwiseTree(op);
+      fused.insert(group.begin(), group.end());
+      expand(group, threads, tileElements);
     }
   }
 };
