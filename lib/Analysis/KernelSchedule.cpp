@@ -256,6 +256,9 @@ void KernelSchedule::print(raw_ostream &os, kernel::GraphDefOp graph) const {
        << " row sums " << chain.rowSums.size() << " registers ["
        << chain.firstRegister << ", "
        << chain.firstRegister + chain.numRegisters << ")\n";
+  for (Operation &op : graph.getBodyBlock())
+    if (Operation *saver = directSaves.lookup(&op))
+      os << "  direct save " << name(&op) << " -> " << name(saver) << "\n";
   for (const SharedBuffer &buffer : buffers)
     os << "  buffer [" << buffer.offset << ", " << buffer.offset + buffer.bytes
        << ") align " << buffer.alignment << "\n";

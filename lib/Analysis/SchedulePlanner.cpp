@@ -65,6 +65,10 @@ private:
   void planRegisterSums();
   void planRegisterChain(block::ForloopAccumOp accum, int64_t &count);
   Operation *getEpilogue(block::MatmulOp op);
+  /// The output_saver `op` stores its result through, if it may: `op` is an
+  /// elementwise op or a one-result thread graph whose result's one use is
+  /// an output_saver of its element type, outside a cluster.
+  Operation *getDirectSaver(Operation *op);
   MatmulEngine chooseEngine(block::MatmulOp op);
 
   // Shared memory, in the lowering's order.
@@ -240,6 +244,18 @@ Operation *Planner::getEpilogue(block::MatmulOp op) {
   if (!isUnaryElementwise(user) || s.getRunPhase(user) != s.getRunPhase(op))
     return nullptr;
   return user;
+}
+
+Operation *Planner::getDirectSaver(Operation *op) {
+  if (graph.getCluster() || op->getNumResults() != 1 ||
+      !op->getResult(0).hasOneUse() ||
+      (!getElementwiseKind(op) && !isa<block::ThreadGraphOp>(op)))
+    return nullptr;
+  auto saver = dyn_cast<block::OutputSaverOp>(*op->user_begin());
+  if (!saver ||
+      getElementType(saver.getResult()) != getElementType(op->getResult(0)))
+    return nullptr;
+  return saver;
 }
 
 void Planner::planRegisterSums() {
@@ -642,9 +658,15 @@ void Planner::visit(Operation *op) {
         barrier();
       })
       .Default([&](Operation *other) {
-        // Elementwise ops, concat, thread graphs: a result tile each.
-        for (Value result : other->getResults())
-          allocateResult(result);
+        // Elementwise ops, concat, thread graphs: a result tile each, or
+        // their output_saver's global tensor.
+        if (Operation *saver = getDirectSaver(other)) {
+          s.directSaves[other] = saver;
+          s.absorbed.insert(saver);
+        } else {
+          for (Value result : other->getResults())
+            allocateResult(result);
+        }
         emitCode();
         barrier();
       });

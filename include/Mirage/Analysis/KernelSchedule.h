@@ -156,8 +156,13 @@ struct KernelSchedule {
   /// The unary op each matmul applies to its sums as it stores them.
   DenseMap<Operation *, Operation *> epilogues;
   /// The ops another op's lowering computes: matmul epilogues, the first
-  /// matmul of a register chain and the op between its matmuls.
+  /// matmul of a register chain and the op between its matmuls, and the
+  /// output_savers of `directSaves`.
   DenseSet<Operation *> absorbed;
+  /// The output_saver of each elementwise op or thread graph that stores its
+  /// result straight to global memory (its one use, of the same element
+  /// type): the result has no shared tile and the saver copies nothing.
+  DenseMap<Operation *, Operation *> directSaves;
   /// The f32 registers the for-loop carries.
   int64_t loopRegisters = 0;
   /// Every shared buffer, in allocation order.

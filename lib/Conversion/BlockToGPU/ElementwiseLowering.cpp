@@ -23,7 +23,7 @@ void GraphDefLowering::lowerElementwise(Operation *op, double scalar) {
     operands.push_back(tiles[operand]);
   Value result = op->getResult(0);
   ArrayRef<int64_t> shape = getShape(result);
-  Tile out = allocateResult(result);
+  Tile out = getResultTile(op, result);
   ElementwiseKind kind = *getElementwiseKind(op);
   emitElementwiseRuns(shape, operands, out,
                       [&](ArrayRef<Value> values) -> SmallVector<Value, 2> {
@@ -96,7 +96,7 @@ LogicalResult GraphDefLowering::lowerThreadGraph(block::ThreadGraphOp op) {
   ArrayRef<int64_t> shape = getShape(op.getResult(0));
   SmallVector<Tile> outs;
   for (Value result : op.getResults())
-    outs.push_back(allocateResult(result));
+    outs.push_back(getResultTile(op, result));
   Block &body = op.getBody().front();
   for (Operation &inner : body.without_terminator())
     if (!getElementwiseKind(&inner))

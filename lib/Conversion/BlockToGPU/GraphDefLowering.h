@@ -149,6 +149,15 @@ public:
                getShape(result), getElementType(result), kMaxVectorBytes,
                getSharedSwizzle(result));
   }
+  /// The tile op `op` writes its result `result` to: a new shared tile, or
+  /// the block's tile of the global tensor of its direct save.
+  Tile getResultTile(Operation *op, Value result) {
+    if (Operation *saver = schedule.directSaves.lookup(op))
+      return getSavedTile(cast<block::OutputSaverOp>(saver));
+    return allocateResult(result);
+  }
+  /// The block's tile of the global tensor that `saver` writes.
+  Tile getSavedTile(block::OutputSaverOp saver);
   /// Checks that the lowering of `op` ends with the barrier after which the
   /// schedule reuses the shared memory of the tiles `op` read last.
   LogicalResult checkReleases(Operation *op);

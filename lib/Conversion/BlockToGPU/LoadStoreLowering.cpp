@@ -261,7 +261,7 @@ void GraphDefLowering::lowerInputLoader(block::InputLoaderOp op) {
     tiles[op.getResult()] = getLoaderTile(op, iteration);
 }
 
-void GraphDefLowering::lowerOutputSaver(block::OutputSaverOp op) {
+Tile GraphDefLowering::getSavedTile(block::OutputSaverOp op) {
   auto position =
       llvm::find(graph.getBodyBlock().getTerminator()->getOperands(),
                  op.getResult()) -
@@ -276,6 +276,12 @@ void GraphDefLowering::lowerOutputSaver(block::OutputSaverOp op) {
     emitter.addToOffset(out, emitter.blockId(axis),
                         shape[dim] * out.strides[dim]);
   }
+  return out;
+}
+
+void GraphDefLowering::lowerOutputSaver(block::OutputSaverOp op) {
+  ArrayRef<int64_t> shape = getShape(op.getInput());
+  Tile out = getSavedTile(op);
   const Tile &in = tiles[op.getInput()];
   Type type = in.getStorageType();
   int64_t width = getRunWidth(shape, {type, out.getStorageType()});

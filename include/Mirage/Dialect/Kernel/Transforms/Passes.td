@@ -25,7 +25,12 @@ def ExpandToBlocksPass
     fewer than 32 result elements);
     each operand is cut along the dimensions that follow the split ones (a
     matmul's lhs along m, its rhs along n; a broadcast operand is
-    replicated). Finer tilings (for-loops, fusion) are the search's job.
+    replicated). Finer tilings (for-loops, fusion across matmuls and
+    reductions) are the search's job; a tree of elementwise ops whose inner
+    results have one use and the root's type (shape and element type) is one
+    graph_def, whose other operands are loaded once each and whose root
+    alone is saved (`silu %g` then `mul %s, %u`: one kernel, no intermediate
+    tensor).
 
     `chunk` and `all_reduce` have no block-level form yet and get an error.
 
