@@ -74,3 +74,24 @@ func.func @attention(%q: tensor<64x64xf16>, %k: tensor<64x128xf16>, %v: tensor<1
 // Too large for the limit on every rung: the lowering's error.
 // SMALL: error: 'mirage_kernel.graph_def' op needs {{[0-9]+}} bytes of shared memory per block, more than the 1024 of sm_80
 // SMALL: kernel many#0 on sm_80: unschedulable
+
+// An elementwise op whose one use is an output_saver of its element type
+// stores its result straight to global memory: the result has no shared
+// tile, the saver copies nothing. Its operands, read once, come straight
+// from global memory too: no shared memory at all.
+// SM80-LABEL: kernel divided#0 on sm_80: threads 128, shared 0 bytes
+// SM80:         direct save #2 div -> #3 output_saver
+// SM80-NOT:     buffer
+// SIMT-LABEL: kernel divided#0 on sm_80: threads 128, shared 0 bytes
+// SIMT:         direct save #2 div -> #3 output_saver
+func.func @divided(%x: tensor<64x64xf16>, %s: tensor<64x1xf16>) -> tensor<64x64xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<64x64xf16>, %S = %s : tensor<64x1xf16>) -> tensor<64x64xf16>
+      grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    %xt = input_loader %X imap <> : tensor<64x64xf16> -> !mirage_block.stensor<64x64xf16>
+    %st = input_loader %S imap <> : tensor<64x1xf16> -> !mirage_block.stensor<64x1xf16>
+    %d = div %xt, %st : !mirage_block.stensor<64x64xf16>, !mirage_block.stensor<64x1xf16> -> !mirage_block.stensor<64x64xf16>
+    %od = output_saver %d omap <> : !mirage_block.stensor<64x64xf16> -> tensor<64x64xf16>
+    yield %od : tensor<64x64xf16>
+  }
+  return %o : tensor<64x64xf16>
+}

@@ -6,8 +6,11 @@
 // graph reads 8 halves of each operand at once (from global memory for a tile
 // read once, in place), computes them one by one in f32 and writes the 8
 // results with one store; the output saver copies 8 halves from shared to
-// global memory with one load and one store, without converting them. A
-// 1x256 tile over 32 threads is one run of 8 per thread: no loop.
+// global memory with one load and one store, without converting them. (The
+// thread graph's result is also the operand of a neg, so it has a shared tile
+// and a saver that copies; the neg, whose one use is its saver, stores its 8
+// results straight to the global output with one store.) A 1x256 tile over 32
+// threads is one run of 8 per thread: no loop.
 // CHECK-LABEL: gpu.func @gate_kernel0
 // CHECK-NOT: scf.for
 // CHECK: %[[X:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
@@ -21,6 +24,12 @@
 // CHECK-NOT: arith.truncf
 // CHECK: llvm.store %[[R]], %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
 // CHECK: gpu.barrier
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK-COUNT-8: arith.negf
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: memref.extract_aligned_pointer_as_index %arg3
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
 // PTX-LABEL: .visible .entry gate_kernel0(
 // PTX-COUNT-2: ld.global.v4.b32
 // PTX: st.shared.v4.b32
@@ -28,7 +37,7 @@
 // PTX: st.global.v4.b32
 // PTX-NOT: ld.global.b16
 func.func @gate(%x: tensor<2x256xf16>, %y: tensor<2x256xf16>) -> tensor<2x256xf16> {
-  %o = mirage_kernel.graph_def(%X = %x : tensor<2x256xf16>, %Y = %y : tensor<2x256xf16>) -> tensor<2x256xf16>
+  %o:2 = mirage_kernel.graph_def(%X = %x : tensor<2x256xf16>, %Y = %y : tensor<2x256xf16>) -> (tensor<2x256xf16>, tensor<2x256xf16>)
       grid [2, 1, 1] block [32, 1, 1] forloop 1 {
     %xt = input_loader %X imap <x = 0> : tensor<2x256xf16> -> !mirage_block.stensor<1x256xf16>
     %yt = input_loader %Y imap <x = 0> : tensor<2x256xf16> -> !mirage_block.stensor<1x256xf16>
@@ -39,21 +48,28 @@ func.func @gate(%x: tensor<2x256xf16>, %y: tensor<2x256xf16>) -> tensor<2x256xf1
       yield %m : f16
     }
     %s = output_saver %g omap <x = 0> : !mirage_block.stensor<1x256xf16> -> tensor<2x256xf16>
-    yield %s : tensor<2x256xf16>
+    %n = neg %g : !mirage_block.stensor<1x256xf16>
+    %sn = output_saver %n omap <x = 0> : !mirage_block.stensor<1x256xf16> -> tensor<2x256xf16>
+    yield %s, %sn : tensor<2x256xf16>, tensor<2x256xf16>
   }
-  return %o : tensor<2x256xf16>
+  return %o#0 : tensor<2x256xf16>
 }
 
 // -----
 
 // An operand broadcast along the last dimension (16x1) is read once per run
-// and used for all 8 elements; f32 results go by runs of 4 (16 bytes).
+// and used for all 8 elements; f32 results go by runs of 4 (16 bytes). The
+// product's one use is its output saver: each run is stored straight to the
+// global output, and the block needs no shared memory.
+// CHECK-LABEL: func.func @scale(
+// CHECK: mirage_kernel.launch @mirage_kernels::@scale_kernel0{{.*}} shared_memory 0 :
 // CHECK-LABEL: gpu.func @scale_kernel0
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK: memref.load %arg1
 // CHECK-NOT: memref.load
 // CHECK-COUNT-4: arith.mulf
-// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 func.func @scale(%x: tensor<16x64xf32>, %s: tensor<16x1xf32>) -> tensor<16x64xf32> {
   %o = mirage_kernel.graph_def(%X = %x : tensor<16x64xf32>, %S = %s : tensor<16x1xf32>) -> tensor<16x64xf32>
       grid [1, 1, 1] block [32, 1, 1] forloop 1 {

@@ -7,28 +7,32 @@
 // 16-byte access per tile), thread t the runs t + r * numThreads for rounds
 // r < ceil(runs / numThreads) (here 1024 elements, 128 runs, 64 threads: 2
 // rounds, emitted inline without a loop and, as 64 divides 128, without a
-// bounds guard), followed by a barrier.
+// bounds guard), followed by a barrier. The exponential's result is saved
+// and also negated, so it has a tile of its own and its saver copies it; the
+// negation, whose one use is its saver, stores straight to the global output.
 
 // CHECK: module attributes {gpu.container_module}
 // CHECK-LABEL: func.func @scale_exp
-// CHECK: %[[R:.*]] = mirage_kernel.launch @mirage_kernels::@scale_exp_kernel0(%{{.*}}) grid [4, 1, 1] block [64, 1, 1] cluster [1, 1, 1] shared_memory 4096 : (tensor<64x64xf16>) -> tensor<64x64xf16>
-// CHECK: return %[[R]]
+// CHECK: %[[R:.*]]:2 = mirage_kernel.launch @mirage_kernels::@scale_exp_kernel0(%{{.*}}) grid [4, 1, 1] block [64, 1, 1] cluster [1, 1, 1] shared_memory 4096 : (tensor<64x64xf16>) -> (tensor<64x64xf16>, tensor<64x64xf16>)
+// CHECK: return %[[R]]#0
 func.func @scale_exp(%x: tensor<64x64xf16>) -> tensor<64x64xf16> {
-  %o = mirage_kernel.graph_def(%X = %x : tensor<64x64xf16>) -> tensor<64x64xf16>
+  %o:2 = mirage_kernel.graph_def(%X = %x : tensor<64x64xf16>) -> (tensor<64x64xf16>, tensor<64x64xf16>)
       grid [4, 1, 1] block [64, 1, 1] forloop 1 {
     %t = input_loader %X imap <x = 0> : tensor<64x64xf16> -> !mirage_block.stensor<16x64xf16>
     %s = mul_scalar %t by 5.000000e-01 : !mirage_block.stensor<16x64xf16>
     %e = exp %s : !mirage_block.stensor<16x64xf16>
     %r = output_saver %e omap <x = 0> : !mirage_block.stensor<16x64xf16> -> tensor<64x64xf16>
-    yield %r : tensor<64x64xf16>
+    %n = neg %e : !mirage_block.stensor<16x64xf16>
+    %rn = output_saver %n omap <x = 0> : !mirage_block.stensor<16x64xf16> -> tensor<64x64xf16>
+    yield %r, %rn : tensor<64x64xf16>, tensor<64x64xf16>
   }
-  return %o : tensor<64x64xf16>
+  return %o#0 : tensor<64x64xf16>
 }
 
 // CHECK: gpu.module @mirage_kernels
 // Blocks of 64 threads: at least 4 per SM (256 threads), which lets ptxas use
 // up to 255 registers per thread rather than spill for occupancy.
-// CHECK: gpu.func @scale_exp_kernel0(%[[X:.*]]: memref<4096xf16>, %[[OUT:.*]]: memref<4096xf16>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, nvvm.minctasm = 4 : i32}
+// CHECK: gpu.func @scale_exp_kernel0(%[[X:.*]]: memref<4096xf16>, %[[OUT:.*]]: memref<4096xf16>, %[[NEG:.*]]: memref<4096xf16>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, nvvm.minctasm = 4 : i32}
 // CHECK: %[[TID:.*]] = arith.addi %thread_id_x
 // CHECK: %[[BX:.*]] = gpu.block_id x
 // CHECK: %[[SMEM:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
@@ -71,4 +75,17 @@ func.func @scale_exp(%x: tensor<64x64xf16>) -> tensor<64x64xf16> {
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> vector<8xf16>
 // CHECK: llvm.store %{{.*}} : vector<8xf16>, !llvm.ptr<1>
 // CHECK: gpu.barrier
-// CHECK: gpu.return
+// The negation reads the exponential's tile and writes each run of 8 results
+// straight to its output, with no shared tile and no copy.
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK-COUNT-8: arith.negf
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: memref.extract_aligned_pointer_as_index %[[NEG]]
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}} : vector<8xf16>, !llvm.ptr<1>
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK-COUNT-8: arith.negf
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}} : vector<8xf16>, !llvm.ptr<1>
+// CHECK: gpu.barrier
+// CHECK-NEXT: gpu.return

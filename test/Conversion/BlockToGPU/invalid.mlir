@@ -9,7 +9,8 @@ func.func @too_much_shared_memory(%x: tensor<512x128xf32>) -> tensor<512x128xf32
       grid [1, 1, 1] block [128, 1, 1] forloop 1 {
     %t = input_loader %X imap <> : tensor<512x128xf32> -> !mirage_block.stensor<512x128xf32>
     %e = exp %t : !mirage_block.stensor<512x128xf32>
-    %s = output_saver %e omap <> : !mirage_block.stensor<512x128xf32> -> tensor<512x128xf32>
+    %n = neg %e : !mirage_block.stensor<512x128xf32>
+    %s = output_saver %n omap <> : !mirage_block.stensor<512x128xf32> -> tensor<512x128xf32>
     yield %s : tensor<512x128xf32>
   }
   return %o : tensor<512x128xf32>

@@ -2,7 +2,8 @@
 
 // Tensors become buffers, the result a destination argument, the
 // intermediate an allocation, and each launch a gpu.launch_func on flat
-// buffers.
+// buffers. (exp's result, read twice by the square, is not fused into the
+// square's kernel: the expansion fuses only values of one use.)
 
 // CHECK-LABEL: func.func @two_kernels
 // CHECK-SAME: (%[[X:.*]]: memref<8x64xf16>, %[[Y:.*]]: memref<8x64xf16> {mirage.result = 0 : i64})
@@ -11,14 +12,15 @@
 // CHECK: %[[EF:.*]] = memref.collapse_shape %[[E]] {{\[\[}}0, 1]] : memref<8x64xf16> into memref<512xf16>
 // CHECK: gpu.launch_func @mirage_kernels::@two_kernels_kernel0 blocks in ({{.*}}) threads in ({{.*}}) dynamic_shared_memory_size %{{.*}} args(%[[XF]] : memref<512xf16>, %[[EF]] : memref<512xf16>)
 // CHECK: %[[EF2:.*]] = memref.collapse_shape %[[E]]
+// CHECK: %[[EF3:.*]] = memref.collapse_shape %[[E]]
 // CHECK: %[[YF:.*]] = memref.collapse_shape %[[Y]]
-// CHECK: gpu.launch_func @mirage_kernels::@two_kernels_kernel1 {{.*}} args(%[[EF2]] : memref<512xf16>, %[[YF]] : memref<512xf16>)
+// CHECK: gpu.launch_func @mirage_kernels::@two_kernels_kernel1 {{.*}} args(%[[EF2]] : memref<512xf16>, %[[EF3]] : memref<512xf16>, %[[YF]] : memref<512xf16>)
 // CHECK: memref.dealloc %[[E]] : memref<8x64xf16>
 // CHECK-NEXT: return
 // CHECK-NOT: mirage_kernel
 func.func @two_kernels(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
   %e = mirage_kernel.exp %x : tensor<8x64xf16>
-  %n = mirage_kernel.neg %e : tensor<8x64xf16>
+  %n = mirage_kernel.mul %e, %e : tensor<8x64xf16>, tensor<8x64xf16> -> tensor<8x64xf16>
   return %n : tensor<8x64xf16>
 }
 
