@@ -89,8 +89,9 @@ TEST_F(KernelScheduleTest, DescendsTheLadderUntilTheKernelFits) {
 }
 
 TEST_F(KernelScheduleTest, ReusesTheTilesOfDeadValues) {
-  // Three exps in a row: the third takes the first's tile, dead once the
-  // second has read it.
+  // Four exps in a row: the third takes the first's tile, dead once the
+  // second has read it; the fourth, saved, stores straight to global memory
+  // (a direct save: no tile).
   kernel::GraphDefOp graph = parse(R"mlir(
 func.func @chain(%x: tensor<64x64xf16>) -> tensor<64x64xf16> {
   %o = mirage_kernel.graph_def(%X = %x : tensor<64x64xf16>) -> (tensor<64x64xf16>)
@@ -99,7 +100,8 @@ func.func @chain(%x: tensor<64x64xf16>) -> tensor<64x64xf16> {
     %a = exp %xt : !mirage_block.stensor<64x64xf16>
     %b = exp %a : !mirage_block.stensor<64x64xf16>
     %c = exp %b : !mirage_block.stensor<64x64xf16>
-    %s = output_saver %c omap <> : !mirage_block.stensor<64x64xf16> -> tensor<64x64xf16>
+    %d = exp %c : !mirage_block.stensor<64x64xf16>
+    %s = output_saver %d omap <> : !mirage_block.stensor<64x64xf16> -> tensor<64x64xf16>
     yield %s : tensor<64x64xf16>
   }
   return %o : tensor<64x64xf16>
@@ -113,6 +115,7 @@ func.func @chain(%x: tensor<64x64xf16>) -> tensor<64x64xf16> {
   EXPECT_EQ(schedule->buffers[1].offset, 8192);
   EXPECT_EQ(schedule->buffers[2].offset, 0);
   EXPECT_EQ(schedule->sharedBytes, 16384);
+  EXPECT_EQ(schedule->directSaves.size(), 1u);
 }
 
 TEST_F(KernelScheduleTest, KeepsMatmulSumsInRegisters) {
