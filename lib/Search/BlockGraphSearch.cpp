@@ -74,13 +74,6 @@ bool isCheaper(const CostEstimate &cost, const RankedProgram &other) {
   return cost < other.cost;
 }
 
-/// What `BlockSearchOptions::maxPerGrid` counts: the kernel count and the
-/// first graph_def's grid.
-std::pair<size_t, std::array<int64_t, 3>>
-getGridKey(const sem::Program &program) {
-  return {program.graphs.size(), program.graphs[1].grid};
-}
-
 /// The key of `program` up to the order of each graph_def's grid axes: the
 /// axes sorted by their extent and by what they map. Two candidates that
 /// differ only in that order compute alike and take the same time (blocks
@@ -169,14 +162,6 @@ private:
   FailureOr<CheckResult> check(const sem::Program &program);
   /// Adds a verified candidate to the best K; true when it is the best.
   bool keep(sem::Program program, const CostEstimate &cost);
-  /// Whether a verified `program` of `cost` would enter the best K: cheaper
-  /// than the K-th, and than the most expensive of its grid when that grid
-  /// has its share (BlockSearchOptions::maxPerGrid).
-  bool canEnter(const sem::Program &program, const CostEstimate &cost) const;
-  /// The most expensive kept candidate of `program`'s grid (null if none),
-  /// and in `count` how many are kept.
-  const RankedProgram *getGridWorst(const sem::Program &program,
-                                    size_t &count) const;
   /// Whether verifying `program` (its estimated field multiply-adds over the
   /// usual trials) ends before `until` seconds since the start.
   bool affordable(const sem::Program &program, double until);
@@ -439,7 +424,7 @@ BlockSearchStatistics Searcher::collectStatistics() const {
   total.unverified = resumedUnverified;
   for (const auto &[forloop, state] : rangeStates)
     for (const auto &[cost, candidate] : state.unchecked)
-      if (canEnter(candidate, cost))
+      if (found.size() < options.maxCandidates || isCheaper(cost, found.back()))
         ++total.unverified;
   return total;
 }
@@ -661,11 +646,6 @@ bool Searcher::verify(std::vector<sem::Program> candidates, RangeState &state) {
       checked = state.unchecked.size();
       break;
     }
-    // Nor can one whose grid has its share of cheaper candidates.
-    if (!canEnter(candidate, cost)) {
-      ++checked;
-      continue;
-    }
     // The time limit bounds verification too: a candidate is checked only
     // if its estimated cost fits in the time left (the checker evaluates
     // the reference once per trial), and a check the estimate misjudged
@@ -729,38 +709,7 @@ FailureOr<CheckResult> Searcher::check(const sem::Program &program) {
                                                    : CheckResult::NotEquivalent;
 }
 
-const RankedProgram *Searcher::getGridWorst(const sem::Program &program,
-                                            size_t &count) const {
-  count = 0;
-  const RankedProgram *worst = nullptr;
-  auto key = getGridKey(program);
-  for (const RankedProgram &kept : found)
-    if (getGridKey(kept.program) == key) {
-      ++count;
-      worst = &kept;
-    }
-  return worst;
-}
-
-bool Searcher::canEnter(const sem::Program &program,
-                        const CostEstimate &cost) const {
-  if (found.size() >= options.maxCandidates && !isCheaper(cost, found.back()))
-    return false;
-  size_t count = 0;
-  const RankedProgram *worst = getGridWorst(program, count);
-  return options.maxPerGrid == 0 || count < options.maxPerGrid ||
-         isCheaper(cost, *worst);
-}
-
 bool Searcher::keep(sem::Program program, const CostEstimate &cost) {
-  if (!canEnter(program, cost))
-    return false;
-  // Its grid's most expensive goes when the grid is over its share, else the
-  // most expensive of all when the list is over K.
-  size_t count = 0;
-  const RankedProgram *worst = getGridWorst(program, count);
-  if (options.maxPerGrid != 0 && count >= options.maxPerGrid)
-    found.erase(found.begin() + (worst - found.data()));
   auto position = std::upper_bound(found.begin(), found.end(), cost, isCheaper);
   bool best = position == found.begin();
   found.insert(position, {std::move(program), cost});

@@ -142,7 +142,6 @@ struct SuperoptimizePass
       options.gridSizes.assign(gridSizes.begin(), gridSizes.end());
     options.maxBlocks = maxBlocks;
     options.maxCandidates = maxCandidates;
-    options.maxPerGrid = maxPerGrid;
     options.timeLimitSeconds = timeLimit;
     if (!singleKernels && !splitKernels)
       return getOperation().emitError(

@@ -18,8 +18,6 @@
 
 #include <gtest/gtest.h>
 
-#include <map>
-
 using namespace mlir;
 using namespace mlir::mirage;
 using namespace mlir::mirage::search;
@@ -213,27 +211,4 @@ TEST_F(BlockGraphSearchTest, ExploresSingleKernelsFirst) {
   std::vector<RankedProgram> found = search(reference, options, statistics);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found.front().program.graphs.size(), 2u);
-}
-
-TEST_F(BlockGraphSearchTest, KeepsAtMostMaxPerGridOfOneGrid) {
-  // The best K are chosen with at most `maxPerGrid` candidates of one kernel
-  // count and first grid, so that the tuner measures several tilings: the
-  // cost model does not rank one-kernel against split µGraphs, nor grids
-  // against each other, reliably enough to trust its K favourites alone.
-  sem::Program reference = parse(kAttention);
-  BlockSearchOptions options;
-  options.maxCandidates = 8;
-  options.maxPerGrid = 2;
-  BlockSearchStatistics statistics;
-  std::vector<RankedProgram> found = search(reference, options, statistics);
-  ASSERT_GT(found.size(), 2u);
-  std::map<std::pair<size_t, std::array<int64_t, 3>>, int> perGrid;
-  for (const RankedProgram &candidate : found) {
-    auto key = std::make_pair(candidate.program.graphs.size(),
-                              candidate.program.graphs[1].grid);
-    EXPECT_LE(++perGrid[key], 2);
-  }
-  // Still the K cheapest under that rule: cheapest first.
-  for (size_t i = 1; i < found.size(); ++i)
-    EXPECT_FALSE(found[i].cost < found[i - 1].cost);
 }

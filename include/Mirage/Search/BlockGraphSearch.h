@@ -49,11 +49,6 @@ struct BlockSearchOptions {
   unsigned maxComplete = 100000;
   /// The verified candidates to keep: the K cheapest.
   unsigned maxCandidates = 1;
-  /// Of those, at most this many of one kernel count and first grid (0: no
-  /// limit): the K kept are the cheapest under that rule, so that several
-  /// tilings reach the tuner (the cost model misorders grids and one-kernel
-  /// against split µGraphs).
-  unsigned maxPerGrid = 0;
   /// Launch overrides, empty when free. `omap`: the output dimension of grid
   /// axes x and y (-1: the axis is unused); a split launch's y axis splits a
   /// reduced dimension, so only x applies to it. `imaps`: for each input,

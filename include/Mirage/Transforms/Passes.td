@@ -137,9 +137,6 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     Option<"maxCandidates", "max-candidates", "unsigned", "1",
            "Verified candidates to collect (complete candidates are verified "
            "cheapest first)">,
-    Option<"maxPerGrid", "max-per-grid", "unsigned", "3",
-           "Of the candidates collected, at most this many of one kernel "
-           "count and first grid (0: no limit)">,
     Option<"timeLimit", "time-limit", "double", "60",
            "Seconds for the whole module, search, oracle and verification "
            "included, shared among its functions (0: no limit)">,
