@@ -13,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <numeric>
@@ -144,10 +145,11 @@ void expand(ArrayRef<Operation *> group, int32_t threads,
   // ops that the tree does not compute, once each.
   SmallVector<Value> operands(op->getOperands());
   if (group.size() > 1) {
+    llvm::SmallPtrSet<Operation *, 8> members(group.begin(), group.end());
     llvm::SetVector<Value> leaves;
     for (Operation *member : group)
       for (Value operand : member->getOperands())
-        if (!llvm::is_contained(group, operand.getDefiningOp()))
+        if (!members.contains(operand.getDefiningOp()))
           leaves.insert(operand);
     operands.assign(leaves.begin(), leaves.end());
   }
