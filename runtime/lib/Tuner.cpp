@@ -161,15 +161,18 @@ Tuner::runOnce(const Function &function, const std::vector<TensorArg> &inputs,
   return values;
 }
 
-Expected<double> Tuner::time(const Function &function,
-                             const std::vector<TensorArg> &inputs,
-                             const std::vector<TensorArg> &outputs) {
+Expected<double> Tuner::timeGraph(const Function &function,
+                                  const std::vector<TensorArg> &inputs,
+                                  const std::vector<TensorArg> &outputs,
+                                  int calls, bool flush) {
   Graph graph;
   if (Error error = checkDriver(
           cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
           "cuStreamBeginCapture"))
     return error;
-  Error launched = bundle.run(function.name, inputs, outputs, stream);
+  Error launched = Error::success();
+  for (int call = 0; call < calls && !launched; ++call)
+    launched = bundle.run(function.name, inputs, outputs, stream);
   // The capture must end even when enqueueing failed.
   Error ended = checkDriver(cuStreamEndCapture(stream, &graph.graph),
                             "cuStreamEndCapture");
@@ -184,11 +187,12 @@ Expected<double> Tuner::time(const Function &function,
   for (int run = 0; run < options.warmup + options.runs; ++run) {
     int timed = run - options.warmup;
     // The flush is outside the timed region; changing bytes keep it a write.
-    if (Error error = checkDriver(
-            cuMemsetD8Async(flushBuffer, static_cast<unsigned char>(run),
-                            flushBytes, stream),
-            "cuMemsetD8Async of the L2 flush buffer"))
-      return error;
+    if (flush)
+      if (Error error = checkDriver(
+              cuMemsetD8Async(flushBuffer, static_cast<unsigned char>(run),
+                              flushBytes, stream),
+              "cuMemsetD8Async of the L2 flush buffer"))
+        return error;
     if (timed >= 0)
       if (Error error = checkDriver(cuEventRecord(events[2 * timed], stream),
                                     "cuEventRecord"))
@@ -212,7 +216,25 @@ Expected<double> Tuner::time(const Function &function,
                         "cuEventElapsedTime"))
       return error;
   // Nanoseconds are the last digit worth keeping.
-  return std::round(double(median(milliseconds)) * 1e6) / 1e3;
+  return std::round(double(median(milliseconds)) * 1e6 / calls) / 1e3;
+}
+
+Error Tuner::time(const Function &function,
+                  const std::vector<TensorArg> &inputs,
+                  const std::vector<TensorArg> &outputs,
+                  TuningMeasurement &measurement) {
+  Expected<double> cold =
+      timeGraph(function, inputs, outputs, /*calls=*/1, /*flush=*/true);
+  if (!cold)
+    return cold.takeError();
+  Expected<double> warm =
+      timeGraph(function, inputs, outputs, warmCalls, /*flush=*/false);
+  if (!warm)
+    return warm.takeError();
+  measurement.coldUs = *cold;
+  measurement.warmUs = *warm;
+  measurement.medianUs = std::min(*cold, *warm);
+  return Error::success();
 }
 
 Expected<std::vector<TuningMeasurement>>
@@ -261,21 +283,19 @@ Error Tuner::timeCorrect(const std::vector<const Function *> &functions,
     TuningMeasurement &measurement = measurements[f];
     if (measurement.status != MeasurementStatus::Ok)
       continue;
-    Expected<double> medianUs = time(*functions[f], inputs, outputs);
-    if (!medianUs && f == 0)
-      return Error(
-          medianUs.error().code(),
-          "timing the program as written, " + functions[f]->name +
-              ", failed: " + messageOf(medianUs.error(), *functions[f]));
-    if (!medianUs) {
+    Error timed = time(*functions[f], inputs, outputs, measurement);
+    if (timed && f == 0)
+      return Error(timed.code(),
+                   "timing the program as written, " + functions[f]->name +
+                       ", failed: " + messageOf(timed, *functions[f]));
+    if (timed) {
       measurement.status = MeasurementStatus::Failed;
-      measurement.message =
-          "timing: " + messageOf(medianUs.error(), *functions[f]);
+      measurement.message = "timing: " + messageOf(timed, *functions[f]);
+      measurement.coldUs.reset();
+      measurement.warmUs.reset();
       if (Error error = checkContextUsable(functions[f]->name))
         return error;
-      continue;
     }
-    measurement.medianUs = *medianUs;
   }
   return Error::success();
 }

@@ -47,6 +47,10 @@ namespace {
 
 constexpr int64_t maxCandidate = std::numeric_limits<int32_t>::max();
 
+/// The version this runtime writes; it reads every version up to it.
+/// Version 2 added each measurement's cold_us and warm_us.
+constexpr int databaseVersion = 2;
+
 /// Reads a database's JSON tree into entries; see json::Reader.
 class DatabaseReader : json::Reader {
 public:
@@ -61,10 +65,12 @@ public:
       if (const json::Value *version = field(root, "", "version")) {
         int64_t number = integer(*version, "version", 1,
                                  std::numeric_limits<int32_t>::max());
-        if (!failed() && number != 1)
+        if (!failed() && number > databaseVersion)
           fail("version", "version " + std::to_string(number) +
-                              " is newer than this runtime reads (1); "
-                              "update Mirage");
+                              " is newer than this runtime reads (" +
+                              std::to_string(databaseVersion) +
+                              "); update Mirage");
+        readVersion = static_cast<int>(number);
       }
       if (const json::Value *list = field(root, "", "entries")) {
         const std::vector<json::Value> &elements = array(*list, "entries");
@@ -136,8 +142,8 @@ private:
                                     const std::string &path) {
     TuningMeasurement measurement;
     if (!checkObject(value, path,
-                     {"function", "candidate", "status", "median_us",
-                      "max_rel_err", "message"}))
+                     {"function", "candidate", "status", "median_us", "cold_us",
+                      "warm_us", "max_rel_err", "message"}))
       return measurement;
     if (const json::Value *function = field(value, path, "function"))
       measurement.function =
@@ -162,6 +168,10 @@ private:
     if (const json::Value *median = value.find("median_us"))
       measurement.medianUs =
           nonNegativeNumber(*median, member(path, "median_us"));
+    for (auto [name, time] : {std::pair("cold_us", &measurement.coldUs),
+                              std::pair("warm_us", &measurement.warmUs)})
+      if (const json::Value *number = value.find(name))
+        *time = nonNegativeNumber(*number, member(path, name));
     if (const json::Value *error = value.find("max_rel_err"))
       measurement.maxRelativeError =
           nonNegativeNumber(*error, member(path, "max_rel_err"));
@@ -171,6 +181,13 @@ private:
     if (!failed() && ok != measurement.medianUs.has_value())
       fail(path, ok ? "an \"ok\" measurement needs median_us"
                     : "only an \"ok\" measurement has median_us");
+    // Version 1 measured with a cold L2 only and had neither; in version 2
+    // an "ok" measurement may have both (entries kept from version 1 don't).
+    bool hasCold = measurement.coldUs.has_value();
+    if (!failed() && (hasCold != measurement.warmUs.has_value() ||
+                      (hasCold && (!ok || readVersion < 2))))
+      fail(path, "cold_us and warm_us come together, in an \"ok\" "
+                 "measurement of version 2 or later");
     return measurement;
   }
 
@@ -201,6 +218,9 @@ private:
                      ") is not an \"ok\" measurement of the entry");
     return winner;
   }
+
+  /// The version of the database being read.
+  int readVersion = databaseVersion;
 };
 
 json::Value string(const std::string &text) {
@@ -228,6 +248,12 @@ json::Value entryValue(const TuningEntry &entry) {
     if (measurement.medianUs)
       members.emplace_back("median_us",
                            json::Value::makeReal(*measurement.medianUs));
+    if (measurement.coldUs)
+      members.emplace_back("cold_us",
+                           json::Value::makeReal(*measurement.coldUs));
+    if (measurement.warmUs)
+      members.emplace_back("warm_us",
+                           json::Value::makeReal(*measurement.warmUs));
     if (measurement.maxRelativeError)
       members.emplace_back(
           "max_rel_err", json::Value::makeReal(*measurement.maxRelativeError));
@@ -267,7 +293,7 @@ mirage::runtime::formatTuningDatabase(const std::vector<TuningEntry> &entries) {
     values.push_back(entryValue(entry));
   json::Value root = json::Value::makeObject(
       {{"format", string("mirage-tuning")},
-       {"version", json::Value::makeInteger(1)},
+       {"version", json::Value::makeInteger(databaseVersion)},
        {"entries", json::Value::makeArray(std::move(values))}});
   return json::write(root, json::Style::Pretty) + "\n";
 }

@@ -81,32 +81,38 @@ std::string mirage::runtime::formatTuningReport(const TuningEntry &entry) {
       asWritten = measurement.medianUs;
   }
   auto row = [&](const std::string &function, const std::string &candidate,
-                 const std::string &status, const std::string &median,
+                 const std::string &status, const std::string &cold,
+                 const std::string &warm, const std::string &time,
                  const std::string &error, const std::string &speedup) {
     return "  " + padded(function, width) + "  " + padded(candidate, 10) +
-           "  " + padded(status, 6) + "  " + padded(median, 9, true) + "  " +
+           "  " + padded(status, 6) + "  " + padded(cold, 7, true) + "  " +
+           padded(warm, 7, true) + "  " + padded(time, 7, true) + "  " +
            padded(error, 11, true) + "  " + padded(speedup, 7, true) + "\n";
   };
   auto speedup = [&](double medianUs) {
     return asWritten && medianUs > 0 ? formatted("%.2fx", *asWritten / medianUs)
                                      : std::string("-");
   };
+  auto microseconds = [](std::optional<double> time) {
+    return time ? formatted("%.2f", *time) : std::string("-");
+  };
   std::string report =
       "tuning group " + entry.key.substr(0, 16) + " (" + entry.compiler +
       ") on " + entry.device.name + " (" + std::to_string(entry.device.major) +
       "." + std::to_string(entry.device.minor) + ", " + entry.chip + "):\n" +
-      row("function", "candidate", "status", "median us", "max rel err",
-          "speedup");
+      row("function", "candidate", "status", "cold us", "warm us", "time us",
+          "max rel err", "speedup");
   std::string messages;
   for (const TuningMeasurement &measurement : entry.measurements) {
-    bool timed = measurement.medianUs.has_value();
-    report += row(measurement.function, candidateName(measurement.candidate),
-                  std::string(measurementStatusName(measurement.status)),
-                  timed ? formatted("%.2f", *measurement.medianUs) : "-",
-                  measurement.maxRelativeError
-                      ? formatted("%.3e", *measurement.maxRelativeError)
-                      : "-",
-                  timed ? speedup(*measurement.medianUs) : "-");
+    report +=
+        row(measurement.function, candidateName(measurement.candidate),
+            std::string(measurementStatusName(measurement.status)),
+            microseconds(measurement.coldUs), microseconds(measurement.warmUs),
+            microseconds(measurement.medianUs),
+            measurement.maxRelativeError
+                ? formatted("%.3e", *measurement.maxRelativeError)
+                : "-",
+            measurement.medianUs ? speedup(*measurement.medianUs) : "-");
     if (!measurement.message.empty())
       messages +=
           "  " + measurement.function + ": " + measurement.message + "\n";

@@ -211,11 +211,13 @@ Expected<int> tuneBundle(const Options &options,
               options.bundle.c_str(), bundle.chip().c_str(),
               bundle.device().ordinal, bundle.device().name.c_str(),
               groups->size());
-  std::printf("inputs: normal(0, 1) * %g, seed %llu; rtol %g; median "
-              "of %d runs after %d warm-up runs, L2 flushed before each\n",
+  std::printf("inputs: normal(0, 1) * %g, seed %llu; rtol %g; medians of "
+              "%d runs after %d warm-up runs, cold (L2 flushed before each) "
+              "and warm (%d calls per run); time: the lower\n",
               options.tune.inputScale,
               static_cast<unsigned long long>(options.tune.seed),
-              options.tune.rtol, options.tune.runs, options.tune.warmup);
+              options.tune.rtol, options.tune.runs, options.tune.warmup,
+              warmCalls);
   Expected<std::unique_ptr<Tuner>> tuner = Tuner::create(bundle, options.tune);
   if (!tuner)
     return tuner.takeError();

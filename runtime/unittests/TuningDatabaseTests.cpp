@@ -42,7 +42,7 @@ TuningEntry makeEntry(const std::string &key,
   entry.winner = {"f_candidate_1", 1, 12.5,
                   R"({"ops":[{"op":"add","value":1.0}],"name":"a\"b"})"};
   entry.measurements = {
-      {"f", -1, MeasurementStatus::Ok, 20.25, 0.0, ""},
+      {"f", -1, MeasurementStatus::Ok, 20.25, 0.0, "", 20.25, 30.5},
       {"f_candidate_0", 0, MeasurementStatus::Wrong, std::nullopt, 0.9,
        "max relative error 0.9 exceeds 0.02"},
       {"f_candidate_1", 1, MeasurementStatus::Ok, 12.5, 1e-3, ""},
@@ -140,10 +140,13 @@ MIRAGE_TEST(TuningDatabase, RoundTripsEntries) {
   EXPECT_TRUE(!read.measurements[3].maxRelativeError &&
               !read.measurements[3].medianUs);
   EXPECT_EQ(read.measurements[0].medianUs.value_or(0), 20.25);
+  EXPECT_EQ(read.measurements[0].coldUs.value_or(0), 20.25);
+  EXPECT_EQ(read.measurements[0].warmUs.value_or(0), 30.5);
+  EXPECT_TRUE(!read.measurements[2].coldUs && !read.measurements[2].warmUs);
   EXPECT_EQ(text(*entries), text({entry}));
   std::string file = readBytes(database.path());
   EXPECT_TRUE(
-      file.rfind("{\n  \"format\": \"mirage-tuning\",\n  \"version\": 1,", 0) ==
+      file.rfind("{\n  \"format\": \"mirage-tuning\",\n  \"version\": 2,", 0) ==
       0);
   EXPECT_TRUE(file.back() == '\n');
   EXPECT_EQ(join(listing(directory.path / "a/b")),
@@ -232,8 +235,8 @@ MIRAGE_TEST(TuningDatabase, RefusesUnreadableFilesAndLeavesThemAlone) {
       {"\x01garbage", "line 1, column 1: expected a value"},
       {R"({"format": "mirage-bundle", "version": 1, "entries": []})",
        "format: expected \"mirage-tuning\""},
-      {R"({"format": "mirage-tuning", "version": 2, "entries": []})",
-       "version: version 2 is newer than this runtime reads (1); update "
+      {R"({"format": "mirage-tuning", "version": 3, "entries": []})",
+       "version: version 3 is newer than this runtime reads (2); update "
        "Mirage"},
       {R"({"format": "mirage-tuning", "version": 0, "entries": []})",
        "version: expected an integer in [1, "},
@@ -396,6 +399,15 @@ MIRAGE_TEST(TuningDatabase, RejectsBadEntries) {
   EXPECT_FAILS_WITH(edited("\"median_us\": 20.25,\n", ""),
                     "entries[0].measurements[0]: an \"ok\" measurement "
                     "needs median_us");
+  EXPECT_FAILS_WITH(edited("\"warm_us\": 30.5", "\"warm\": 30.5"),
+                    "entries[0].measurements[0]: unknown field \"warm\"");
+  EXPECT_FAILS_WITH(edited("\"warm_us\": 30.5,\n", ""),
+                    "entries[0].measurements[0]: cold_us and warm_us come "
+                    "together, in an \"ok\" measurement of version 2 or "
+                    "later");
+  EXPECT_FAILS_WITH(edited("\"version\": 2", "\"version\": 1"),
+                    "entries[0].measurements[0]: cold_us and warm_us come "
+                    "together");
   EXPECT_FAILS_WITH(edited("\"median_us\": 20.25", "\"median_us\": -1"),
                     "entries[0].measurements[0].median_us: expected a "
                     "number >= 0");

@@ -22,8 +22,11 @@ TuningMeasurement judged(const std::vector<Difference> &outputs) {
 }
 
 TuningMeasurement ok(const std::string &function, int64_t candidate,
-                     double medianUs, double error = 0.0) {
-  return {function, candidate, MeasurementStatus::Ok, medianUs, error, ""};
+                     double medianUs, double error = 0.0,
+                     std::optional<double> coldUs = std::nullopt,
+                     std::optional<double> warmUs = std::nullopt) {
+  return {function, candidate, MeasurementStatus::Ok, medianUs, error, "",
+          coldUs,   warmUs};
 }
 
 } // namespace
@@ -74,28 +77,28 @@ MIRAGE_TEST(TuningResults, FormatsTheReport) {
   entry.chip = "sm_90a";
   entry.date = "2026-11-25T10:00:00Z";
   entry.measurements = {
-      ok("f", -1, 20.1),
+      ok("f", -1, 20.1, 0.0, 21.0, 20.1),
       {"f_candidate_0", 0, MeasurementStatus::Wrong, std::nullopt, 0.9,
        "output 0: max relative error 0.9 exceeds the tolerance 0.02"},
       {"f_candidate_1", 1, MeasurementStatus::Failed, std::nullopt,
        std::nullopt, "cuLaunchKernelEx: CUDA_ERROR_INVALID_VALUE"},
-      ok("f_candidate_2", 2, 12.3, 1.2e-4)};
+      ok("f_candidate_2", 2, 12.3, 1.2e-4, 12.3, 15.0)};
   entry.winner = {"f_candidate_2", 2, 12.3, ""};
   EXPECT_EQ(
       formatTuningReport(entry),
       std::string(
           "tuning group aaaaaaaaaaaaaaaa (mirage 1) on NVIDIA H100 80GB HBM3 "
           "(9.0, sm_90a):\n"
-          "  function       candidate   status  median us  max rel err  "
-          "speedup\n"
-          "  f              as written  ok          20.10    0.000e+00    "
-          "1.00x\n"
-          "  f_candidate_0  0           wrong           -    9.000e-01        "
-          "-\n"
-          "  f_candidate_1  1           failed          -            -        "
-          "-\n"
-          "  f_candidate_2  2           ok          12.30    1.200e-04    "
-          "1.63x\n"
+          "  function       candidate   status  cold us  warm us  time us  "
+          "max rel err  speedup\n"
+          "  f              as written  ok        21.00    20.10    20.10    "
+          "0.000e+00    1.00x\n"
+          "  f_candidate_0  0           wrong         -        -        -    "
+          "9.000e-01        -\n"
+          "  f_candidate_1  1           failed        -        -        -    "
+          "        -        -\n"
+          "  f_candidate_2  2           ok        12.30    15.00    12.30    "
+          "1.200e-04    1.63x\n"
           "  f_candidate_0: output 0: max relative error 0.9 exceeds the "
           "tolerance 0.02\n"
           "  f_candidate_1: cuLaunchKernelEx: CUDA_ERROR_INVALID_VALUE\n"

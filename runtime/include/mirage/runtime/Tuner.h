@@ -7,8 +7,9 @@
 //
 // Runs every function of a tuning group on the same random inputs, checks
 // the candidates against the program as written, times the correct ones as
-// CUDA graphs with a cold L2 cache, and names the fastest (docs/Runtime.md,
-// "Tuning"). mirage-tune records the result in the tuning database.
+// CUDA graphs with a cold and with a warm L2 cache, and names the fastest
+// (docs/Runtime.md, "Tuning"). mirage-tune records the result in the tuning
+// database.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +44,10 @@ struct TuneOptions {
   double inputScale = 0.1;
 };
 
+/// Calls per launch of the warm timing's CUDA graph (as
+/// triton.testing.do_bench_cudagraph replays several calls per graph).
+inline constexpr int warmCalls = 10;
+
 /// How many times the tuner shrinks the inputs (by 16x each time) when the
 /// program as written gives non-finite outputs, before giving up.
 inline constexpr int maxInputShrinks = 3;
@@ -68,10 +73,14 @@ public:
   /// candidate into outputs pre-filled with
   /// NaN; judges each candidate against the program as written
   /// (judgeOutputs with `rtol`); a candidate that fails to run is Failed
-  /// with the error. Then times each correct function: its launches
-  /// captured into a CUDA graph, and per run the L2 cache flushed (a memset
-  /// of twice its size) before one graph launch timed with CUDA events;
-  /// `warmup` untimed runs, then the median of `runs`. Returns the entry to
+  /// with the error. Then times each correct function twice, its launches
+  /// captured into CUDA graphs, `warmup` untimed runs and the median of
+  /// `runs` each: cold, the L2 cache flushed (a memset of twice its size)
+  /// before each timed launch of one call; warm, each timed launch a graph
+  /// of warmCalls back-to-back calls, divided by warmCalls. The function's
+  /// time is the lower of the two, as in the kernel benchmark, so that a
+  /// kernel whose inputs fit in L2 is judged as it runs there. Returns the
+  /// entry to
   /// record, dated now, won by the fastest correct function
   /// (fastestCorrect), with that function's program. Fails when the
   /// program as written cannot be run or timed, or when a failure leaves
@@ -108,11 +117,19 @@ private:
                     const std::vector<TensorArg> &outputs,
                     std::vector<TuningMeasurement> &measurements);
 
-  /// The median time of one run of `function` as a CUDA graph with a cold
-  /// L2 cache, in microseconds.
-  Expected<double> time(const Function &function,
-                        const std::vector<TensorArg> &inputs,
-                        const std::vector<TensorArg> &outputs);
+  /// Times `function` cold and warm (see tune()) into `measurement`'s
+  /// coldUs, warmUs and medianUs.
+  Error time(const Function &function, const std::vector<TensorArg> &inputs,
+             const std::vector<TensorArg> &outputs,
+             TuningMeasurement &measurement);
+
+  /// The median time in microseconds of one call of `function` over `runs`
+  /// launches of a CUDA graph of `calls` back-to-back calls, after `warmup`
+  /// untimed ones; with `flush`, the L2 cache is overwritten before each.
+  Expected<double> timeGraph(const Function &function,
+                             const std::vector<TensorArg> &inputs,
+                             const std::vector<TensorArg> &outputs, int calls,
+                             bool flush);
 
   /// Fills `inputs` (of the types `types`) with values normal(0, 1) ·
   /// `scale` drawn from `source`, rounded to each dtype.

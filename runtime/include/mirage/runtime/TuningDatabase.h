@@ -47,13 +47,18 @@ struct TuningMeasurement {
   /// -1 for the program as written, else the candidate number.
   int64_t candidate = -1;
   MeasurementStatus status = MeasurementStatus::Ok;
-  /// The median time of one run in microseconds; set exactly when Ok.
+  /// The function's time in microseconds, the lower of coldUs and warmUs
+  /// (the kernel benchmark's rule); set exactly when Ok.
   std::optional<double> medianUs;
   /// The maximum relative error against the program as written; unset when
   /// it was not computed or is not finite (then `message` says why).
   std::optional<double> maxRelativeError;
   /// Why the function is wrong or failed; may be empty when Ok.
   std::string message;
+  /// The median time of one run with the L2 cache flushed before it, and
+  /// of one call among back-to-back calls (inputs left in L2), in
+  /// microseconds; set when Ok in a version 2 database, unset in version 1.
+  std::optional<double> coldUs, warmUs;
 };
 
 /// The fastest correct function of a tuning group.

@@ -38,9 +38,9 @@ const TuningMeasurement *
 fastestCorrect(const std::vector<TuningMeasurement> &measurements);
 
 /// The table mirage-tune prints for `entry`: a heading naming the group,
-/// one row per function (candidate, status, median time, maximum relative
-/// error, speedup over the program as written), the messages of the wrong
-/// and failed ones, and the winner. Ends with a newline.
+/// one row per function (candidate, status, cold, warm and chosen time, maximum
+/// relative error, speedup over the program as written), the messages of the
+/// wrong and failed ones, and the winner. Ends with a newline.
 std::string formatTuningReport(const TuningEntry &entry);
 
 } // namespace mirage::runtime
