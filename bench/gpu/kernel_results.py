@@ -119,7 +119,7 @@ For the generality suite, the bundles come from its programs and the
 benchmark takes `--suite generality` (no comparison bundles):
 
 ```sh
-/usr/bin/python3 bench/make-pipeline-bundles.py gpu-run/generality --programs bench/generality --time-limit 45
+/usr/bin/python3 bench/make-pipeline-bundles.py gpu-run/generality --programs bench/generality --time-limit 120
 MIRAGE_COMMIT=<commit> bash bench/gpu-pipeline.sh gpu-run/generality --suite generality --time-budget 380
 ```
 

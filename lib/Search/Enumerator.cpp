@@ -327,6 +327,10 @@ void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
     if (choice.accum == AccumKind::Sum && sumsWholeRows(inputs[0]->value))
       return;
   }
+  // Likewise the whole-row reduction of a tile the for-loop sums.
+  if (choice.kind == OpKind::Reduction && choice.size == 1 &&
+      isSummedAccumulator(inputs[0]->value))
+    return;
   std::optional<Shape> shape =
       mixed ? std::nullopt : inferShape(choice, inputs);
   if (!shape)
@@ -378,6 +382,13 @@ void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
 bool BodyEnumerator::sumsWholeRows(int32_t value) const {
   return llvm::any_of(body.nodes, [&](const Node &node) {
     return node.kind == OpKind::Reduction && node.size == 1 &&
+           node.results[0] == value;
+  });
+}
+
+bool BodyEnumerator::isSummedAccumulator(int32_t value) const {
+  return llvm::any_of(body.nodes, [&](const Node &node) {
+    return node.kind == OpKind::ForloopAccum && node.accum == AccumKind::Sum &&
            node.results[0] == value;
   });
 }

@@ -207,6 +207,8 @@ private:
   void tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands, unsigned ops);
   /// Whether body value `value` is a whole-row reduction (to size 1).
   bool sumsWholeRows(int32_t value) const;
+  /// Whether body value `value` is a `forloop_accum sum`.
+  bool isSummedAccumulator(int32_t value) const;
   bool stopping() { return stopped || context.outOfTime(); }
 
   SearchContext &context;

@@ -171,8 +171,9 @@ TEST_F(BlockGraphSearchTest, FindsSplitAttention) {
 TEST_F(BlockGraphSearchTest, AccumulatesRowSumsOnlyAsSumLast) {
   // A row sum accumulated over the for-loop has one form: `forloop_accum
   // sum_last` of the row. A whole-row `reduction` whose result the for-loop
-  // sums is the same value, slower to run (its tile goes through shared
-  // memory every iteration), and would take a place among the best K.
+  // sums, and one of the tile the for-loop sums, are the same value, slower
+  // to run (the tile goes through shared memory every iteration or is
+  // accumulated whole), and would take places among the best K.
   sem::Program reference = parse(kAttention);
   BlockSearchOptions options;
   options.singleKernels = false;
@@ -189,10 +190,14 @@ TEST_F(BlockGraphSearchTest, AccumulatesRowSumsOnlyAsSumLast) {
       sumsLast |= node.accum == sem::AccumKind::SumLast;
       if (node.accum != sem::AccumKind::Sum)
         continue;
-      for (const sem::Node &producer : body.nodes)
-        EXPECT_FALSE(producer.results[0] == node.operands[0] &&
-                     producer.kind == sem::OpKind::Reduction &&
-                     producer.size == 1);
+      for (const sem::Node &other : body.nodes) {
+        EXPECT_FALSE(other.results[0] == node.operands[0] &&
+                     other.kind == sem::OpKind::Reduction && other.size == 1);
+        // Nor the whole-row reduction of a summed tile after the loop.
+        EXPECT_FALSE(other.operands.size() == 1 &&
+                     other.operands[0] == node.results[0] &&
+                     other.kind == sem::OpKind::Reduction && other.size == 1);
+      }
     }
   }
   EXPECT_TRUE(sumsLast);

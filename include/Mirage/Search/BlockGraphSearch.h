@@ -39,7 +39,7 @@ namespace mlir::mirage::search {
 struct BlockSearchOptions {
   /// Block ops per graph_def body, accumulators included (loads and the
   /// save are not counted).
-  unsigned maxOps = 6;
+  unsigned maxOps = 7;
   /// For-loop ranges tried.
   std::vector<int64_t> forloopRanges = {1, 2, 4, 8, 16, 32, 64};
   /// Sizes tried for each grid axis.

@@ -120,7 +120,7 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"maxOps", "max-ops", "unsigned", "6",
+    Option<"maxOps", "max-ops", "unsigned", "7",
            "Block ops per graph_def body, accumulators included">,
     ListOption<"forloopRanges", "forloop-ranges", "int64_t",
                "For-loop ranges to try (default 1,2,4,...,64)">,
