@@ -10,8 +10,10 @@
 #include "MatmulLibrary.h"
 
 #include "mirage/runtime/Driver.h"
+#include "mirage/runtime/Ptx.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 
 using namespace mirage::runtime;
@@ -218,8 +220,12 @@ Error Bundle::loadModule(const std::string &ptx) {
       log.data(), reinterpret_cast<void *>(static_cast<uintptr_t>(log.size()))};
   CUresult result =
       cuModuleLoadDataEx(&module, ptx.c_str(), 2, options, values);
-  if (result == CUDA_SUCCESS)
+  if (result == CUDA_SUCCESS) {
+    const char *overlap = std::getenv("MIRAGE_PDL");
+    if (!overlap || std::string_view(overlap) != "0")
+      gridDependentKernels = findGridDependentKernels(ptx);
     return Error::success();
+  }
   module = nullptr;
   log.resize(log.find('\0'));
   Error error = checkDriver(result, "cuModuleLoadDataEx");
@@ -246,6 +252,9 @@ Error Bundle::prepareKernels() {
     const Function &function = bundlePlan.functions[f];
     for (size_t l = 0; l < function.launches.size(); ++l) {
       const Launch &launch = function.launches[l];
+      loaded[f].overlapsPrevious.push_back(
+          !launch.library && l > 0 && !function.launches[l - 1].library &&
+          gridDependentKernels.count(launch.kernel) != 0);
       if (launch.library) {
         loaded[f].kernels.push_back(nullptr);
         continue;
@@ -482,15 +491,22 @@ Error Bundle::run(std::string_view name, const std::vector<TensorArg> &inputs,
     config.blockDimZ = launch.block[2];
     config.sharedMemBytes = launch.getSharedMemory(bundleChip);
     config.hStream = stream;
-    CUlaunchAttribute cluster = {};
+    CUlaunchAttribute attributes[2] = {};
     if (launch.usesClusters()) {
+      CUlaunchAttribute &cluster = attributes[config.numAttrs++];
       cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
       cluster.value.clusterDim.x = launch.cluster[0];
       cluster.value.clusterDim.y = launch.cluster[1];
       cluster.value.clusterDim.z = launch.cluster[2];
-      config.attrs = &cluster;
-      config.numAttrs = 1;
     }
+    if (state.overlapsPrevious[l]) {
+      // The kernel waits (griddepcontrol.wait) before touching memory, so
+      // it may launch while the one before it finishes.
+      CUlaunchAttribute &overlap = attributes[config.numAttrs++];
+      overlap.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+      overlap.value.programmaticStreamSerializationAllowed = 1;
+    }
+    config.attrs = config.numAttrs ? attributes : nullptr;
     if (Error error = checkDriver(cuLaunchKernelEx(&config, state.kernels[l],
                                                    parameters.data(), nullptr),
                                   "cuLaunchKernelEx"))

@@ -71,6 +71,10 @@ struct Chip {
 
   /// Whether the chip runs thread-block clusters.
   bool hasClusters() const { return maxClusterBlocks != 0; }
+  /// Whether the chip has programmatic dependent launch (`griddepcontrol`,
+  /// compute capability 9.0 and later): a kernel may start while the one
+  /// before it in the stream finishes and wait for its results.
+  bool hasGridDependencies() const { return computeMajor >= 9; }
   /// The blocks of `threads` threads and `sharedBytes` bytes of dynamic
   /// shared memory each that one SM holds at once, as far as shared memory,
   /// threads and the block limit allow (registers are ptxas's business).

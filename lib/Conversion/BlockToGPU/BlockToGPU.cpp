@@ -34,13 +34,31 @@ namespace {
 // The pass
 //===----------------------------------------------------------------------===//
 
+/// On a chip with programmatic dependent launch, starts `kernel` with
+/// `griddepcontrol.launch_dependents` (the next kernel of the stream may be
+/// launched once every block of this one has started, so its blocks take
+/// the SMs this one leaves free rather than waiting for it to end) and
+/// `griddepcontrol.wait` (nothing runs before the kernels this one depends
+/// on have finished and their writes are visible). The runtime launches a
+/// kernel whose PTX waits so that it may overlap the kernel before it.
+void waitForGridDependencies(gpu::GPUFuncOp kernel, const Chip &chip) {
+  if (!chip.hasGridDependencies())
+    return;
+  OpBuilder builder = OpBuilder::atBlockBegin(&kernel.getBody().front());
+  for (NVVM::GridDepActionKind kind :
+       {NVVM::GridDepActionKind::launch_dependents,
+        NVVM::GridDepActionKind::wait})
+    NVVM::GriddepcontrolOp::create(builder, kernel.getLoc(), kind);
+}
+
 /// Lowers `graph` by `schedule` into a new kernel named `name` of the GPU
 /// module whose symbol table is `kernels` (one table for all kernels, so
 /// adding n kernels takes linear time).
 FailureOr<gpu::GPUFuncOp> lowerKernel(kernel::GraphDefOp graph, StringRef name,
                                       SymbolTable &kernels,
                                       const KernelSchedule &schedule,
-                                      const BlockLowerings &lowerings) {
+                                      const BlockLowerings &lowerings,
+                                      const Chip &chip) {
   SmallVector<Type> argumentTypes;
   for (Type type : graph.getInputs().getTypes())
     argumentTypes.push_back(getFlatBufferType(type));
@@ -66,6 +84,7 @@ FailureOr<gpu::GPUFuncOp> lowerKernel(kernel::GraphDefOp graph, StringRef name,
     kernels.erase(kernel);
     return failure();
   }
+  waitForGridDependencies(kernel, chip);
   return kernel;
 }
 
@@ -102,8 +121,8 @@ ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph, StringRef name,
       scheduleKernel(graph, *lookupChip(chip), options);
   if (failed(schedule))
     return failure();
-  FailureOr<gpu::GPUFuncOp> kernel =
-      lowerKernel(graph, name, kernels, *schedule, lowerings);
+  FailureOr<gpu::GPUFuncOp> kernel = lowerKernel(
+      graph, name, kernels, *schedule, lowerings, *lookupChip(chip));
   if (failed(kernel))
     return failure();
 

@@ -6,7 +6,8 @@
 // gpu.binary holding the PTX of every kernel (libdevice linked for exp).
 // Divisions are the chip's div.approx.f32, not the correctly rounded
 // multi-instruction div.rn.f32; the last kernel's division stores its
-// results straight to global memory (no shared tile, no copy).
+// results straight to global memory (no shared tile, no copy). On sm_90a
+// every kernel begins with griddepcontrol (programmatic dependent launch).
 
 // SM90: func.func @softmax_rows(%{{.*}}: memref<8x64xf32>, %{{.*}}: memref<8x64xf32> {mirage.result = 0 : i64})
 // SM90-COUNT-3: gpu.launch_func @mirage_kernels::@softmax_rows_kernel
@@ -14,6 +15,8 @@
 // SM90-SAME: .target sm_90a
 // SM90-SAME: .visible .entry softmax_rows_kernel0(
 // SM90-SAME: .minnctapersm 2
+// SM90-SAME: griddepcontrol.launch_dependents;
+// SM90-SAME: griddepcontrol.wait;
 // SM90-SAME: ex2.approx
 // SM90-SAME: .visible .entry softmax_rows_kernel1(
 // SM90-SAME: .visible .entry softmax_rows_kernel2(
@@ -23,6 +26,7 @@
 
 // SM80: gpu.binary @mirage_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">
 // SM80-SAME: .target sm_80
+// SM80-NOT: griddepcontrol
 
 // CHIP: error: unknown chip 'sm_75', expected sm_80 or sm_90a
 

@@ -24,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,6 +82,11 @@ private:
   struct LoadedFunction {
     /// One kernel handle per launch.
     std::vector<CUfunction> kernels;
+    /// Per launch: whether it may overlap the launch before it
+    /// (programmatic stream serialization): its kernel waits for its grid
+    /// dependencies (findGridDependentKernels) and that launch is a kernel
+    /// of the same function.
+    std::vector<bool> overlapsPrevious;
     /// One allocation per plan buffer.
     std::vector<CUdeviceptr> buffers;
     /// The descriptors of the TMA descriptor arguments, by (launch,
@@ -92,6 +98,8 @@ private:
   Bundle() = default;
   Error bindContext(int device);
   Error queryDevice();
+  /// JIT-compiles `ptx` and notes which of its kernels wait for their grid
+  /// dependencies (none when $MIRAGE_PDL is "0").
   Error loadModule(const std::string &ptx);
   Error prepareKernels();
   Error prepareLibrary();
@@ -115,6 +123,8 @@ private:
   CUcontext bundleContext = nullptr;
   bool retainedPrimary = false;
   CUmodule module = nullptr;
+  /// The module's kernels that wait for their grid dependencies.
+  std::set<std::string> gridDependentKernels;
   std::vector<LoadedFunction> loaded;
   mutable std::mutex tensorMapMutex;
   /// Runs the library matmuls; created when the plan has any.
