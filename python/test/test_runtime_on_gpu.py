@@ -89,6 +89,18 @@ def test_block_beyond_the_kernel_limit(tmp_path):
         "threads exceeds the 64 this kernel allows" in load_error(bundle)
 
 
+def test_arguments_the_kernel_does_not_take(tmp_path):
+    # A damaged plan must not make a kernel read parameters it was not given
+    # (or ignore ones it was): the PTX says how many a kernel takes.
+    bundle = edited_bundle(tmp_path, edit_plan=lambda plan: plan["functions"][
+        0]["launches"][0]["args"].append({"kind": "input", "index": 0}))
+    assert "scale_add: launch 0 (kernel add_f32_2400): the plan passes 4 " \
+        f"arguments on {OWN_CHIP}, the kernel takes 3" in load_error(bundle)
+    bundle = edited_bundle(tmp_path / "fewer", edit_plan=lambda plan: plan[
+        "functions"][0]["launches"][0]["args"].pop())
+    assert "the plan passes 2 arguments" in load_error(bundle)
+
+
 def test_missing_chip(tmp_path):
     other = "sm_80" if OWN_CHIP == "sm_90a" else "sm_90a"
     bundle = edited_bundle(tmp_path, edit_plan=lambda plan: plan["ptx"].pop(

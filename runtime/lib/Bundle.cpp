@@ -10,7 +10,6 @@
 #include "MatmulLibrary.h"
 
 #include "mirage/runtime/Driver.h"
-#include "mirage/runtime/Ptx.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -221,9 +220,7 @@ Error Bundle::loadModule(const std::string &ptx) {
   CUresult result =
       cuModuleLoadDataEx(&module, ptx.c_str(), 2, options, values);
   if (result == CUDA_SUCCESS) {
-    const char *overlap = std::getenv("MIRAGE_PDL");
-    if (!overlap || std::string_view(overlap) != "0")
-      gridDependentKernels = findGridDependentKernels(ptx);
+    ptxKernels = scanPtxKernels(ptx);
     return Error::success();
   }
   module = nullptr;
@@ -248,17 +245,35 @@ Error Bundle::prepareKernels() {
   };
   std::map<std::string, KernelNeeds> kernels;
   loaded.resize(bundlePlan.functions.size());
+  // Programmatic dependent launch, unless $MIRAGE_PDL is "0".
+  const char *pdl = std::getenv("MIRAGE_PDL");
+  bool overlap = !pdl || std::string_view(pdl) != "0";
   for (size_t f = 0; f < bundlePlan.functions.size(); ++f) {
     const Function &function = bundlePlan.functions[f];
     for (size_t l = 0; l < function.launches.size(); ++l) {
       const Launch &launch = function.launches[l];
+      auto scanned = ptxKernels.find(launch.kernel);
       loaded[f].overlapsPrevious.push_back(
-          !launch.library && l > 0 && !function.launches[l - 1].library &&
-          gridDependentKernels.count(launch.kernel) != 0);
+          overlap && !launch.library && l > 0 &&
+          !function.launches[l - 1].library && scanned != ptxKernels.end() &&
+          scanned->second.waitsForGridDependencies);
       if (launch.library) {
         loaded[f].kernels.push_back(nullptr);
         continue;
       }
+      // A launch passes one argument per parameter of its kernel; the plan
+      // cannot be trusted to, and the driver does not check.
+      size_t arguments = std::count_if(
+          launch.args.begin(), launch.args.end(), [&](const LaunchArg &arg) {
+            return arg.chip.empty() || arg.chip == bundleChip;
+          });
+      if (scanned != ptxKernels.end() &&
+          arguments != scanned->second.parameters)
+        return Error(ErrorCode::InvalidBundle,
+                     launchName(function, l, launch) + ": the plan passes " +
+                         std::to_string(arguments) + " arguments on " +
+                         bundleChip + ", the kernel takes " +
+                         std::to_string(scanned->second.parameters));
       KernelNeeds &needs = kernels[launch.kernel];
       if (!needs.handle) {
         CUresult result =

@@ -18,13 +18,13 @@
 #include "mirage/runtime/Arguments.h"
 #include "mirage/runtime/Error.h"
 #include "mirage/runtime/Plan.h"
+#include "mirage/runtime/Ptx.h"
 
 #include <cuda.h>
 
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -84,8 +84,8 @@ private:
     std::vector<CUfunction> kernels;
     /// Per launch: whether it may overlap the launch before it
     /// (programmatic stream serialization): its kernel waits for its grid
-    /// dependencies (findGridDependentKernels) and that launch is a kernel
-    /// of the same function.
+    /// dependencies (scanPtxKernels) and that launch is a kernel of the
+    /// same function.
     std::vector<bool> overlapsPrevious;
     /// One allocation per plan buffer.
     std::vector<CUdeviceptr> buffers;
@@ -98,8 +98,8 @@ private:
   Bundle() = default;
   Error bindContext(int device);
   Error queryDevice();
-  /// JIT-compiles `ptx` and notes which of its kernels wait for their grid
-  /// dependencies (none when $MIRAGE_PDL is "0").
+  /// JIT-compiles `ptx` and reads what it says of its kernels
+  /// (scanPtxKernels).
   Error loadModule(const std::string &ptx);
   Error prepareKernels();
   Error prepareLibrary();
@@ -123,8 +123,8 @@ private:
   CUcontext bundleContext = nullptr;
   bool retainedPrimary = false;
   CUmodule module = nullptr;
-  /// The module's kernels that wait for their grid dependencies.
-  std::set<std::string> gridDependentKernels;
+  /// What the PTX says of its kernels, by name.
+  std::map<std::string, PtxKernel> ptxKernels;
   std::vector<LoadedFunction> loaded;
   mutable std::mutex tensorMapMutex;
   /// Runs the library matmuls; created when the plan has any.
