@@ -348,6 +348,7 @@ FailureOr<std::vector<RankedProgram>> Searcher::run(std::string &error) {
     prototype.inputTypes.push_back(kernel.values[input]);
   prototype.labels = labelDimensions(reference);
   prototype.maxOps = options.maxOps;
+  prototype.maxAccumulators = options.maxAccumulators;
   prototype.vocabulary = chooseVocabulary(kernel);
   prototype.imaps = options.imaps;
   prototype.fmaps = options.fmaps;

@@ -216,6 +216,7 @@ std::string search::fingerprintSearch(const sem::Program &reference,
                                       const BlockSearchOptions &o) {
   // The ranges are recorded one by one, so a search may resume with more.
   json::Value options = json::Array{o.maxOps,
+                                    o.maxAccumulators,
                                     json::Array(o.gridSizes),
                                     o.maxBlocks,
                                     o.maxComplete,

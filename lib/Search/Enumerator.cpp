@@ -191,7 +191,7 @@ void BodyEnumerator::searchLoads(size_t index) {
         (onlyConfiguration >= 0 && configuration != onlyConfiguration))
       return;
     ++context.statistics.configurations;
-    searchOps(0, {0, {}});
+    searchOps(0, 0, {0, {}});
     return;
   }
   // A grid axis splits an input along a dimension labelled as the output
@@ -263,7 +263,8 @@ void BodyEnumerator::searchLoads(size_t index) {
 }
 
 void BodyEnumerator::searchOps(
-    unsigned ops, const std::pair<unsigned, SmallVector<int32_t, 2>> &last) {
+    unsigned ops, unsigned accumulators,
+    const std::pair<unsigned, SmallVector<int32_t, 2>> &last) {
   if (stopping())
     return;
   ++context.statistics.states;
@@ -271,7 +272,8 @@ void BodyEnumerator::searchOps(
     stopped = true;
     return;
   }
-  if (ops == space.maxOps)
+  bool accumulates = launch.forloop > 1 && accumulators < space.maxAccumulators;
+  if (ops == space.maxOps && !accumulates)
     return;
 
   size_t numTiles = tiles.size();
@@ -280,7 +282,8 @@ void BodyEnumerator::searchOps(
       return;
     unsigned arity =
         sem::isBinary(choice.kind) || choice.kind == OpKind::Matmul ? 2 : 1;
-    if (choice.kind == OpKind::ForloopAccum && launch.forloop == 1)
+    if (choice.kind == OpKind::ForloopAccum ? !accumulates
+                                            : ops == space.maxOps)
       continue;
     SmallVector<int32_t, 2> operands(arity, 0);
     // Every operand tuple, in lexicographic order.
@@ -291,8 +294,8 @@ void BodyEnumerator::searchOps(
       bool usesNewest = llvm::is_contained(operands, int32_t(numTiles - 1));
       std::pair<unsigned, SmallVector<int32_t, 2>> key = {choiceIndex,
                                                           operands};
-      if (ops == 0 || usesNewest || key >= last)
-        tryOp(choiceIndex, operands, ops);
+      if (ops + accumulators == 0 || usesNewest || key >= last)
+        tryOp(choiceIndex, operands, ops, accumulators);
       // Next operand tuple.
       int position = arity - 1;
       while (position >= 0 && ++operands[position] == int32_t(numTiles))
@@ -304,7 +307,7 @@ void BodyEnumerator::searchOps(
 }
 
 void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
-                           unsigned ops) {
+                           unsigned ops, unsigned accumulators) {
   const OpChoice &choice = space.vocabulary[choiceIndex];
   bool accumulates = choice.kind == OpKind::ForloopAccum;
   SmallVector<const Tile *, 2> inputs;
@@ -373,7 +376,8 @@ void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
   }
   body.nodes.push_back(node);
   tiles.push_back({*shape, *labels, expr, phase, node.results[0]});
-  searchOps(ops + 1, {choiceIndex, SmallVector<int32_t, 2>(operands)});
+  searchOps(ops + !accumulates, accumulators + accumulates,
+            {choiceIndex, SmallVector<int32_t, 2>(operands)});
   tiles.pop_back();
   body.nodes.pop_back();
   body.values.pop_back();

@@ -165,7 +165,9 @@ struct KernelSpace {
   /// Dimension labels of the inputs and the output (DimensionLabels.h).
   DimensionLabels labels;
   std::vector<OpChoice> vocabulary;
+  /// Ops that compute per body, and `forloop_accum`s besides them.
   unsigned maxOps;
+  unsigned maxAccumulators = 0;
   /// The µGraph's result: its shape guides the grid and the imaps, its
   /// element type is every computed tile's.
   sem::ValueType output;
@@ -201,10 +203,14 @@ private:
   /// Starts the enumeration of `launch`'s loads.
   void startLoads(const Launch &launch);
   void searchLoads(size_t index);
-  void searchOps(unsigned ops,
+  /// Adds ops to the body, which holds `ops` ops that compute and
+  /// `accumulators` accumulators; `last` is the previous op (canonical
+  /// order).
+  void searchOps(unsigned ops, unsigned accumulators,
                  const std::pair<unsigned, SmallVector<int32_t, 2>> &last);
   /// Tries `choice` on the tiles at `operands`.
-  void tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands, unsigned ops);
+  void tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands, unsigned ops,
+             unsigned accumulators);
   /// Whether body value `value` is a whole-row reduction (to size 1).
   bool sumsWholeRows(int32_t value) const;
   /// Whether body value `value` is a `forloop_accum sum`.

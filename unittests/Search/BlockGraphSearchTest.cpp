@@ -203,6 +203,27 @@ TEST_F(BlockGraphSearchTest, AccumulatesRowSumsOnlyAsSumLast) {
   EXPECT_TRUE(sumsLast);
 }
 
+TEST_F(BlockGraphSearchTest, CountsAccumulatorsApartFromMaxOps) {
+  // The split-KV body computes with 3 ops (matmul, exp, matmul) and
+  // accumulates its numerator and denominator with 2 more: `max-ops` bounds
+  // the ops that compute, and the accumulators come besides them, so that a
+  // for-loop-1 range is not given extra ops to try that it cannot use.
+  sem::Program reference = parse(kAttention);
+  BlockSearchOptions options;
+  options.singleKernels = false;
+  options.maxOps = 3;
+  options.forloopRanges = {2};
+  BlockSearchStatistics statistics;
+  std::vector<RankedProgram> found = search(reference, options, statistics);
+  ASSERT_GE(found.size(), 1u);
+  const sem::Graph &body = found.front().program.graphs[1];
+  EXPECT_EQ(llvm::count_if(body.nodes,
+                           [](const sem::Node &node) {
+                             return node.kind == sem::OpKind::ForloopAccum;
+                           }),
+            2);
+}
+
 TEST_F(BlockGraphSearchTest, ExploresSingleKernelsFirst) {
   // A range explores its one-kernel launches before its split ones: they are
   // few and cheap to explore, and a one-kernel µGraph needs no second launch

@@ -37,9 +37,12 @@ namespace mlir::mirage::search {
 
 /// Budgets and choices of the search.
 struct BlockSearchOptions {
-  /// Block ops per graph_def body, accumulators included (loads and the
-  /// save are not counted).
-  unsigned maxOps = 7;
+  /// Block ops that compute per graph_def body (loads, saves and
+  /// accumulators are not counted).
+  unsigned maxOps = 6;
+  /// `forloop_accum` ops per graph_def body besides them (a split
+  /// attention's body accumulates its numerator and its denominator).
+  unsigned maxAccumulators = 2;
   /// For-loop ranges tried.
   std::vector<int64_t> forloopRanges = {1, 2, 4, 8, 16, 32, 64};
   /// Sizes tried for each grid axis.

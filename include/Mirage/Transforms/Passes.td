@@ -120,8 +120,9 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"maxOps", "max-ops", "unsigned", "7",
-           "Block ops per graph_def body, accumulators included">,
+    Option<"maxOps", "max-ops", "unsigned", "6",
+           "Block ops that compute per graph_def body (loads, saves and up "
+           "to two for-loop accumulators are not counted)">,
     ListOption<"forloopRanges", "forloop-ranges", "int64_t",
                "For-loop ranges to try (default 1,2,4,...,64)">,
     ListOption<"gridSizes", "grid-sizes", "int64_t",
