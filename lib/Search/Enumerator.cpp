@@ -272,8 +272,9 @@ void BodyEnumerator::searchOps(
     stopped = true;
     return;
   }
-  bool accumulates = launch.forloop > 1 && accumulators < space.maxAccumulators;
-  if (ops == space.maxOps && !accumulates)
+  bool mayAccumulate =
+      launch.forloop > 1 && accumulators < space.maxAccumulators;
+  if (ops == space.maxOps && !mayAccumulate)
     return;
 
   size_t numTiles = tiles.size();
@@ -282,7 +283,7 @@ void BodyEnumerator::searchOps(
       return;
     unsigned arity =
         sem::isBinary(choice.kind) || choice.kind == OpKind::Matmul ? 2 : 1;
-    if (choice.kind == OpKind::ForloopAccum ? !accumulates
+    if (choice.kind == OpKind::ForloopAccum ? !mayAccumulate
                                             : ops == space.maxOps)
       continue;
     SmallVector<int32_t, 2> operands(arity, 0);
