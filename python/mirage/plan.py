@@ -579,8 +579,9 @@ class _PlanReader:
 
     def read_library_call(self, value, path, memory):
         """A library call: "library": "matmul", its sizes and dtypes, and its
-        three arguments (lhs, rhs, result), each bound to memory that holds
-        its whole matrix batch."""
+        arguments (lhs, rhs, result and an optional addend), each bound to
+        memory that holds its whole matrix batch; the addend is not the
+        result."""
         _check_object(value, path, ("library", "batch", "m", "n", "k",
                                     "dtype", "result_dtype", "args"))
         library_path = _member(path, "library")
@@ -598,10 +599,11 @@ class _PlanReader:
             _fail(_member(path, "result_dtype"), "must be the dtype or f32")
         args_path = _member(path, "args")
         args = _array(_field(value, path, "args"), args_path)
-        if len(args) != 3:
-            _fail(args_path, "expected 3 arguments (lhs, rhs, result), got "
-                             f"{len(args)}")
-        matrices = [(m, k, dtype), (k, n, dtype), (m, n, result_dtype)]
+        if len(args) not in (3, 4):
+            _fail(args_path, "expected 3 or 4 arguments (lhs, rhs, "
+                             f"result[, addend]), got {len(args)}")
+        matrices = [(m, k, dtype), (k, n, dtype), (m, n, result_dtype),
+                    (m, n, result_dtype)]
         for i, (arg, (rows, cols, element)) in enumerate(zip(args, matrices)):
             arg_path = _indexed(args_path, i)
             available = self.read_arg(arg, arg_path, memory)
@@ -614,6 +616,10 @@ class _PlanReader:
                           else str(needed))
                 _fail(arg_path, f"is bound to {available} bytes; the matmul "
                                 f"needs {amount}")
+            if i == 3 and (arg.get("kind"), arg.get("index")) == (
+                    args[2].get("kind"), args[2].get("index")):
+                _fail(arg_path, "is the result; a library matmul's addend is "
+                                "another buffer")
 
     def read_shared_memory(self, value, path):
         """Dynamic shared memory: bytes for every chip, or an object of bytes

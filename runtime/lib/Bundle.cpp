@@ -473,9 +473,10 @@ Error Bundle::run(std::string_view name, const std::vector<TensorArg> &inputs,
                                            : state.buffers[arg.index];
     };
     if (launch.library) {
-      if (Error error = matmuls->run(*launch.library, bound(launch.args[0]),
-                                     bound(launch.args[1]),
-                                     bound(launch.args[2]), stream))
+      MatmulLibrary::Operands operands{
+          bound(launch.args[0]), bound(launch.args[1]), bound(launch.args[2]),
+          launch.library->addend ? bound(launch.args[3]) : CUdeviceptr(0)};
+      if (Error error = matmuls->run(*launch.library, operands, stream))
         return Error(error.code(),
                      launchName(function, l, launch) + ": " + error.message());
       continue;

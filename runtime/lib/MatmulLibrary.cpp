@@ -113,13 +113,12 @@ MatmulLibrary::~MatmulLibrary() {
 }
 
 Expected<const MatmulLibrary::Prepared *>
-MatmulLibrary::prepare(const LibraryMatmul &call, CUdeviceptr lhs,
-                       CUdeviceptr rhs, CUdeviceptr result,
+MatmulLibrary::prepare(const LibraryMatmul &call, const Operands &operands,
                        CUstream stream) const {
   std::lock_guard<std::mutex> lock(cacheMutex);
   auto key = std::make_tuple(call.batch, call.m, call.n, call.k,
                              static_cast<int>(call.dtype),
-                             static_cast<int>(call.resultDType));
+                             static_cast<int>(call.resultDType), call.addend);
   if (auto found = cache.find(key); found != cache.end())
     return found->second.get();
 
@@ -174,7 +173,7 @@ MatmulLibrary::prepare(const LibraryMatmul &call, CUdeviceptr lhs,
   prepared->algorithm = heuristics[0].algo;
   if (found > 1) {
     Expected<int> fastest =
-        timeAlgorithms(*prepared, heuristics, found, lhs, rhs, result, stream);
+        timeAlgorithms(*prepared, heuristics, found, operands, stream);
     if (!fastest)
       return fastest.takeError();
     prepared->algorithm = heuristics[*fastest].algo;
@@ -185,25 +184,25 @@ MatmulLibrary::prepare(const LibraryMatmul &call, CUdeviceptr lhs,
 }
 
 Error MatmulLibrary::call(const Prepared &p, const cublasLtMatmulAlgo_t &algo,
-                          CUdeviceptr lhs, CUdeviceptr rhs, CUdeviceptr result,
-                          CUstream stream) const {
-  float alpha = 1.0f, beta = 0.0f;
+                          const Operands &operands, CUstream stream) const {
+  // With an addend, cuBLASLt's C (read) is the addend and D (written) the
+  // result: D = A B + 1 C.
+  float alpha = 1.0f, beta = operands.addend ? 1.0f : 0.0f;
   auto pointer = [](CUdeviceptr address) {
     return reinterpret_cast<void *>(static_cast<uintptr_t>(address));
   };
+  CUdeviceptr c = operands.addend ? operands.addend : operands.result;
   return checkLt(
       cublasLtMatmul(static_cast<cublasLtHandle_t>(handle), p.operation, &alpha,
-                     pointer(rhs), p.a, pointer(lhs), p.b, &beta,
-                     pointer(result), p.c, pointer(result), p.c, &algo,
-                     pointer(workspace.get()), kWorkspaceBytes, stream),
+                     pointer(operands.rhs), p.a, pointer(operands.lhs), p.b,
+                     &beta, pointer(c), p.c, pointer(operands.result), p.c,
+                     &algo, pointer(workspace.get()), kWorkspaceBytes, stream),
       "cublasLtMatmul");
 }
 
-Expected<int>
-MatmulLibrary::timeAlgorithms(const Prepared &p,
-                              const cublasLtMatmulHeuristicResult_t *proposed,
-                              int count, CUdeviceptr lhs, CUdeviceptr rhs,
-                              CUdeviceptr result, CUstream stream) const {
+Expected<int> MatmulLibrary::timeAlgorithms(
+    const Prepared &p, const cublasLtMatmulHeuristicResult_t *proposed,
+    int count, const Operands &operands, CUstream stream) const {
   // Inside a stream capture nothing can be timed: the heuristic's first
   // choice stands.
   CUstreamCaptureStatus capturing = CU_STREAM_CAPTURE_STATUS_NONE;
@@ -221,14 +220,14 @@ MatmulLibrary::timeAlgorithms(const Prepared &p,
   std::vector<float> fastestRound(count, std::numeric_limits<float>::max());
   std::vector<bool> usable(count, true);
   for (int run = 0; run < kWarmupCalls && !error && usable[0]; ++run)
-    usable[0] = !call(p, proposed[0].algo, lhs, rhs, result, stream);
+    usable[0] = !call(p, proposed[0].algo, operands, stream);
   for (int round = 0; round < kTimingRounds && !error; ++round) {
     for (int i = 0; i < count && !error; ++i) {
       if (!usable[i])
         continue;
       error = checkDriver(cuEventRecord(start, stream), "cuEventRecord");
       for (int run = 0; run < kTimedCalls && !error && usable[i]; ++run)
-        usable[i] = !call(p, proposed[i].algo, lhs, rhs, result, stream);
+        usable[i] = !call(p, proposed[i].algo, operands, stream);
       if (!error)
         error = checkDriver(cuEventRecord(end, stream), "cuEventRecord");
       if (!error)
@@ -255,12 +254,10 @@ MatmulLibrary::timeAlgorithms(const Prepared &p,
   return fastest;
 }
 
-Error MatmulLibrary::run(const LibraryMatmul &call, CUdeviceptr lhs,
-                         CUdeviceptr rhs, CUdeviceptr result,
+Error MatmulLibrary::run(const LibraryMatmul &call, const Operands &operands,
                          CUstream stream) const {
-  Expected<const Prepared *> prepared = prepare(call, lhs, rhs, result, stream);
+  Expected<const Prepared *> prepared = prepare(call, operands, stream);
   if (!prepared)
     return prepared.takeError();
-  return this->call(**prepared, (*prepared)->algorithm, lhs, rhs, result,
-                    stream);
+  return this->call(**prepared, (*prepared)->algorithm, operands, stream);
 }

@@ -42,11 +42,17 @@ public:
   /// in the context current then, which must be the creating one.
   ~MatmulLibrary();
 
-  /// Enqueues `result = lhs x rhs` for `call` on `stream` (row-major
-  /// matrices, `call.batch` of each in a row, f32 sums). Fails with a
-  /// Driver error naming the cuBLASLt call.
-  Error run(const LibraryMatmul &call, CUdeviceptr lhs, CUdeviceptr rhs,
-            CUdeviceptr result, CUstream stream) const;
+  /// The device memory of one call: its operands, its result and, where
+  /// `LibraryMatmul::addend` is set, the matrices added to the product.
+  struct Operands {
+    CUdeviceptr lhs = 0, rhs = 0, result = 0, addend = 0;
+  };
+
+  /// Enqueues `result = lhs x rhs [+ addend]` for `call` on `stream`
+  /// (row-major matrices, `call.batch` of each in a row, f32 sums). Fails
+  /// with a Driver error naming the cuBLASLt call.
+  Error run(const LibraryMatmul &call, const Operands &operands,
+            CUstream stream) const;
 
 private:
   struct Prepared;
@@ -55,26 +61,26 @@ private:
   /// the algorithms cuBLASLt's heuristic proposes, the fastest on this GPU,
   /// timed on the call's own buffers (`result` is overwritten), unless the
   /// first use is inside a stream capture (then the heuristic's first).
-  Expected<const Prepared *> prepare(const LibraryMatmul &call, CUdeviceptr lhs,
-                                     CUdeviceptr rhs, CUdeviceptr result,
+  Expected<const Prepared *> prepare(const LibraryMatmul &call,
+                                     const Operands &operands,
                                      CUstream stream) const;
   /// The index among `proposed` (`count` of them) of the algorithm whose
   /// calls take the least time on `stream`, or 0 when the stream is being
   /// captured.
   Expected<int> timeAlgorithms(const Prepared &p,
                                const cublasLtMatmulHeuristicResult_t *proposed,
-                               int count, CUdeviceptr lhs, CUdeviceptr rhs,
-                               CUdeviceptr result, CUstream stream) const;
+                               int count, const Operands &operands,
+                               CUstream stream) const;
   /// Enqueues one cublasLtMatmul of `p` with `algo`.
   Error call(const Prepared &p, const cublasLtMatmulAlgo_t &algo,
-             CUdeviceptr lhs, CUdeviceptr rhs, CUdeviceptr result,
-             CUstream stream) const;
+             const Operands &operands, CUstream stream) const;
 
   void *handle = nullptr;
   DeviceMemory workspace;
   mutable std::mutex cacheMutex;
-  mutable std::map<std::tuple<int64_t, int64_t, int64_t, int64_t, int, int>,
-                   std::unique_ptr<Prepared>>
+  mutable std::map<
+      std::tuple<int64_t, int64_t, int64_t, int64_t, int, int, bool>,
+      std::unique_ptr<Prepared>>
       cache;
 };
 

@@ -385,8 +385,9 @@ private:
   }
 
   /// A library call: `"library": "matmul"`, its sizes and dtypes, and its
-  /// three arguments (lhs, rhs, result), each bound to memory that holds
-  /// its whole matrix batch.
+  /// arguments (lhs, rhs, result and an optional addend), each bound to
+  /// memory that holds its whole matrix batch; the addend is not the
+  /// result.
   Launch readLibraryCall(const json::Value &value, const std::string &path,
                          const Function &function) {
     Launch launch;
@@ -415,12 +416,15 @@ private:
       return launch;
     std::string argsPath = member(path, "args");
     const std::vector<json::Value> &elements = array(*args, argsPath);
-    if (!failed() && elements.size() != 3)
-      fail(argsPath, "expected 3 arguments (lhs, rhs, result), got " +
-                         std::to_string(elements.size()));
-    const std::array<std::array<int64_t, 3>, 3> matrices = {
+    if (!failed() && elements.size() != 3 && elements.size() != 4)
+      fail(argsPath,
+           "expected 3 or 4 arguments (lhs, rhs, result[, addend]), got " +
+               std::to_string(elements.size()));
+    call.addend = elements.size() == 4;
+    const std::array<std::array<int64_t, 3>, 4> matrices = {
         {{call.m, call.k, dtypeSize(call.dtype)},
          {call.k, call.n, dtypeSize(call.dtype)},
+         {call.m, call.n, dtypeSize(call.resultDType)},
          {call.m, call.n, dtypeSize(call.resultDType)}}};
     for (size_t i = 0; i < elements.size() && !failed(); ++i) {
       std::string argPath = indexed(argsPath, i);
@@ -445,6 +449,10 @@ private:
                           " bytes; the matmul needs " +
                           (needed > maxBytes ? std::string("more than 2^48")
                                              : std::to_string(needed)));
+      if (i == 3 && arg.kind == launch.args[2].kind &&
+          arg.index == launch.args[2].index)
+        fail(argPath, "is the result; a library matmul's addend is another "
+                      "buffer");
       launch.args.push_back(arg);
     }
     launch.library = call;

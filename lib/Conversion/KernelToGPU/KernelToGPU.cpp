@@ -48,12 +48,17 @@ Value flatten(OpBuilder &builder, Location loc, Value buffer) {
 /// Checks that `function` is a kernel graph of launches and library matmuls
 /// whose results are written by kernels or calls, each by its own.
 LogicalResult checkConvertible(func::FuncOp function) {
-  for (Operation &op : function.getBody().front().without_terminator())
-    if (!isa<kernel::LaunchOp, kernel::MatmulOp>(op))
+  for (Operation &op : function.getBody().front().without_terminator()) {
+    auto add = dyn_cast<kernel::AddOp>(op);
+    if (!isa<kernel::LaunchOp, kernel::MatmulOp>(op) &&
+        !(add && kernel::getLibraryEpilogueMatmul(add)))
       return op.emitOpError()
              << "has no GPU lowering here: expected only mirage_kernel.launch "
-                "ops and library matmuls (run mirage-kernel-expand-to-blocks "
-                "and convert-mirage-block-to-gpu first)";
+                "ops, library matmuls and the adds their calls compute (run "
+                "mirage-kernel-expand-to-blocks and "
+                "convert-mirage-block-to-gpu "
+                "first)";
+  }
   auto ret = cast<func::ReturnOp>(function.getBody().front().getTerminator());
   DenseSet<Value> seen;
   for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
@@ -78,6 +83,16 @@ void convertFunction(func::FuncOp function, SymbolTableCollection &symbols) {
   Block &entry = function.getBody().front();
   auto ret = cast<func::ReturnOp>(entry.getTerminator());
   Location loc = function.getLoc();
+
+  // The adds that library calls compute, by add, with their matmuls: found
+  // while the arguments still have their tensor types.
+  DenseMap<Operation *, kernel::MatmulOp> epilogues;
+  DenseSet<Operation *> fusedMatmuls;
+  for (auto add : entry.getOps<kernel::AddOp>())
+    if (kernel::MatmulOp matmul = kernel::getLibraryEpilogueMatmul(add)) {
+      epilogues[add] = matmul;
+      fusedMatmuls.insert(matmul);
+    }
 
   // Arguments: inputs as buffers, then one destination buffer per result.
   DenseMap<Value, Value> buffers;
@@ -115,10 +130,24 @@ void convertFunction(func::FuncOp function, SymbolTableCollection &symbols) {
     builder.setInsertionPoint(step);
     Location at = step->getLoc();
     if (auto matmul = dyn_cast<kernel::MatmulOp>(step)) {
+      // A matmul whose add its call computes runs at the add.
+      if (fusedMatmuls.contains(matmul))
+        continue;
       kernel::LibraryMatmulOp::create(builder, at,
                                       buffers.lookup(matmul.getLhs()),
                                       buffers.lookup(matmul.getRhs()),
-                                      getResultBuffer(matmul.getResult(), at));
+                                      getResultBuffer(matmul.getResult(), at),
+                                      /*addend=*/Value());
+      continue;
+    }
+    if (auto add = dyn_cast<kernel::AddOp>(step)) {
+      kernel::MatmulOp matmul = epilogues.lookup(add);
+      Value addend =
+          add.getLhs() == matmul.getResult() ? add.getRhs() : add.getLhs();
+      kernel::LibraryMatmulOp::create(
+          builder, at, buffers.lookup(matmul.getLhs()),
+          buffers.lookup(matmul.getRhs()), getResultBuffer(add.getResult(), at),
+          buffers.lookup(addend));
       continue;
     }
     auto launch = cast<kernel::LaunchOp>(step);

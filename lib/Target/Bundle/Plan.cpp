@@ -60,7 +60,8 @@ getBinding(Operation *user, Value operand,
 }
 
 /// The plan's entry for a library matmul: `library`, the batch count, m, n,
-/// k, the operands' and the result's dtypes, and the three buffers.
+/// k, the operands' and the result's dtypes, and the buffers: lhs, rhs,
+/// result and, for `plus`, the addend.
 static FailureOr<json::Object>
 getLibraryMatmul(kernel::LibraryMatmulOp matmul,
                  const DenseMap<Value, json::Object> &bindings) {

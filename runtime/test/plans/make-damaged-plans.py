@@ -466,11 +466,22 @@ def add_library_faults(corpus):
     call("result_dtype", "f16", "f16")
     call("result_dtype", "f32", "f32", path_text(args + [2]))
     call("dtype", "f16", "f16", path_text(LIBRARY + ["result_dtype"]))
-    for count in [2, 4]:
+    for count in [2, 5]:
         def resize(plan, count=count):
             listed = at(plan, args)
             listed[:] = (listed * 2)[:count]
         corpus.edit("library", f"args-{count}", resize, path_text(args))
+    # A fourth argument is the addend (result = lhs x rhs + addend): bound to
+    # enough memory other than the result's.
+    for addend, label, where in [
+            ({"kind": "input", "index": 0}, "addend", None),
+            ({"kind": "output", "index": 0}, "addend-is-result",
+             path_text(args + [3])),
+            ({"kind": "buffer", "index": 0}, "addend-short",
+             path_text(args + [3]))]:
+        def add_addend(plan, addend=addend):
+            at(plan, args).append(addend)
+        corpus.edit("library", label, add_addend, where)
     call("args", [], "empty", path_text(args))
     corpus.set("library", args + [0, "index"], 1, "beyond-buffers")
     corpus.set("library", args + [1, "chip"], "sm_80", "chip",

@@ -536,3 +536,19 @@ func.func @library_matmul_result_type(%a: memref<16x64xf16>, %b: memref<64x32xf1
   mirage_kernel.library_matmul %a, %b, %c : memref<16x64xf16>, memref<64x32xf16>, memref<16x32xbf16>
   return
 }
+
+// -----
+
+func.func @library_matmul_addend_type(%a: memref<16x64xf16>, %b: memref<64x32xf16>, %c: memref<16x32xf16>, %d: memref<1x32xf16>) {
+  // expected-error @+1 {{'mirage_kernel.library_matmul' op adds 'memref<1x32xf16>' to a result of type 'memref<16x32xf16>'; the addend has the result's type}}
+  mirage_kernel.library_matmul %a, %b, %c plus %d : memref<16x64xf16>, memref<64x32xf16>, memref<16x32xf16>, memref<1x32xf16>
+  return
+}
+
+// -----
+
+func.func @library_matmul_addend_is_result(%a: memref<16x64xf16>, %b: memref<64x32xf16>, %c: memref<16x32xf16>) {
+  // expected-error @+1 {{'mirage_kernel.library_matmul' op adds its result buffer to itself; the addend is another buffer}}
+  mirage_kernel.library_matmul %a, %b, %c plus %c : memref<16x64xf16>, memref<64x32xf16>, memref<16x32xf16>, memref<16x32xf16>
+  return
+}

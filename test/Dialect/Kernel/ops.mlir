@@ -107,3 +107,10 @@ func.func @library_matmul(%a: memref<2x16x64xf16>, %b: memref<2x64x32xf16>, %c: 
   mirage_kernel.library_matmul %a, %b, %c : memref<2x16x64xf16>, memref<2x64x32xf16>, memref<2x16x32xf32>
   return
 }
+
+// CHECK-LABEL: func.func @library_matmul_plus
+// CHECK: mirage_kernel.library_matmul %[[A:.*]], %[[B:.*]], %[[C:.*]] plus %[[D:.*]] : memref<16x64xbf16>, memref<64x32xbf16>, memref<16x32xbf16>, memref<16x32xbf16>
+func.func @library_matmul_plus(%a: memref<16x64xbf16>, %b: memref<64x32xbf16>, %c: memref<16x32xbf16>, %d: memref<16x32xbf16>) {
+  mirage_kernel.library_matmul %a, %b, %c plus %d : memref<16x64xbf16>, memref<64x32xbf16>, memref<16x32xbf16>, memref<16x32xbf16>
+  return
+}

@@ -33,8 +33,32 @@ LogicalResult LibraryMatmulOp::verify() {
     if (!cast<MemRefType>(buffer.getType()).getLayout().isIdentity())
       return emitOpError("takes row-major buffers (the identity layout), got ")
              << buffer.getType();
+  if (Value addend = getAddend()) {
+    if (addend.getType() != getResult().getType())
+      return emitOpError("adds ")
+             << addend.getType() << " to a result of type "
+             << getResult().getType() << "; the addend has the result's type";
+    if (addend == getResult())
+      return emitOpError("adds its result buffer to itself; the addend is "
+                         "another buffer");
+  }
   return verifyMatmul([&] { return emitOpError(); }, getLhs().getType(),
                       getRhs().getType(), getResult().getType());
+}
+
+MatmulOp mlir::mirage::kernel::getLibraryEpilogueMatmul(AddOp add) {
+  Type type = add.getResult().getType();
+  if (add.getLhs().getType() != type || add.getRhs().getType() != type)
+    return nullptr;
+  MatmulOp chosen;
+  for (Value operand : add->getOperands()) {
+    auto matmul = operand.getDefiningOp<MatmulOp>();
+    if (matmul && operand.hasOneUse() &&
+        matmul->getBlock() == add->getBlock() &&
+        (!chosen || chosen->isBeforeInBlock(matmul)))
+      chosen = matmul;
+  }
+  return chosen;
 }
 
 LogicalResult ReductionOp::verify() {

@@ -109,11 +109,13 @@ int64_t chooseSplit(int64_t extent, int64_t wanted, int64_t limit) {
 /// The elementwise kernel ops that one graph_def computes with `root`, in
 /// program order, `root` last: `root` and, recursively, the elementwise ops
 /// defining their operands whose only use is in the group and whose result
-/// has root's type (shape and element type). The chain's intermediate
+/// has root's type (shape and element type), none of them `kept` (left for
+/// the GEMM library). The chain's intermediate
 /// tensors then never reach global memory, as in torch.compile's fused
 /// pointwise kernels; every op keeps its element type, so the values are
 /// those of the ops one by one.
-SmallVector<Operation *> collectElementwiseTree(Operation *root) {
+SmallVector<Operation *>
+collectElementwiseTree(Operation *root, const DenseSet<Operation *> &kept) {
   SmallVector<Operation *> group = {root};
   if (!getElementwiseKind(root))
     return group;
@@ -122,7 +124,8 @@ SmallVector<Operation *> collectElementwiseTree(Operation *root) {
     for (Value operand : group[i]->getOperands()) {
       Operation *def = operand.getDefiningOp();
       if (def && getElementwiseKind(def) && operand.hasOneUse() &&
-          operand.getType() == type && def->getBlock() == root->getBlock())
+          operand.getType() == type && def->getBlock() == root->getBlock() &&
+          !kept.contains(def))
         group.push_back(def);
     }
   llvm::sort(group,
@@ -263,11 +266,18 @@ struct ExpandToBlocksPass
           << kMaxThreadsPerBlock << "], got " << static_cast<int64_t>(threads);
       return signalPassFailure();
     }
+    // With library matmuls, matmuls stay, and so does each add that their
+    // calls compute as an epilogue.
+    DenseSet<Operation *> kept;
     SmallVector<Operation *> ops;
-    for (Operation &op : getOperation().getBody().getOps())
-      if (kernel::isPredefinedKernelOp(&op) &&
-          !(libraryMatmuls && isa<kernel::MatmulOp>(op)))
+    for (Operation &op : getOperation().getBody().getOps()) {
+      auto add = dyn_cast<kernel::AddOp>(op);
+      if (libraryMatmuls && (isa<kernel::MatmulOp>(op) ||
+                             (add && kernel::getLibraryEpilogueMatmul(add))))
+        kept.insert(&op);
+      else if (kernel::isPredefinedKernelOp(&op))
         ops.push_back(&op);
+    }
     // Roots go last to first, so that each takes the chain before it.
     DenseSet<Operation *> fused;
     for (Operation *op : llvm::reverse(ops)) {
@@ -277,7 +287,7 @@ struct ExpandToBlocksPass
         op->emitOpError("has no block-level form to expand into yet");
         return signalPassFailure();
       }
-      SmallVector<Operation *> group = collectElementwiseTree(op);
+      SmallVector<Operation *> group = collectElementwiseTree(op, kept);
       fused.insert(group.begin(), group.end());
       expand(group, threads, tileElements);
     }

@@ -92,8 +92,9 @@ struct LaunchArg {
 
 /// A batched matmul the runtime runs with cuBLASLt instead of a kernel
 /// (docs/Runtime.md, "Library matmuls"): for each of `batch` matrices in a
-/// row, args[2] = args[0] (m x k) x args[1] (k x n), row-major, summed in
-/// f32.
+/// row, args[2] = args[0] (m x k) x args[1] (k x n) [+ args[3]], row-major,
+/// summed in f32; the optional addend args[3] is m x n in the result's
+/// dtype and is not args[2].
 struct LibraryMatmul {
   int64_t batch = 1;
   int64_t m = 1;
@@ -103,6 +104,8 @@ struct LibraryMatmul {
   DType dtype = DType::F16;
   /// The result's element type: the operands' or f32.
   DType resultDType = DType::F16;
+  /// Whether args[3] is added to the product (cuBLASLt's beta = 1).
+  bool addend = false;
 };
 
 /// One step of a function: a kernel launch, or a library call (then

@@ -32,6 +32,15 @@ bool isPredefinedKernelOp(Operation *op);
 /// True when `root` or an op nested in it belongs to `mirage_kernel`.
 bool containsKernelOps(Operation *root);
 
+/// The matmul whose library call also computes `add`, when kernel-level
+/// matmuls run in the GEMM library: an operand of `add` made by a `matmul`
+/// of the same block whose only use is `add`, where both operands and the
+/// result have one type (no broadcast); of two such, the later. Null when
+/// there is none. `mirage-kernel-expand-to-blocks{library-matmuls=true}`
+/// leaves such an `add` unexpanded and `convert-mirage-kernel-to-gpu` makes
+/// the pair one `library_matmul ... plus` call.
+MatmulOp getLibraryEpilogueMatmul(AddOp add);
+
 } // namespace mlir::mirage::kernel
 
 #endif // MIRAGE_DIALECT_KERNEL_IR_KERNELOPS_H

@@ -366,19 +366,32 @@ def MK_LibraryMatmulOp : MK_Op<"library_matmul"> {
     `f32`). The bundle's plan runs it as a cuBLASLt call with `f32`
     accumulation (docs/Runtime.md, "Library matmuls").
 
+    With `plus %addend` (a buffer of the result's type, not the result's
+    own) it computes `result = lhs x rhs + addend`: the `add` that took the
+    matmul's only result, run as the call's epilogue (cuBLASLt's `C` with
+    `beta = 1`, the sum rounded once), so the add costs no kernel and no
+    round trip of the product through memory
+    (`kernel::getLibraryEpilogueMatmul`).
+
     Example:
 
     ```mlir
     mirage_kernel.library_matmul %a, %b, %c
         : memref<16x256xf16>, memref<256x4096xf16>, memref<16x4096xf16>
+    mirage_kernel.library_matmul %xa, %lb, %out plus %xw
+        : memref<16x16xf16>, memref<16x4096xf16>, memref<16x4096xf16>,
+          memref<16x4096xf16>
     ```
   }];
   let arguments = (ins
     Arg<MemRefRankOf<[F16, BF16, F32], [2, 3, 4, 5, 6]>, "", [MemRead]>:$lhs,
     Arg<MemRefRankOf<[F16, BF16, F32], [2, 3, 4, 5, 6]>, "", [MemRead]>:$rhs,
-    Arg<MemRefRankOf<[F16, BF16, F32], [2, 3, 4, 5, 6]>, "", [MemWrite]>:$result);
+    Arg<MemRefRankOf<[F16, BF16, F32], [2, 3, 4, 5, 6]>, "", [MemWrite]>:$result,
+    Arg<Optional<MemRefRankOf<[F16, BF16, F32], [2, 3, 4, 5, 6]>>, "",
+        [MemRead]>:$addend);
   let assemblyFormat = [{
-    $lhs `,` $rhs `,` $result attr-dict `:` type($lhs) `,` type($rhs) `,` type($result)
+    $lhs `,` $rhs `,` $result (`plus` $addend^)? attr-dict `:` type($lhs) `,`
+    type($rhs) `,` type($result) (`,` type($addend)^)?
   }];
   let hasVerifier = 1;
 }

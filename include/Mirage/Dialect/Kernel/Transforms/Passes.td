@@ -37,7 +37,9 @@ def ExpandToBlocksPass
     With `library-matmuls`, `matmul` ops stay: `convert-mirage-kernel-to-gpu`
     turns them into `library_matmul` calls that the runtime runs with
     cuBLASLt (the code generator's default: the program as written then runs
-    its matmuls at library speed).
+    its matmuls at library speed). So does an `add` of a matmul's only
+    result and a tensor of its type, which the call computes as its epilogue
+    (`kernel::getLibraryEpilogueMatmul`); no elementwise tree reaches past it.
 
     Example:
 

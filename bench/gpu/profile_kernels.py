@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Where a case's time goes, kernel by kernel, on a GPU.
+
+    profile_kernels.py BUNDLES_ROOT CASE:FUNCTION... [--compile] [--out DIR]
+                       [--runs N] [--library PATH] [--device N]
+
+For every CASE:FUNCTION (a case of bench.py's suites and a function of its
+pipeline bundle BUNDLES_ROOT/pipeline_CASE) it runs the function, the case's
+eager PyTorch program and, with --compile, its torch.compile default, N times
+each back to back under torch.profiler, and reports every kernel those calls
+launched with its mean duration per call (CUPTI's kernel records: the
+runtime's own kernels, cuBLASLt's and PyTorch's alike). The sum is the busy
+time of the GPU per call; the gap to a CUDA-graph median is launch latency.
+
+Writes DIR/profile.json and DIR/profile.md (DIR: --out, else $OUT, else
+./profile-out) and prints the table.
+"""
+
+import argparse
+import collections
+import json
+import os
+import pathlib
+import sys
+import zlib
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bench import ALL_CASES  # noqa: E402
+import check  # noqa: E402
+from mirage import runtime  # noqa: E402
+from mirage.plan import FunctionSpec, TensorSpec  # noqa: E402
+
+
+def kernel_times(call, runs):
+    """{kernel name: mean µs per call} over `runs` calls of `call`."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    for _ in range(3):
+        call()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(runs):
+            call()
+        torch.cuda.synchronize()
+    totals = collections.defaultdict(float)
+    for event in prof.events():
+        if event.device_type.name == "CUDA" and event.device_time > 0:
+            totals[event.name] += event.device_time
+    return {name: total / runs for name, total in totals.items()}
+
+
+def profile_case(root, case_name, function, options):
+    import torch
+    case = ALL_CASES[case_name]
+    device = torch.device("cuda", options.device)
+    spec = FunctionSpec(case.name, [TensorSpec(shape, case.dtype)
+                                    for shape in case.inputs], [])
+    seed = 1 + zlib.crc32(case.name.encode())
+    inputs = check.make_inputs(spec, seed, 0.1, device)
+    bundle = runtime.load_bundle(root / f"pipeline_{case_name}",
+                                 library=options.library,
+                                 device=options.device)
+    kernel = bundle(function)
+    calls = {"mirage " + function: lambda: kernel(*inputs),
+             "eager": lambda: case.program(*inputs)}
+    if options.compile:
+        torch._dynamo.reset()
+        compiled = torch.compile(case.program, dynamic=False)
+        calls["torch.compile"] = lambda: compiled(*inputs)
+    return {name: kernel_times(call, options.runs)
+            for name, call in calls.items()}
+
+
+def markdown(results):
+    lines = ["| case | variant | kernel | µs per call |", "|---|---|---|---|"]
+    for case, variants in results.items():
+        for variant, kernels in variants.items():
+            for name, us in sorted(kernels.items(), key=lambda kv: -kv[1]):
+                lines.append(f"| {case} | {variant} | `{name[:90]}` | "
+                             f"{us:.2f} |")
+            lines.append(f"| {case} | {variant} | **sum** | "
+                         f"**{sum(kernels.values()):.2f}** |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("root", type=pathlib.Path)
+    parser.add_argument("targets", nargs="+", metavar="CASE:FUNCTION")
+    parser.add_argument("--compile", action="store_true")
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--out", type=pathlib.Path,
+                        default=pathlib.Path(os.environ.get(
+                            "OUT", "profile-out")))
+    parser.add_argument("--library")
+    parser.add_argument("--device", type=int, default=0)
+    options = parser.parse_args(argv)
+    results = {}
+    for target in options.targets:
+        case, _, function = target.partition(":")
+        if case not in ALL_CASES or not function:
+            parser.error(f"{target}: expected CASE:FUNCTION with a case of "
+                         "bench.py's suites")
+        try:
+            results[case] = profile_case(options.root, case, function,
+                                         options)
+        except Exception as error:  # noqa: BLE001 - reported per case
+            results[case] = {"error": {str(error)[:200]: 0.0}}
+    options.out.mkdir(parents=True, exist_ok=True)
+    (options.out / "profile.json").write_text(json.dumps(results, indent=1))
+    table = markdown(results)
+    (options.out / "profile.md").write_text(table)
+    print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
