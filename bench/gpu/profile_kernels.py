@@ -13,7 +13,8 @@ runtime's own kernels, cuBLASLt's and PyTorch's alike). The sum is the busy
 time of the GPU per call; the gap to a CUDA-graph median is launch latency.
 
 Writes DIR/profile.json and DIR/profile.md (DIR: --out, else $OUT, else
-./profile-out) and prints the table.
+./profile-out) and prints the table. With --plain it only makes the calls,
+without torch.profiler, for an outside profiler (ncu, nsys) to watch.
 """
 
 import argparse
@@ -33,13 +34,19 @@ from mirage import runtime  # noqa: E402
 from mirage.plan import FunctionSpec, TensorSpec  # noqa: E402
 
 
-def kernel_times(call, runs):
-    """{kernel name: mean µs per call} over `runs` calls of `call`."""
+def kernel_times(call, runs, plain=False):
+    """{kernel name: mean µs per call} over `runs` calls of `call` ({} when
+    `plain`: the calls are made, nothing is measured)."""
     import torch
     from torch.profiler import ProfilerActivity, profile
     for _ in range(3):
         call()
     torch.cuda.synchronize()
+    if plain:
+        for _ in range(runs):
+            call()
+        torch.cuda.synchronize()
+        return {}
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         for _ in range(runs):
             call()
@@ -69,7 +76,7 @@ def profile_case(root, case_name, function, options):
         torch._dynamo.reset()
         compiled = torch.compile(case.program, dynamic=False)
         calls["torch.compile"] = lambda: compiled(*inputs)
-    return {name: kernel_times(call, options.runs)
+    return {name: kernel_times(call, options.runs, options.plain)
             for name, call in calls.items()}
 
 
@@ -90,6 +97,7 @@ def main(argv):
     parser.add_argument("root", type=pathlib.Path)
     parser.add_argument("targets", nargs="+", metavar="CASE:FUNCTION")
     parser.add_argument("--compile", action="store_true")
+    parser.add_argument("--plain", action="store_true")
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--out", type=pathlib.Path,
                         default=pathlib.Path(os.environ.get(

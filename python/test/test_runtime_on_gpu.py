@@ -101,6 +101,31 @@ def test_arguments_the_kernel_does_not_take(tmp_path):
     assert "the plan passes 2 arguments" in load_error(bundle)
 
 
+def test_launches_the_kernel_was_not_compiled_for(tmp_path):
+    # Grids, blocks and buffer extents are compiled into the kernels; the
+    # PTX records them, and a plan that launches a kernel otherwise (which
+    # would make it touch memory outside its buffers) does not load.
+    def launch(plan):
+        return plan["functions"][0]["launches"][0]
+
+    bundle = edited_bundle(tmp_path / "grid", edit_plan=lambda plan: launch(
+        plan).update(grid=[20, 1, 1]))
+    assert "scale_add: launch 0 (kernel add_f32_2400): the plan launches a " \
+        "grid of [20, 1, 1] blocks of [128, 1, 1] threads; the " \
+        f"{OWN_CHIP} kernel was compiled for [19, 1, 1] blocks of " \
+        "[128, 1, 1]" in load_error(bundle)
+    bundle = edited_bundle(tmp_path / "block", edit_plan=lambda plan: launch(
+        plan).update(block=[64, 1, 1]))
+    assert "blocks of [64, 1, 1] threads" in load_error(bundle)
+
+    def shrink(plan):
+        plan["functions"][0]["buffers"][0]["bytes"] = 9596
+    bundle = edited_bundle(tmp_path / "buffer", edit_plan=shrink)
+    assert "scale_add: launch 0 (kernel add_f32_2400): argument 2 is bound " \
+        f"to 9596 bytes; the {OWN_CHIP} kernel was compiled for 9600" \
+        in load_error(bundle)
+
+
 def test_missing_chip(tmp_path):
     other = "sm_80" if OWN_CHIP == "sm_90a" else "sm_90a"
     bundle = edited_bundle(tmp_path, edit_plan=lambda plan: plan["ptx"].pop(

@@ -81,6 +81,48 @@ Error encodeTensorMap(CUtensorMap &descriptor, const TensorMap &map,
       "cuTensorMapEncodeTiled");
 }
 
+std::string dims(const std::array<int64_t, 3> &extents) {
+  return "[" + std::to_string(extents[0]) + ", " + std::to_string(extents[1]) +
+         ", " + std::to_string(extents[2]) + "]";
+}
+
+/// Checks `launch` of `function` against the shape its kernel was compiled
+/// for on `chip` (its arguments for `chip` are its parameters there): the
+/// same grid and block, and every argument bound to at least the bytes the
+/// kernel reads or writes. Offsets and extents are compiled in, so anything
+/// else would make the kernel touch memory outside its buffers.
+Error checkLaunchShape(const Function &function, const Launch &launch,
+                       const LaunchShape &shape, const std::string &chip) {
+  std::array<int64_t, 3> grid, block;
+  std::copy(launch.grid.begin(), launch.grid.end(), grid.begin());
+  std::copy(launch.block.begin(), launch.block.end(), block.begin());
+  if (grid != shape.grid || block != shape.block)
+    return Error(ErrorCode::InvalidBundle,
+                 "the plan launches a grid of " + dims(grid) + " blocks of " +
+                     dims(block) + " threads; the " + chip +
+                     " kernel was compiled for " + dims(shape.grid) +
+                     " blocks of " + dims(shape.block));
+  size_t parameter = 0;
+  for (const LaunchArg &arg : launch.args) {
+    if (!arg.chip.empty() && arg.chip != chip)
+      continue;
+    if (parameter >= shape.argumentBytes.size())
+      return Error(ErrorCode::InvalidBundle,
+                   "the " + chip + " PTX records the bytes of " +
+                       std::to_string(shape.argumentBytes.size()) +
+                       " parameters; the kernel takes more");
+    int64_t needed = shape.argumentBytes[parameter];
+    int64_t bound = function.getBoundBytes(arg);
+    if (bound < needed)
+      return Error(ErrorCode::InvalidBundle,
+                   "argument " + std::to_string(parameter) + " is bound to " +
+                       std::to_string(bound) + " bytes; the " + chip +
+                       " kernel was compiled for " + std::to_string(needed));
+    ++parameter;
+  }
+  return Error::success();
+}
+
 } // namespace
 
 Expected<std::unique_ptr<Bundle>>
@@ -274,6 +316,11 @@ Error Bundle::prepareKernels() {
                          std::to_string(arguments) + " arguments on " +
                          bundleChip + ", the kernel takes " +
                          std::to_string(scanned->second.parameters));
+      if (scanned != ptxKernels.end() && scanned->second.launchShape)
+        if (Error error = checkLaunchShape(
+                function, launch, *scanned->second.launchShape, bundleChip))
+          return Error(error.code(), launchName(function, l, launch) + ": " +
+                                         error.message());
       KernelNeeds &needs = kernels[launch.kernel];
       if (!needs.handle) {
         CUresult result =

@@ -83,6 +83,12 @@ bool mirage::runtime::isTuningKey(std::string_view text) {
          });
 }
 
+int64_t Function::getBoundBytes(const LaunchArg &arg) const {
+  return arg.kind == ArgKind::Input    ? inputs[arg.index].numBytes()
+         : arg.kind == ArgKind::Output ? outputs[arg.index].numBytes()
+                                       : buffers[arg.index].bytes;
+}
+
 Expected<const Function *> Plan::lookup(std::string_view name) const {
   if (name.empty() && functions.size() == 1)
     return &functions.front();
@@ -443,7 +449,7 @@ private:
         }
         needed *= factor;
       }
-      int64_t available = getBoundBytes(function, arg);
+      int64_t available = function.getBoundBytes(arg);
       if (needed > available)
         fail(argPath, "is bound to " + std::to_string(available) +
                           " bytes; the matmul needs " +
@@ -471,14 +477,6 @@ private:
       fail(member(path, key),
            "unknown dtype \"" + name + "\" (expected f16, bf16 or f32)");
     return parsed.value_or(DType::F16);
-  }
-
-  /// The bytes of the memory `arg` is bound to.
-  static int64_t getBoundBytes(const Function &function, const LaunchArg &arg) {
-    return arg.kind == ArgKind::Input ? function.inputs[arg.index].numBytes()
-           : arg.kind == ArgKind::Output
-               ? function.outputs[arg.index].numBytes()
-               : function.buffers[arg.index].bytes;
   }
 
   /// Dynamic shared memory: bytes for every chip, or an object of bytes by
@@ -563,7 +561,7 @@ private:
                                        " dimensions (a TMA tensor has 1 to 5)");
     if (failed())
       return;
-    int64_t available = getBoundBytes(function, arg);
+    int64_t available = function.getBoundBytes(arg);
     if (map.tensor.numBytes() > available)
       fail(member(path, "tensor"),
            "needs " + std::to_string(map.tensor.numBytes()) +

@@ -65,3 +65,69 @@ MIRAGE_TEST(Ptx, ReadsWhatDamagedTextHolds) {
   // `.entryx` is not `.entry`.
   EXPECT_TRUE(scanPtxKernels(".entryx k()\n").empty());
 }
+
+MIRAGE_TEST(Ptx, ReadsTheLaunchShapeEachKernelWasCompiledFor) {
+  // As LLVM writes an i64 array: little-endian bytes, trailing zeros left
+  // out. f_kernel0: grid [16, 16, 1], block [128, 1, 1], buffers of 131072
+  // and 2^40 bytes.
+  std::string ptx = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .global .align 8 .b8 f_kernel0__launch[64] = {16, 0, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 128, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+.visible .global .align 8 .b64 g_kernel0__launch[7] = {4, 1, 1, 32, 1, 1, 4096};
+
+.visible .entry f_kernel0(
+	.param .u64 a,
+	.param .u64 b
+)
+{
+	ret;
+}
+
+.visible .entry g_kernel0(
+	.param .u64 a
+)
+{
+	ret;
+}
+
+.visible .entry h_kernel0()
+{
+	ret;
+}
+)";
+  std::map<std::string, PtxKernel> kernels = scanPtxKernels(ptx);
+  EXPECT_EQ(kernels.size(), size_t(3));
+  const std::optional<LaunchShape> &f = kernels["f_kernel0"].launchShape;
+  EXPECT_TRUE(f.has_value());
+  if (f) {
+    EXPECT_TRUE((f->grid == std::array<int64_t, 3>{16, 16, 1}));
+    EXPECT_TRUE((f->block == std::array<int64_t, 3>{128, 1, 1}));
+    EXPECT_TRUE((f->argumentBytes == std::vector<int64_t>{131072, 1LL << 40}));
+  }
+  const std::optional<LaunchShape> &g = kernels["g_kernel0"].launchShape;
+  EXPECT_TRUE(g && g->grid[0] == 4 && g->block[0] == 32 &&
+              g->argumentBytes == std::vector<int64_t>{4096});
+  // A kernel compiled before the constant existed has none.
+  EXPECT_TRUE(!kernels["h_kernel0"].launchShape);
+}
+
+MIRAGE_TEST(Ptx, IgnoresDamagedLaunchShapes) {
+  auto shapeOf = [](const std::string &global) {
+    std::map<std::string, PtxKernel> kernels =
+        scanPtxKernels(global + "\n.visible .entry k()\n{\n\tret;\n}\n");
+    return kernels["k"].launchShape;
+  };
+  // Fewer than six values, a byte count that is no multiple of 8, a byte
+  // beyond 255, a value list without its end, more values than declared.
+  EXPECT_TRUE(!shapeOf(".global .align 8 .b64 k__launch[2] = {1, 1};"));
+  EXPECT_TRUE(!shapeOf(".global .align 8 .b8 k__launch[52] = {1};"));
+  EXPECT_TRUE(!shapeOf(".global .align 8 .b8 k__launch[48] = {256};"));
+  EXPECT_TRUE(!shapeOf(".global .align 8 .b64 k__launch[6] = {1, 1, 1"));
+  EXPECT_TRUE(
+      !shapeOf(".global .align 8 .b64 k__launch[6] = {1, 1, 1, 1, 1, 1, 1};"));
+  EXPECT_TRUE(
+      shapeOf(".global .align 8 .b64 k__launch[6] = {1, 1, 1, 1, 1, 1};")
+          .has_value());
+}

@@ -17,6 +17,7 @@
 #include "Mirage/Analysis/KernelSchedule.h"
 #include "Mirage/Support/Chip.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace mlir::mirage {
@@ -49,6 +50,40 @@ void waitForGridDependencies(gpu::GPUFuncOp kernel, const Chip &chip) {
        {NVVM::GridDepActionKind::launch_dependents,
         NVVM::GridDepActionKind::wait})
     NVVM::GriddepcontrolOp::create(builder, kernel.getLoc(), kind);
+}
+
+/// The suffix of a kernel's launch-shape constant; the runtime's reader of
+/// it is runtime/lib/Ptx.cpp (`scanPtxKernels`).
+constexpr StringLiteral kLaunchShapeSuffix = "__launch";
+
+/// Records in the GPU module what `kernel` (lowered from `graph`) was
+/// compiled for, as the public constant `<kernel>__launch` of i64s: its grid
+/// (x, y, z), its block (x, y, z), then the bytes of each buffer parameter.
+/// The runtime reads it from the PTX and refuses a plan that launches the
+/// kernel otherwise (docs/Runtime.md, "What the PTX vouches for"): offsets
+/// and extents are compiled in, so a larger grid or a smaller buffer would
+/// make the kernel read or write outside its memory.
+void recordLaunchShape(gpu::GPUFuncOp kernel, kernel::GraphDefOp graph,
+                       SymbolTable &kernels) {
+  SmallVector<int64_t> shape;
+  llvm::append_range(shape, graph.getGrid());
+  llvm::append_range(shape, graph.getBlock());
+  for (Type type : kernel.getArgumentTypes()) {
+    auto buffer = cast<MemRefType>(type);
+    shape.push_back(buffer.getNumElements() *
+                    ((buffer.getElementTypeBitWidth() + 7) / 8));
+  }
+  OpBuilder builder(kernel->getContext());
+  builder.setInsertionPointAfter(kernel);
+  auto type = MemRefType::get({int64_t(shape.size())}, builder.getI64Type());
+  auto global = memref::GlobalOp::create(
+      builder, kernel.getLoc(), (kernel.getName() + kLaunchShapeSuffix).str(),
+      /*sym_visibility=*/StringAttr(), type,
+      DenseIntElementsAttr::get(
+          RankedTensorType::get(type.getShape(), builder.getI64Type()),
+          ArrayRef<int64_t>(shape)),
+      /*constant=*/true, /*alignment=*/builder.getI64IntegerAttr(8));
+  kernels.insert(global);
 }
 
 /// Lowers `graph` by `schedule` into a new kernel named `name` of the GPU
@@ -85,6 +120,7 @@ FailureOr<gpu::GPUFuncOp> lowerKernel(kernel::GraphDefOp graph, StringRef name,
     return failure();
   }
   waitForGridDependencies(kernel, chip);
+  recordLaunchShape(kernel, graph, kernels);
   return kernel;
 }
 

@@ -165,6 +165,10 @@ struct Function {
   std::string program;
   /// Set when plan.json's function has a "tuning" object.
   std::optional<TuningInfo> tuning;
+
+  /// The bytes of the memory `arg` is bound to: its input's, output's or
+  /// buffer's (the index must be valid, as in a parsed plan).
+  int64_t getBoundBytes(const LaunchArg &arg) const;
 };
 
 /// A parsed and validated plan.json.

@@ -15,12 +15,26 @@
 #ifndef MIRAGE_RUNTIME_PTX_H
 #define MIRAGE_RUNTIME_PTX_H
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mirage::runtime {
+
+/// What a kernel was compiled for: the compiler bakes its grid, block and
+/// buffer extents into the code, and records them next to it in the PTX as
+/// the constant `<kernel>__launch` (i64s: grid x, y, z; block x, y, z; then
+/// the bytes of each buffer parameter, in parameter order).
+struct LaunchShape {
+  std::array<int64_t, 3> grid{};
+  std::array<int64_t, 3> block{};
+  std::vector<int64_t> argumentBytes;
+};
 
 /// What the PTX says of one kernel (`.entry`).
 struct PtxKernel {
@@ -32,6 +46,8 @@ struct PtxKernel {
   /// may be launched with programmatic stream serialization, overlapping
   /// its predecessor.
   bool waitsForGridDependencies = false;
+  /// Its `<kernel>__launch` constant, if the PTX has a well-formed one.
+  std::optional<LaunchShape> launchShape;
 };
 
 /// The kernels of `ptx` by name. Text that is no PTX gives what it holds of
