@@ -12,6 +12,9 @@ launched with its mean duration per call (CUPTI's kernel records: the
 runtime's own kernels, cuBLASLt's and PyTorch's alike). The sum is the busy
 time of the GPU per call; the gap to a CUDA-graph median is launch latency.
 
+With --graph it also times each variant as the benchmark does: the median
+of CUDA-graph replays of 10 calls, divided by 10 (the "graph" row).
+
 Writes DIR/profile.json and DIR/profile.md (DIR: --out, else $OUT, else
 ./profile-out) and prints the table. With --plain it only makes the calls,
 without torch.profiler, for an outside profiler (ncu, nsys) to watch.
@@ -58,6 +61,33 @@ def kernel_times(call, runs, plain=False):
     return {name: total / runs for name, total in totals.items()}
 
 
+def graph_time(call, replays=50):
+    """Median µs per call over CUDA-graph replays of 10 calls of `call`."""
+    import statistics
+    import torch
+    call()
+    torch.cuda.synchronize()
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        call()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(10):
+            call()
+    times = []
+    for _ in range(replays):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 100)  # ms / 10 calls -> µs
+    return statistics.median(times)
+
+
 def profile_case(root, case_name, function, options):
     import torch
     case = ALL_CASES[case_name]
@@ -76,8 +106,12 @@ def profile_case(root, case_name, function, options):
         torch._dynamo.reset()
         compiled = torch.compile(case.program, dynamic=False)
         calls["torch.compile"] = lambda: compiled(*inputs)
-    return {name: kernel_times(call, options.runs, options.plain)
-            for name, call in calls.items()}
+    results = {name: kernel_times(call, options.runs, options.plain)
+               for name, call in calls.items()}
+    if options.graph:
+        for name, call in calls.items():
+            results[name]["graph"] = graph_time(call)
+    return results
 
 
 def markdown(results):
@@ -87,8 +121,8 @@ def markdown(results):
             for name, us in sorted(kernels.items(), key=lambda kv: -kv[1]):
                 lines.append(f"| {case} | {variant} | `{name[:90]}` | "
                              f"{us:.2f} |")
-            lines.append(f"| {case} | {variant} | **sum** | "
-                         f"**{sum(kernels.values()):.2f}** |")
+            busy = sum(us for name, us in kernels.items() if name != "graph")
+            lines.append(f"| {case} | {variant} | **sum** | **{busy:.2f}** |")
     return "\n".join(lines) + "\n"
 
 
@@ -98,6 +132,7 @@ def main(argv):
     parser.add_argument("targets", nargs="+", metavar="CASE:FUNCTION")
     parser.add_argument("--compile", action="store_true")
     parser.add_argument("--plain", action="store_true")
+    parser.add_argument("--graph", action="store_true")
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--out", type=pathlib.Path,
                         default=pathlib.Path(os.environ.get(

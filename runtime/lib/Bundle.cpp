@@ -81,6 +81,23 @@ Error encodeTensorMap(CUtensorMap &descriptor, const TensorMap &map,
       "cuTensorMapEncodeTiled");
 }
 
+/// Whether library calls `a` and `b` may run at once: neither writes (its
+/// result, args[2]) memory that the other reads or writes. Memory is named
+/// by argument binding; distinct bindings are distinct memory (the runtime
+/// refuses outputs that overlap inputs).
+bool areIndependentLibraryCalls(const Launch &a, const Launch &b) {
+  if (!a.library || !b.library)
+    return false;
+  auto same = [](const LaunchArg &x, const LaunchArg &y) {
+    return x.kind == y.kind && x.index == y.index;
+  };
+  auto touches = [&](const Launch &launch, const LaunchArg &memory) {
+    return std::any_of(launch.args.begin(), launch.args.end(),
+                       [&](const LaunchArg &arg) { return same(arg, memory); });
+  };
+  return !touches(b, a.args[2]) && !touches(a, b.args[2]);
+}
+
 std::string dims(const std::array<int64_t, 3> &extents) {
   return "[" + std::to_string(extents[0]) + ", " + std::to_string(extents[1]) +
          ", " + std::to_string(extents[2]) + "]";
@@ -474,16 +491,29 @@ Error Bundle::getTensorMap(const LoadedFunction &state, size_t launch,
 }
 
 Error Bundle::prepareLibrary() {
-  for (const Function &function : bundlePlan.functions)
-    for (const Launch &launch : function.launches)
-      if (launch.library) {
-        Expected<std::unique_ptr<MatmulLibrary>> created =
-            MatmulLibrary::create();
-        if (!created)
-          return created.takeError();
-        matmuls = std::move(*created);
-        return Error::success();
-      }
+  // Two library calls in a row that do not depend on each other run at
+  // once, unless $MIRAGE_SIDE_STREAM is "0".
+  const char *sideStream = std::getenv("MIRAGE_SIDE_STREAM");
+  bool beside = !sideStream || std::string_view(sideStream) != "0";
+  bool anyLibrary = false, anyBeside = false;
+  for (size_t f = 0; f < bundlePlan.functions.size(); ++f) {
+    const std::vector<Launch> &launches = bundlePlan.functions[f].launches;
+    std::vector<bool> &runsBeside = loaded[f].runsBesideNext;
+    runsBeside.assign(launches.size(), false);
+    for (size_t l = 0; l < launches.size(); ++l) {
+      anyLibrary |= bool(launches[l].library);
+      if (beside && l + 1 < launches.size() && (l == 0 || !runsBeside[l - 1]) &&
+          areIndependentLibraryCalls(launches[l], launches[l + 1]))
+        anyBeside = runsBeside[l] = true;
+    }
+  }
+  if (!anyLibrary)
+    return Error::success();
+  Expected<std::unique_ptr<MatmulLibrary>> created =
+      MatmulLibrary::create(anyBeside);
+  if (!created)
+    return created.takeError();
+  matmuls = std::move(*created);
   return Error::success();
 }
 
@@ -519,11 +549,25 @@ Error Bundle::run(std::string_view name, const std::vector<TensorArg> &inputs,
              : arg.kind == ArgKind::Output ? outputs[arg.index].data
                                            : state.buffers[arg.index];
     };
+    auto operandsOf = [&](const Launch &call) {
+      return MatmulLibrary::Operands{
+          bound(call.args[0]), bound(call.args[1]), bound(call.args[2]),
+          call.library->addend ? bound(call.args[3]) : CUdeviceptr(0)};
+    };
+    if (launch.library && state.runsBesideNext[l]) {
+      const Launch &next = function.launches[l + 1];
+      if (Error error =
+              matmuls->runBeside(*launch.library, operandsOf(launch),
+                                 *next.library, operandsOf(next), stream))
+        return Error(error.code(), launchName(function, l, launch) + " and " +
+                                       std::to_string(l + 1) + ": " +
+                                       error.message());
+      ++l;
+      continue;
+    }
     if (launch.library) {
-      MatmulLibrary::Operands operands{
-          bound(launch.args[0]), bound(launch.args[1]), bound(launch.args[2]),
-          launch.library->addend ? bound(launch.args[3]) : CUdeviceptr(0)};
-      if (Error error = matmuls->run(*launch.library, operands, stream))
+      if (Error error =
+              matmuls->run(*launch.library, operandsOf(launch), stream))
         return Error(error.code(),
                      launchName(function, l, launch) + ": " + error.message());
       continue;

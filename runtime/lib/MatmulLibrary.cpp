@@ -95,7 +95,7 @@ struct MatmulLibrary::Prepared {
   }
 };
 
-Expected<std::unique_ptr<MatmulLibrary>> MatmulLibrary::create() {
+Expected<std::unique_ptr<MatmulLibrary>> MatmulLibrary::create(bool beside) {
   std::unique_ptr<MatmulLibrary> library(new MatmulLibrary());
   cublasLtHandle_t handle = nullptr;
   if (Error error = checkLt(cublasLtCreate(&handle), "cublasLtCreate"))
@@ -103,10 +103,27 @@ Expected<std::unique_ptr<MatmulLibrary>> MatmulLibrary::create() {
   library->handle = handle;
   if (Error error = library->workspace.allocate(kWorkspaceBytes))
     return error;
+  if (!beside)
+    return library;
+  if (Error error = library->sideWorkspace.allocate(kWorkspaceBytes))
+    return error;
+  if (Error error =
+          checkDriver(cuStreamCreate(&library->side, CU_STREAM_NON_BLOCKING),
+                      "cuStreamCreate"))
+    return error;
+  for (CUevent *event : {&library->fork, &library->join})
+    if (Error error = checkDriver(cuEventCreate(event, CU_EVENT_DISABLE_TIMING),
+                                  "cuEventCreate"))
+      return error;
   return library;
 }
 
 MatmulLibrary::~MatmulLibrary() {
+  for (CUevent event : {fork, join})
+    if (event)
+      (void)cuEventDestroy(event);
+  if (side)
+    (void)cuStreamDestroy(side);
   cache.clear();
   if (handle)
     cublasLtDestroy(static_cast<cublasLtHandle_t>(handle));
@@ -184,7 +201,8 @@ MatmulLibrary::prepare(const LibraryMatmul &call, const Operands &operands,
 }
 
 Error MatmulLibrary::call(const Prepared &p, const cublasLtMatmulAlgo_t &algo,
-                          const Operands &operands, CUstream stream) const {
+                          const Operands &operands, CUstream stream,
+                          CUdeviceptr scratch) const {
   // With an addend, cuBLASLt's C (read) is the addend and D (written) the
   // result: D = A B + 1 C.
   float alpha = 1.0f, beta = operands.addend ? 1.0f : 0.0f;
@@ -192,12 +210,12 @@ Error MatmulLibrary::call(const Prepared &p, const cublasLtMatmulAlgo_t &algo,
     return reinterpret_cast<void *>(static_cast<uintptr_t>(address));
   };
   CUdeviceptr c = operands.addend ? operands.addend : operands.result;
-  return checkLt(
-      cublasLtMatmul(static_cast<cublasLtHandle_t>(handle), p.operation, &alpha,
-                     pointer(operands.rhs), p.a, pointer(operands.lhs), p.b,
-                     &beta, pointer(c), p.c, pointer(operands.result), p.c,
-                     &algo, pointer(workspace.get()), kWorkspaceBytes, stream),
-      "cublasLtMatmul");
+  return checkLt(cublasLtMatmul(static_cast<cublasLtHandle_t>(handle),
+                                p.operation, &alpha, pointer(operands.rhs), p.a,
+                                pointer(operands.lhs), p.b, &beta, pointer(c),
+                                p.c, pointer(operands.result), p.c, &algo,
+                                pointer(scratch), kWorkspaceBytes, stream),
+                 "cublasLtMatmul");
 }
 
 Expected<int> MatmulLibrary::timeAlgorithms(
@@ -220,14 +238,15 @@ Expected<int> MatmulLibrary::timeAlgorithms(
   std::vector<float> fastestRound(count, std::numeric_limits<float>::max());
   std::vector<bool> usable(count, true);
   for (int run = 0; run < kWarmupCalls && !error && usable[0]; ++run)
-    usable[0] = !call(p, proposed[0].algo, operands, stream);
+    usable[0] = !call(p, proposed[0].algo, operands, stream, workspace.get());
   for (int round = 0; round < kTimingRounds && !error; ++round) {
     for (int i = 0; i < count && !error; ++i) {
       if (!usable[i])
         continue;
       error = checkDriver(cuEventRecord(start, stream), "cuEventRecord");
       for (int run = 0; run < kTimedCalls && !error && usable[i]; ++run)
-        usable[i] = !call(p, proposed[i].algo, operands, stream);
+        usable[i] =
+            !call(p, proposed[i].algo, operands, stream, workspace.get());
       if (!error)
         error = checkDriver(cuEventRecord(end, stream), "cuEventRecord");
       if (!error)
@@ -259,5 +278,43 @@ Error MatmulLibrary::run(const LibraryMatmul &call, const Operands &operands,
   Expected<const Prepared *> prepared = prepare(call, operands, stream);
   if (!prepared)
     return prepared.takeError();
-  return this->call(**prepared, (*prepared)->algorithm, operands, stream);
+  return this->call(**prepared, (*prepared)->algorithm, operands, stream,
+                    workspace.get());
+}
+
+Error MatmulLibrary::runBeside(const LibraryMatmul &first,
+                               const Operands &firstOperands,
+                               const LibraryMatmul &second,
+                               const Operands &secondOperands,
+                               CUstream stream) const {
+  if (!side) {
+    if (Error error = run(first, firstOperands, stream))
+      return error;
+    return run(second, secondOperands, stream);
+  }
+  // Both are prepared (their algorithms timed on first use) before the fork.
+  Expected<const Prepared *> a = prepare(first, firstOperands, stream);
+  if (!a)
+    return a.takeError();
+  Expected<const Prepared *> b = prepare(second, secondOperands, stream);
+  if (!b)
+    return b.takeError();
+  std::lock_guard<std::mutex> lock(besideMutex);
+  if (Error error =
+          checkDriver(cuEventRecord(fork, stream), "cuEventRecord(fork)"))
+    return error;
+  if (Error error = checkDriver(cuStreamWaitEvent(side, fork, 0),
+                                "cuStreamWaitEvent(fork)"))
+    return error;
+  if (Error error =
+          call(**a, (*a)->algorithm, firstOperands, side, sideWorkspace.get()))
+    return error;
+  if (Error error =
+          checkDriver(cuEventRecord(join, side), "cuEventRecord(join)"))
+    return error;
+  if (Error error =
+          call(**b, (*b)->algorithm, secondOperands, stream, workspace.get()))
+    return error;
+  return checkDriver(cuStreamWaitEvent(stream, join, 0),
+                     "cuStreamWaitEvent(join)");
 }

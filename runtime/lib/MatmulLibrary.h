@@ -30,12 +30,14 @@ namespace mirage::runtime {
 
 /// One cuBLASLt handle and workspace in one context, with the algorithm of
 /// each matmul shape chosen once (by cuBLASLt's heuristic) and cached.
-/// `run` may be called from several threads; it never allocates, so it may
-/// be captured in a CUDA graph.
+/// `run` and `runBeside` may be called from several threads; they never
+/// allocate, so they may be captured in a CUDA graph.
 class MatmulLibrary {
 public:
-  /// Creates the handle and allocates the workspace in the current context.
-  static Expected<std::unique_ptr<MatmulLibrary>> create();
+  /// Creates the handle and allocates the workspace in the current context;
+  /// with `beside`, also the side stream, events and second workspace that
+  /// `runBeside` uses.
+  static Expected<std::unique_ptr<MatmulLibrary>> create(bool beside = false);
   MatmulLibrary(const MatmulLibrary &) = delete;
   MatmulLibrary &operator=(const MatmulLibrary &) = delete;
   /// Destroys the handle and the cached descriptors; the workspace is freed
@@ -54,6 +56,15 @@ public:
   Error run(const LibraryMatmul &call, const Operands &operands,
             CUstream stream) const;
 
+  /// Enqueues two independent calls to run at once: `first` on the side
+  /// stream, forked from `stream` and joined back into it, `second` on
+  /// `stream` (each with its own workspace). Work enqueued on `stream`
+  /// afterwards runs after both. Without `create(/*beside=*/true)` the two
+  /// run one after the other on `stream`.
+  Error runBeside(const LibraryMatmul &first, const Operands &firstOperands,
+                  const LibraryMatmul &second, const Operands &secondOperands,
+                  CUstream stream) const;
+
 private:
   struct Prepared;
   MatmulLibrary() = default;
@@ -71,12 +82,22 @@ private:
                                const cublasLtMatmulHeuristicResult_t *proposed,
                                int count, const Operands &operands,
                                CUstream stream) const;
-  /// Enqueues one cublasLtMatmul of `p` with `algo`.
+  /// Enqueues one cublasLtMatmul of `p` with `algo`, using `scratch` (a
+  /// workspace no other stream uses meanwhile).
   Error call(const Prepared &p, const cublasLtMatmulAlgo_t &algo,
-             const Operands &operands, CUstream stream) const;
+             const Operands &operands, CUstream stream,
+             CUdeviceptr scratch) const;
 
   void *handle = nullptr;
   DeviceMemory workspace;
+  /// For runBeside: the side stream, its workspace, and the events that
+  /// fork it from and join it into the caller's stream (enqueued under
+  /// `besideMutex`, so that concurrent callers' waits see their own
+  /// records).
+  CUstream side = nullptr;
+  DeviceMemory sideWorkspace;
+  CUevent fork = nullptr, join = nullptr;
+  mutable std::mutex besideMutex;
   mutable std::mutex cacheMutex;
   mutable std::map<
       std::tuple<int64_t, int64_t, int64_t, int64_t, int, int, bool>,

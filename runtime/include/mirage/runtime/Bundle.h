@@ -87,6 +87,10 @@ private:
     /// dependencies (scanPtxKernels) and that launch is a kernel of the
     /// same function.
     std::vector<bool> overlapsPrevious;
+    /// Per launch: whether it is a library call that runs on a side stream
+    /// beside the next launch, a library call independent of it
+    /// (MatmulLibrary::runBeside).
+    std::vector<bool> runsBesideNext;
     /// One allocation per plan buffer.
     std::vector<CUdeviceptr> buffers;
     /// The descriptors of the TMA descriptor arguments, by (launch,
