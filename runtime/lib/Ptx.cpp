@@ -115,10 +115,8 @@ std::map<std::string, LaunchShape> scanLaunchShapes(std::string_view ptx) {
       --name;
     // The element type is the last directive before the name.
     size_t type = declaration.rfind('.', name);
-    type = type == std::string_view::npos ? name : type;
-    while (type > 0 && declaration[type - 1] != ' ' &&
-           declaration[type - 1] != '\t')
-      --type;
+    if (type == std::string_view::npos)
+      continue;
     std::optional<std::vector<int64_t>> values =
         readInt64Array(declaration.substr(type));
     if (!values || values->size() < 6)
