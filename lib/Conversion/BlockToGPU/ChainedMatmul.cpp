@@ -40,10 +40,10 @@ public:
                                          rem(lane, 4), index(0));
   }
 
-  SmallVector<Value> accumulate(const Tile &lhs, const Tile &rhs,
-                                const Tile &productRhs,
-                                function_ref<Value(Value)> intermediate,
-                                ValueRange registers);
+  SmallVector<Value>
+  accumulate(const Tile &lhs, const Tile &rhs, const Tile &productRhs,
+             function_ref<SmallVector<Value>(ValueRange)> intermediate,
+             ValueRange registers);
   void finishProduct(ValueRange registers, const Tile &out);
   void finishRowSums(ValueRange registers, const Tile &out);
 
@@ -106,7 +106,8 @@ void ChainEmitter::ifQuadLeader(function_ref<void()> body) {
 
 SmallVector<Value> ChainEmitter::accumulate(
     const Tile &lhs, const Tile &rhs, const Tile &productRhs,
-    function_ref<Value(Value)> intermediate, ValueRange registers) {
+    function_ref<SmallVector<Value>(ValueRange)> intermediate,
+    ValueRange registers) {
   SmallVector<Value> next(registers);
   auto narrow = [&](Value value) -> Value {
     return arith::TruncFOp::create(builder, loc, chain.intermediateType, value);
@@ -135,7 +136,7 @@ SmallVector<Value> ChainEmitter::accumulate(
           e[half] = first.mma(a, ArrayRef(b).slice(2 * half, 2), e[half]);
       }
       for (SmallVector<Value, 4> &sums : e)
-        sums = llvm::map_to_vector(sums, intermediate);
+        sums.assign(intermediate(sums));
       // Rows g (c0, c1) and g + 8 (c2, c3) of both tiles into the row sums.
       if (chain.rowSums) {
         for (int64_t half = 0; half < 2; ++half) {
@@ -226,11 +227,11 @@ void ChainEmitter::finishRowSums(ValueRange registers, const Tile &out) {
   });
 }
 
-SmallVector<Value>
-ChainedMatmulSum::accumulate(KernelEmitter &emitter, const Tile &lhs,
-                             const Tile &rhs, const Tile &productRhs,
-                             function_ref<Value(Value sum)> intermediate,
-                             ValueRange registers) const {
+SmallVector<Value> ChainedMatmulSum::accumulate(
+    KernelEmitter &emitter, const Tile &lhs, const Tile &rhs,
+    const Tile &productRhs,
+    function_ref<SmallVector<Value>(ValueRange sums)> intermediate,
+    ValueRange registers) const {
   return ChainEmitter(emitter, *this)
       .accumulate(lhs, rhs, productRhs, intermediate, registers);
 }

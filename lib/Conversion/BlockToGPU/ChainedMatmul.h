@@ -53,13 +53,14 @@ public:
                    bool rowSums);
 
   /// Emits one iteration: the registers after adding `E x productRhs` and
-  /// the row sums of E, where E is `intermediate` of each f32 sum of
-  /// `lhs x rhs` (the f32 value of E's element, already rounded to E's
-  /// element type).
-  SmallVector<Value> accumulate(KernelEmitter &emitter, const Tile &lhs,
-                                const Tile &rhs, const Tile &productRhs,
-                                function_ref<Value(Value sum)> intermediate,
-                                ValueRange registers) const;
+  /// the row sums of E, where E is `intermediate` of the f32 sums of
+  /// `lhs x rhs`, given a fragment's sums at a time (the f32 values of E's
+  /// elements, already rounded to E's element type).
+  SmallVector<Value>
+  accumulate(KernelEmitter &emitter, const Tile &lhs, const Tile &rhs,
+             const Tile &productRhs,
+             function_ref<SmallVector<Value>(ValueRange sums)> intermediate,
+             ValueRange registers) const;
   /// Emits the end of `E x C`'s sum, after the loop: writes it into `out`
   /// (of `E x C`'s shape), rounded to its storage type, the slices' partial
   /// sums added in slice order; then synchronises the block.

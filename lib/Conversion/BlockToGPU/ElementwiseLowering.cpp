@@ -25,17 +25,23 @@ void GraphDefLowering::lowerElementwise(Operation *op, double scalar) {
   ArrayRef<int64_t> shape = getShape(result);
   Tile out = getResultTile(op, result);
   ElementwiseKind kind = *getElementwiseKind(op);
-  emitElementwiseRuns(shape, operands, out,
-                      [&](ArrayRef<Value> values) -> SmallVector<Value, 2> {
-                        return {emitElementwise(emitter.getBuilder(),
-                                                emitter.getLoc(), kind, values,
-                                                scalar)};
-                      });
+  emitElementwiseRuns(
+      shape, operands, out, [&](ArrayRef<SmallVector<Value, 8>> runs) {
+        SmallVector<Value, 8> results;
+        for (int64_t lane = 0, e = runs.front().size(); lane < e; ++lane)
+          results.push_back(emitElementwise(
+              emitter.getBuilder(), emitter.getLoc(), kind,
+              llvm::map_to_vector(runs, [&](auto &run) { return run[lane]; }),
+              scalar));
+        return SmallVector<SmallVector<Value, 8>, 2>{results};
+      });
 }
 
 void GraphDefLowering::emitElementwiseRuns(
     ArrayRef<int64_t> shape, ArrayRef<Tile> operands, ArrayRef<Tile> outs,
-    function_ref<SmallVector<Value, 2>(ArrayRef<Value> values)> compute) {
+    function_ref<SmallVector<SmallVector<Value, 8>, 2>(
+        ArrayRef<SmallVector<Value, 8>> runs)>
+        compute) {
   SmallVector<Type, 4> types;
   for (const Tile &tile : llvm::concat<const Tile>(operands, outs))
     types.push_back(tile.getStorageType());
@@ -44,15 +50,7 @@ void GraphDefLowering::emitElementwiseRuns(
     SmallVector<SmallVector<Value, 8>, 4> runs;
     for (const Tile &operand : operands)
       runs.push_back(emitter.loadBroadcastRun(operand, shape, c, width));
-    SmallVector<SmallVector<Value, 8>, 2> results(outs.size());
-    for (int64_t l = 0; l < width; ++l) {
-      SmallVector<Value, 4> values;
-      for (ArrayRef<Value> run : runs)
-        values.push_back(run[l]);
-      for (auto [k, value] : llvm::enumerate(compute(values)))
-        results[k].push_back(value);
-    }
-    for (auto [out, run] : llvm::zip(outs, results))
+    for (auto [out, run] : llvm::zip_equal(outs, compute(runs)))
       emitter.storeVector(out, c, run);
   });
 }
@@ -101,29 +99,30 @@ LogicalResult GraphDefLowering::lowerThreadGraph(block::ThreadGraphOp op) {
   for (Operation &inner : body.without_terminator())
     if (!getElementwiseKind(&inner))
       return inner.emitOpError("has no GPU lowering");
-  // Per element: the scalars of the body, in f32, rounded to their type
-  // after every op.
+  // Per run: the values of the body, in f32, rounded to their type after
+  // every op (the run's elements two at a time).
   emitElementwiseRuns(
-      shape, operands, outs,
-      [&](ArrayRef<Value> values) -> SmallVector<Value, 2> {
-        DenseMap<Value, Value> scalars;
-        for (auto [arg, value] : llvm::zip(body.getArguments(), values))
-          scalars[arg] = value;
+      shape, operands, outs, [&](ArrayRef<SmallVector<Value, 8>> runs) {
+        DenseMap<Value, SmallVector<Value, 8>> values;
+        for (auto [arg, run] : llvm::zip_equal(body.getArguments(), runs))
+          values[arg] = run;
         for (Operation &inner : body.without_terminator()) {
-          SmallVector<Value, 2> innerValues;
-          for (Value v : inner.getOperands())
-            innerValues.push_back(scalars.lookup(v));
           auto factor = inner.getAttrOfType<FloatAttr>("value");
-          Value result =
-              emitElementwise(emitter.getBuilder(), emitter.getLoc(),
-                              *getElementwiseKind(&inner), innerValues,
-                              factor ? factor.getValueAsDouble() : 0.0);
-          scalars[inner.getResult(0)] =
-              emitter.roundTo(result, inner.getResult(0).getType());
+          SmallVector<Value, 8> results;
+          for (int64_t lane = 0, e = runs.front().size(); lane < e; ++lane)
+            results.push_back(emitElementwise(
+                emitter.getBuilder(), emitter.getLoc(),
+                *getElementwiseKind(&inner),
+                llvm::map_to_vector(
+                    inner.getOperands(),
+                    [&](Value v) { return values.lookup(v)[lane]; }),
+                factor ? factor.getValueAsDouble() : 0.0));
+          values[inner.getResult(0)] = SmallVector<Value, 8>(
+              emitter.roundTo(results, inner.getResult(0).getType()));
         }
-        SmallVector<Value, 2> yielded;
+        SmallVector<SmallVector<Value, 8>, 2> yielded;
         for (Value v : body.getTerminator()->getOperands())
-          yielded.push_back(scalars.lookup(v));
+          yielded.push_back(values.lookup(v));
         return yielded;
       });
   return success();

@@ -100,12 +100,14 @@ public:
   void lowerElementwise(Operation *op, double scalar);
   /// Elementwise work over `shape` by runs (KernelEmitter::forEachRun):
   /// each run reads every operand tile once (broadcast operands included),
-  /// calls `compute` on each element's operand values (f32), which returns
-  /// one f32 value per tile of `outs`, and writes each result run with one
-  /// vector store.
-  void emitElementwiseRuns(
-      ArrayRef<int64_t> shape, ArrayRef<Tile> operands, ArrayRef<Tile> outs,
-      function_ref<SmallVector<Value, 2>(ArrayRef<Value> values)> compute);
+  /// calls `compute` on the operands' runs (f32 values, one per element of
+  /// the run), which returns one run of f32 values per tile of `outs`, and
+  /// writes each result run with one vector store.
+  void emitElementwiseRuns(ArrayRef<int64_t> shape, ArrayRef<Tile> operands,
+                           ArrayRef<Tile> outs,
+                           function_ref<SmallVector<SmallVector<Value, 8>, 2>(
+                               ArrayRef<SmallVector<Value, 8>> runs)>
+                               compute);
   /// For every `width` consecutive elements `c`, ..., `c + width - 1` along
   /// the last dimension of `shape` (`c` a multiple of `width` there), sums
   /// `term(c, k)` (`width` values, one per element) over `k < terms` and

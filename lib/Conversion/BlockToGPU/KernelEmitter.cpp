@@ -442,6 +442,38 @@ Value KernelEmitter::roundTo(Value value, Type type) {
   return arith::ExtFOp::create(builder, loc, builder.getF32Type(), narrow);
 }
 
+SmallVector<Value> KernelEmitter::roundTo(ValueRange values, Type type) {
+  if (type.isF32())
+    return SmallVector<Value>(values);
+  SmallVector<Value> rounded;
+  size_t pairs = values.size() / 2;
+  auto pairType = VectorType::get({2}, type);
+  for (size_t pair = 0; pair < pairs; ++pair) {
+    Value lo = values[2 * pair], hi = values[2 * pair + 1];
+    Value packed =
+        type.isF16()
+            ? NVVM::ConvertF32x2ToF16x2Op::create(builder, loc, pairType, hi,
+                                                  lo, Value(),
+                                                  NVVM::FPRoundingMode::RN)
+                  .getResult()
+            : NVVM::ConvertF32x2ToBF16x2Op::create(builder, loc, pairType, hi,
+                                                   lo, Value(),
+                                                   NVVM::FPRoundingMode::RN)
+                  .getResult();
+    for (int64_t position = 0; position < 2; ++position) {
+      Value element = LLVM::ExtractElementOp::create(
+          builder, loc, packed,
+          arith::ConstantOp::create(builder, loc,
+                                    builder.getI32IntegerAttr(position)));
+      rounded.push_back(
+          arith::ExtFOp::create(builder, loc, builder.getF32Type(), element));
+    }
+  }
+  if (values.size() % 2)
+    rounded.push_back(roundTo(values.back(), type));
+  return rounded;
+}
+
 Value KernelEmitter::getSharedAddress(const Tile &tile) {
   assert(tile.isShared() && "not a shared-memory tile");
   Value address =

@@ -175,6 +175,11 @@ public:
 
   /// `value` (f32) rounded to `type` and back, as storing it would.
   Value roundTo(Value value, Type type);
+  /// Each of `values` (f32) rounded to `type` and back, two at a time by the
+  /// chip's packed conversion (`cvt.rn.f16x2.f32`, `cvt.rn.bf16x2.f32`):
+  /// the same values as `roundTo` of each, at half the conversions, which
+  /// share the special-function unit with `ex2` and `rcp`.
+  SmallVector<Value> roundTo(ValueRange values, Type type);
 
   /// An LLVM pointer to element `coords` of `tile`, in the buffer's address
   /// space (global or shared).

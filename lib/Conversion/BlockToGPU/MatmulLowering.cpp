@@ -54,10 +54,13 @@ void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
   Tile out =
       allocateResult(epilogue ? epilogue->getResult(0) : Value(op.getResult()));
   Type roundedType = getElementType(op.getResult());
-  auto finish = [&](Value sum) -> Value {
+  auto finish = [&](ValueRange sums) {
     if (!epilogue)
-      return sum;
-    return emitUnary(epilogue, emitter.roundTo(sum, roundedType));
+      return SmallVector<Value>(sums);
+    SmallVector<Value> values = emitter.roundTo(sums, roundedType);
+    for (Value &value : values)
+      value = emitUnary(epilogue, value);
+    return values;
   };
   if (engine == MatmulEngine::MmaSync) {
     emitTensorCoreMatmul(emitter, a, b, out, finish);
@@ -80,7 +83,7 @@ void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
         return products;
       },
       [&](ValueRange c, ValueRange sums) {
-        emitter.storeVector(out, c, llvm::map_to_vector(sums, finish));
+        emitter.storeVector(out, c, finish(sums));
       });
 }
 
@@ -91,11 +94,13 @@ void GraphDefLowering::accumulateRegisterChain(block::MatmulOp second) {
   // the op between the matmuls, rounded to E's element type.
   Type firstType = getElementType(first.getResult());
   Type intermediateType = getElementType(second.getLhs());
-  auto intermediate = [&](Value sum) {
-    Value value = emitter.roundTo(sum, firstType);
+  auto intermediate = [&](ValueRange sums) {
+    SmallVector<Value> values = emitter.roundTo(sums, firstType);
     if (!chain.between)
-      return value;
-    return emitter.roundTo(emitUnary(chain.between, value), intermediateType);
+      return values;
+    for (Value &value : values)
+      value = emitUnary(chain.between, value);
+    return emitter.roundTo(values, intermediateType);
   };
   SmallVector<Value> next = registerChains.find(second)->second->accumulate(
       emitter, tiles[first.getLhs()], tiles[first.getRhs()],

@@ -318,9 +318,9 @@ void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
       if (isRms)
         value = math::SqrtOp::create(
             b, loc, emitDivide(b, loc, value, emitter.f32(count)));
-      values.push_back(emitter.roundTo(value, type));
+      values.push_back(value);
     }
-    emitter.storeVector(acc, c, values);
+    emitter.storeVector(acc, c, emitter.roundTo(values, type));
   });
   tiles[op.getResult()] = acc;
 }

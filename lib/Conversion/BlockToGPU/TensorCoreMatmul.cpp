@@ -13,7 +13,7 @@ using namespace mlir::mirage;
 
 void mlir::mirage::emitTensorCoreMatmul(
     KernelEmitter &emitter, const Tile &lhs, const Tile &rhs, const Tile &out,
-    function_ref<Value(Value sum)> epilogue) {
+    function_ref<SmallVector<Value>(ValueRange sums)> epilogue) {
   WarpItems items(emitter, out.shape, lhs.shape.back());
   SmallVector<Value, 4> zeros(4, emitter.f32(0.0));
   storeResults(

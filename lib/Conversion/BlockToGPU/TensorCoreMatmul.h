@@ -27,11 +27,12 @@ namespace mlir::mirage {
 /// With fewer tiles than warps, the warps also split the contracting
 /// dimension (each warp at most one slice of one tile) and their f32
 /// partial sums are added in slice order through shared memory.
-/// `epilogue`, if given, maps each f32 sum to the f32 value stored.
+/// `epilogue`, if given, maps f32 sums (several at a time) to the f32
+/// values stored.
 /// Requires canUseTensorCores.
-void emitTensorCoreMatmul(KernelEmitter &emitter, const Tile &lhs,
-                          const Tile &rhs, const Tile &out,
-                          function_ref<Value(Value sum)> epilogue = nullptr);
+void emitTensorCoreMatmul(
+    KernelEmitter &emitter, const Tile &lhs, const Tile &rhs, const Tile &out,
+    function_ref<SmallVector<Value>(ValueRange sums)> epilogue = nullptr);
 
 /// The sum over the for-loop of a block matmul on `mma.sync` tensor cores:
 /// every thread holds the f32 accumulators of its warp's items (the items of

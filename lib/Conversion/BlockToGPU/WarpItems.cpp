@@ -315,13 +315,14 @@ void WarpItems::forEachItem(function_ref<void(Value item)> body) {
 void mlir::mirage::storeResults(
     KernelEmitter &emitter, WarpItems &items, const Tile &out,
     function_ref<void(function_ref<void(Value, ValueRange)>)> forEachItemSums,
-    function_ref<Value(Value sum)> epilogue) {
-  auto finish = [&](Value sum) { return epilogue ? epilogue(sum) : sum; };
+    function_ref<SmallVector<Value>(ValueRange sums)> epilogue) {
+  auto finish = [&](ValueRange sums) {
+    return epilogue ? epilogue(sums) : SmallVector<Value>(sums);
+  };
   int64_t slices = items.getNumSlices();
   if (slices == 1) {
     forEachItemSums([&](Value item, ValueRange sums) {
-      SmallVector<Value, 4> results = llvm::map_to_vector(sums, finish);
-      items.store(item, results, out);
+      items.store(item, finish(sums), out);
     });
     emitter.barrier();
     return;
@@ -344,6 +345,6 @@ void mlir::mirage::storeResults(
       Value partial = emitter.load(partials, pc);
       sum = sum ? arith::AddFOp::create(builder, loc, sum, partial) : partial;
     }
-    emitter.store(out, c, finish(sum));
+    emitter.store(out, c, finish(sum).front());
   });
 }

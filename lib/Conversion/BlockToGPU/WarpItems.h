@@ -119,15 +119,15 @@ private:
 };
 
 /// Writes the f32 sums of every item into `out`, mapped by `epilogue` (if
-/// given) and rounded to its storage type, adding the slices' partial sums
-/// in slice order through shared memory when the warps split the
-/// contracting dimension; then synchronises the block.
+/// given; several sums of an item at a time) and rounded to its storage type,
+/// adding the slices' partial sums in slice order through shared memory when
+/// the warps split the contracting dimension; then synchronises the block.
 /// `forEachItemSums(store)` emits the sums of each of this warp's items and
 /// calls `store(item, sums)` on them.
 void storeResults(
     KernelEmitter &emitter, WarpItems &items, const Tile &out,
     function_ref<void(function_ref<void(Value, ValueRange)>)> forEachItemSums,
-    function_ref<Value(Value sum)> epilogue = nullptr);
+    function_ref<SmallVector<Value>(ValueRange sums)> epilogue = nullptr);
 
 } // namespace mlir::mirage
 

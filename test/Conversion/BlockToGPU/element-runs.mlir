@@ -16,6 +16,11 @@
 // CHECK: %[[X:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
 // CHECK: %[[Y:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
 // CHECK-COUNT-8: math.exp
+// The body's values are rounded to f16 two at a time (one packed conversion
+// per pair of the run).
+// CHECK-COUNT-4: nvvm.convert.f32x2.to.f16x2
+// CHECK-COUNT-8: arith.mulf
+// CHECK-COUNT-4: nvvm.convert.f32x2.to.f16x2
 // CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
 // CHECK: gpu.barrier
 // CHECK-NOT: arith.extf

@@ -124,10 +124,11 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
 // CHECK: memref.store %{{.*}}, %[[RMS]]
 // CHECK: gpu.barrier
 // CHECK: }
-// After the loop: rms = sqrt(sum / (8 * 32)), then rounding to f16.
+// After the loop: rms = sqrt(sum / (8 * 32)), then rounding to f16 (two
+// values at a time).
 // CHECK: memref.extract_aligned_pointer_as_index %[[ACC]]
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> vector<4xf32>
-// CHECK-COUNT-4: arith.truncf
+// CHECK-COUNT-2: nvvm.convert.f32x2.to.f16x2
 // CHECK: llvm.store %{{.*}} : vector<4xf32>, !llvm.ptr<3>
 // CHECK: memref.load %[[RMS]]
 // CHECK: arith.constant 2.560000e+02 : f32

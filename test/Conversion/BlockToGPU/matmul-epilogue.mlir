@@ -4,7 +4,8 @@
 
 // A unary elementwise op that is the only reader of a matmul's result runs
 // as the matmul's epilogue: each f32 sum is rounded to the matmul's element
-// type (as the tile it replaces would hold it), the op applied, and the
+// type (as the tile it replaces would hold it; two sums at a time by the
+// packed conversion, not one `cvt.rn.f16.f32` each), the op applied, and the
 // result stored into the op's tile; the matmul's own tile never exists: the
 // kernel's shared tiles are Q, K and exp's. exp(x) is 2^(x log2 e): one
 // multiply and the chip's ex2.approx, not libdevice's range-reduced expf
@@ -14,8 +15,9 @@
 // CHECK-COUNT-3: memref.view
 // CHECK-NOT: memref.view
 // CHECK: nvvm.mma.sync
-// CHECK: %[[R:.*]] = arith.truncf %{{.*}} : f32 to f16
-// CHECK: %[[W:.*]] = arith.extf %[[R]] : f16 to f32
+// CHECK: %[[R:.*]] = nvvm.convert.f32x2.to.f16x2 %{{.*}}, %{{.*}} {rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xf16>
+// CHECK: %[[H:.*]] = llvm.extractelement %[[R]][%{{.*}} : i32] : vector<2xf16>
+// CHECK: %[[W:.*]] = arith.extf %[[H]] : f16 to f32
 // CHECK: %[[L:.*]] = arith.mulf %[[W]], %{{.*}} : f32
 // CHECK: math.exp2 %[[L]] : f32
 // CHECK: gpu.barrier
@@ -33,6 +35,9 @@
 // PTX-LABEL: .entry scores_kernel0
 // PTX: mma.sync
 // PTX-NOT: cvt.sat
+// PTX-NOT: cvt.rn.f16.f32
+// PTX: cvt.rn.f16x2.f32
+// PTX-NOT: cvt.rn.f16.f32
 // PTX: ex2.approx.f32
 // PTX-NOT: cvt.sat
 // PTX: ret;

@@ -7,7 +7,9 @@
 // whole 16-row strips of E, rounds them to f16 and packs them into the lhs
 // fragments of E x V (the accumulator fragment of two neighbouring 8-column
 // tiles is the lhs fragment of one 16-element step); the row sums of E stay
-// in registers too. No shared tile holds E, no barrier separates the two
+// in registers too. E's values are rounded two at a time (one packed
+// `cvt.rn.f16x2.f32` per pair, whose result is also E's lhs fragment):
+// single conversions would share the special-function unit with `ex2`. No shared tile holds E, no barrier separates the two
 // matmuls, and the row sums of a quad of lanes meet by shuffles after the
 // loop.
 
@@ -18,9 +20,12 @@
 // CHECK: scf.for %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK: nvvm.mma.sync
 // CHECK-NOT: gpu.barrier
+// CHECK: nvvm.convert.f32x2.to.f16x2
+// CHECK-NOT: gpu.barrier
 // CHECK: math.exp
 // CHECK-NOT: gpu.barrier
-// CHECK: %[[E:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK: nvvm.convert.f32x2.to.f16x2
+// CHECK-NOT: gpu.barrier
 // CHECK-NOT: gpu.barrier
 // CHECK: nvvm.mma.sync
 // CHECK-NOT: gpu.barrier
@@ -47,6 +52,7 @@
 // PTX-NOT: ldmatrix
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX-NOT: ldmatrix
+// PTX-NOT: cvt.rn.f16.f32
 // PTX: shfl.sync.bfly.b32
 func.func @attention(%q: tensor<64x64xf16>, %k: tensor<64x128xf16>, %v: tensor<128x64xf16>) -> (tensor<64x64xf16>, tensor<64x1xf16>) {
   %o, %d = mirage_kernel.graph_def(%Q = %q : tensor<64x64xf16>, %K = %k : tensor<64x128xf16>, %V = %v : tensor<128x64xf16>) -> (tensor<64x64xf16>, tensor<64x1xf16>)
