@@ -42,8 +42,9 @@ struct TileLayout {
   Type storageType;
   /// True when the buffer is in shared memory.
   bool shared = false;
-  /// A number of elements that the offset is known to be a multiple of.
-  int64_t offsetAlignment = kMaxVectorBytes;
+  /// A number of elements that the offset is known to be a multiple of (a
+  /// large power of two while there is no offset).
+  int64_t offsetAlignment = int64_t(1) << 40;
   /// 0, or the swizzle of a shared tile (32, 64 or 128): the 16-byte chunk
   /// `c` of 128-byte line `l` of the buffer holds chunk `c ^ (l % (swizzle /
   /// 16))` (the layout in which TMA's CU_TENSOR_MAP_SWIZZLE_<swizzle>B writes

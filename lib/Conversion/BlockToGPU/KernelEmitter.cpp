@@ -205,7 +205,15 @@ SmallVector<Value, 4> KernelEmitter::delinearize(Value linear,
 }
 
 Value KernelEmitter::linearize(const Tile &tile, ValueRange coords) {
-  Value position = tile.offset;
+  // The swizzle permutes 16-byte chunks within each period of swizzle / 16
+  // lines of 128 bytes. An offset that is a multiple of the period (a
+  // pipeline stage's) commutes with it, so it is added after the position
+  // within the tile is swizzled: that position is then the same in every
+  // iteration of a loop over stages and is computed once, before it.
+  bool offsetAfterSwizzle =
+      tile.swizzle != 0 && tile.offset &&
+      tile.offsetAlignment * tile.getElementBytes() % (tile.swizzle * 8) == 0;
+  Value position = offsetAfterSwizzle ? Value() : tile.offset;
   auto add = [&](Value term) {
     position =
         position ? arith::AddIOp::create(builder, loc, position, term) : term;
@@ -224,11 +232,11 @@ Value KernelEmitter::linearize(const Tile &tile, ValueRange coords) {
                           .getResult());
   }
   if (!position)
-    return index(0);
+    position = index(0);
   if (tile.swizzle == 0)
     return position;
   // position ^ ((line % (swizzle / 16)) * chunk), in elements.
-  int64_t elementBytes = tile.getStorageType().getIntOrFloatBitWidth() / 8;
+  int64_t elementBytes = tile.getElementBytes();
   int64_t chunk = kMaxVectorBytes / elementBytes;
   Value line = arith::ShRUIOp::create(builder, loc, position,
                                       index(llvm::Log2_64(128 / elementBytes)));
@@ -237,7 +245,10 @@ Value KernelEmitter::linearize(const Tile &tile, ValueRange coords) {
       arith::AndIOp::create(builder, loc, line,
                             index(tile.swizzle / kMaxVectorBytes - 1)),
       index(chunk));
-  return arith::XOrIOp::create(builder, loc, position, permuted);
+  Value swizzled = arith::XOrIOp::create(builder, loc, position, permuted);
+  return offsetAfterSwizzle
+             ? arith::AddIOp::create(builder, loc, tile.offset, swizzled)
+             : swizzled;
 }
 
 Value KernelEmitter::loadStored(const Tile &tile, ValueRange coords) {

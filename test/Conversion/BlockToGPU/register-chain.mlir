@@ -1,6 +1,7 @@
 // RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu | FileCheck %s
 // RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu=tensor-cores=false | FileCheck %s --check-prefix=SIMT
 // RUN: mirage-opt %s --split-input-file --mirage-to-ptx-pipeline=chip=sm_90a | FileCheck %s --check-prefix=PTX
+// RUN: mirage-opt %s --split-input-file --mirage-to-ptx-pipeline=chip=sm_90a | FileCheck %s --check-prefix=LOOP
 
 // A register chain: in `E = exp(Q x K)`, `forloop_accum (E x V) sum` and
 // `forloop_accum E sum_last`, E never leaves registers. Each warp computes
@@ -44,6 +45,15 @@
 // from one transposed ldmatrix.x4: 2 key steps x (4 steps of K's 64 rows +
 // 4 pairs of V's 8 column tiles) = 16, no .x2. Q's fragments (4 loads) are
 // loaded once, before the loop.
+// K's and V's stage tiles are swizzled, and a stage's offset is a multiple
+// of the swizzle's period, so each fragment's swizzled position within a
+// stage is computed once, before the loop: in the loop an address is the
+// stage's base plus one of them, with no swizzle arithmetic (xor) from the
+// loop body's first load to the wait for the next stage.
+// LOOP-LABEL: .visible .entry attention_kernel0(
+// LOOP: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// LOOP-NOT: xor.b64
+// LOOP: mbarrier.try_wait
 // PTX-LABEL: .visible .entry attention_kernel0(
 // PTX-NOT: .local
 // PTX-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.shared.b16
