@@ -81,23 +81,6 @@ Error encodeTensorMap(CUtensorMap &descriptor, const TensorMap &map,
       "cuTensorMapEncodeTiled");
 }
 
-/// Whether library calls `a` and `b` may run at once: neither writes (its
-/// result, args[2]) memory that the other reads or writes. Memory is named
-/// by argument binding; distinct bindings are distinct memory (the runtime
-/// refuses outputs that overlap inputs).
-bool areIndependentLibraryCalls(const Launch &a, const Launch &b) {
-  if (!a.library || !b.library)
-    return false;
-  auto same = [](const LaunchArg &x, const LaunchArg &y) {
-    return x.kind == y.kind && x.index == y.index;
-  };
-  auto touches = [&](const Launch &launch, const LaunchArg &memory) {
-    return std::any_of(launch.args.begin(), launch.args.end(),
-                       [&](const LaunchArg &arg) { return same(arg, memory); });
-  };
-  return !touches(b, a.args[2]) && !touches(a, b.args[2]);
-}
-
 std::string dims(const std::array<int64_t, 3> &extents) {
   return "[" + std::to_string(extents[0]) + ", " + std::to_string(extents[1]) +
          ", " + std::to_string(extents[2]) + "]";
@@ -491,10 +474,14 @@ Error Bundle::getTensorMap(const LoadedFunction &state, size_t launch,
 }
 
 Error Bundle::prepareLibrary() {
-  // Two library calls in a row that do not depend on each other run at
-  // once, unless $MIRAGE_SIDE_STREAM is "0".
+  // Two library calls in a row that do not depend on each other and leave
+  // SMs idle run at once, unless $MIRAGE_SIDE_STREAM is "0".
   const char *sideStream = std::getenv("MIRAGE_SIDE_STREAM");
   bool beside = !sideStream || std::string_view(sideStream) != "0";
+  Expected<int> multiprocessors =
+      deviceAttribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, cuDevice);
+  if (!multiprocessors)
+    return multiprocessors.takeError();
   bool anyLibrary = false, anyBeside = false;
   for (size_t f = 0; f < bundlePlan.functions.size(); ++f) {
     const std::vector<Launch> &launches = bundlePlan.functions[f].launches;
@@ -503,7 +490,7 @@ Error Bundle::prepareLibrary() {
     for (size_t l = 0; l < launches.size(); ++l) {
       anyLibrary |= bool(launches[l].library);
       if (beside && l + 1 < launches.size() && (l == 0 || !runsBeside[l - 1]) &&
-          areIndependentLibraryCalls(launches[l], launches[l + 1]))
+          bundlePlan.functions[f].canRunBesideNext(l, *multiprocessors))
         anyBeside = runsBeside[l] = true;
     }
   }

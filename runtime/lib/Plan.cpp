@@ -83,6 +83,29 @@ bool mirage::runtime::isTuningKey(std::string_view text) {
          });
 }
 
+int64_t LibraryMatmul::getResultTiles() const {
+  auto tiles = [](int64_t extent) { return (extent + 127) / 128; };
+  return batch * tiles(m) * tiles(n);
+}
+
+bool Function::canRunBesideNext(size_t l, int multiprocessors) const {
+  if (l + 1 >= launches.size())
+    return false;
+  const Launch &a = launches[l], &b = launches[l + 1];
+  if (!a.library || !b.library ||
+      a.library->getResultTiles() + b.library->getResultTiles() >
+          multiprocessors)
+    return false;
+  auto same = [](const LaunchArg &x, const LaunchArg &y) {
+    return x.kind == y.kind && x.index == y.index;
+  };
+  auto touches = [&](const Launch &launch, const LaunchArg &memory) {
+    return std::any_of(launch.args.begin(), launch.args.end(),
+                       [&](const LaunchArg &arg) { return same(arg, memory); });
+  };
+  return !touches(b, a.args[2]) && !touches(a, b.args[2]);
+}
+
 int64_t Function::getBoundBytes(const LaunchArg &arg) const {
   return arg.kind == ArgKind::Input    ? inputs[arg.index].numBytes()
          : arg.kind == ArgKind::Output ? outputs[arg.index].numBytes()

@@ -667,3 +667,32 @@ MIRAGE_TEST(Plan, ParsesTensorMapArguments) {
   EXPECT_FAILS_WITH(edited(R"("box": [1, 64, 64])", R"("box": [])"),
                     "tensor_map.box: has 0 dimensions for a tensor of 3");
 }
+
+MIRAGE_TEST(Plan, RunsLibraryCallsBesideEachOtherWhereSMsWouldIdle) {
+  // Input 0 times inputs 1 and 2 into buffers 0 and 1, then their sum.
+  auto call = [](int64_t m, int64_t n, int64_t rhs, int64_t result) {
+    Launch launch;
+    launch.library = LibraryMatmul{1, m, n, 4096};
+    launch.args = {
+        {ArgKind::Input, 0}, {ArgKind::Input, rhs}, {ArgKind::Buffer, result}};
+    return launch;
+  };
+  Function function;
+  function.launches = {call(64, 3584, 1, 0), call(64, 64, 2, 1)};
+  // A LoRA's x W and x A: 28 and 1 tiles, far from a wave.
+  EXPECT_TRUE(function.canRunBesideNext(0, 132));
+  EXPECT_TRUE(!function.canRunBesideNext(0, 28));
+  EXPECT_TRUE(!function.canRunBesideNext(1, 132));
+  // Mistral's gate and up projections at 512 tokens: 4 x 112 tiles each.
+  function.launches = {call(512, 14336, 1, 0), call(512, 14336, 2, 1)};
+  EXPECT_EQ(function.launches[0].library->getResultTiles(), 448);
+  EXPECT_TRUE(!function.canRunBesideNext(0, 132));
+  // The second reads the first's result.
+  function.launches = {call(64, 3584, 1, 0), call(64, 64, 2, 1)};
+  function.launches[1].args[1] = {ArgKind::Buffer, 0};
+  EXPECT_TRUE(!function.canRunBesideNext(0, 132));
+  // A kernel launch never runs beside anything.
+  function.launches[1] = Launch{};
+  function.launches[1].args = {{ArgKind::Input, 2}};
+  EXPECT_TRUE(!function.canRunBesideNext(0, 132));
+}

@@ -106,6 +106,10 @@ struct LibraryMatmul {
   DType resultDType = DType::F16;
   /// Whether args[3] is added to the product (cuBLASLt's beta = 1).
   bool addend = false;
+
+  /// The 128 x 128 tiles of the result: the units of work cuBLASLt's
+  /// kernels spread over the SMs.
+  int64_t getResultTiles() const;
 };
 
 /// One step of a function: a kernel launch, or a library call (then
@@ -169,6 +173,14 @@ struct Function {
   /// The bytes of the memory `arg` is bound to: its input's, output's or
   /// buffer's (the index must be valid, as in a parsed plan).
   int64_t getBoundBytes(const LaunchArg &arg) const;
+  /// Whether launches `l` and `l + 1` are library calls worth running at
+  /// once on a device of `multiprocessors` SMs, and free to: together their
+  /// result tiles fit in one wave, so each alone would leave SMs idle (two
+  /// calls that each fill the device only contend), and neither writes (its
+  /// result, args[2]) memory that the other reads or writes. Memory is
+  /// named by argument binding; distinct bindings are distinct memory (the
+  /// runtime refuses outputs that overlap inputs).
+  bool canRunBesideNext(size_t l, int multiprocessors) const;
 };
 
 /// A parsed and validated plan.json.
