@@ -44,6 +44,8 @@ public:
   accumulate(const Tile &lhs, const Tile &rhs, const Tile &productRhs,
              function_ref<SmallVector<Value>(ValueRange)> intermediate,
              ValueRange registers);
+  /// The lhs fragments of the strip of `round`, one per step of `depth`.
+  SmallVector<SmallVector<Value, 4>> loadLhs(const Tile &lhs, int64_t round);
   void finishProduct(ValueRange registers, const Tile &out);
   void finishRowSums(ValueRange registers, const Tile &out);
 
@@ -97,6 +99,16 @@ ChainEmitter::Strip ChainEmitter::getStrip(int64_t round) {
   return strip;
 }
 
+SmallVector<SmallVector<Value, 4>> ChainEmitter::loadLhs(const Tile &lhs,
+                                                         int64_t round) {
+  Strip strip = getStrip(round);
+  first.setTile(strip.batch, strip.firstRow, Value());
+  SmallVector<SmallVector<Value, 4>> steps;
+  for (int64_t k = 0; k < chain.depth; k += kTileK)
+    steps.push_back(first.loadLhs(lhs, index(k)));
+  return steps;
+}
+
 void ChainEmitter::ifQuadLeader(function_ref<void()> body) {
   auto guarded = scf::IfOp::create(builder, loc, isQuadLeader);
   OpBuilder::InsertionGuard guard(builder);
@@ -119,10 +131,9 @@ SmallVector<Value> ChainEmitter::accumulate(
   for (int64_t round = 0; round < chain.stripsPerWarp; ++round) {
     Strip strip = getStrip(round);
     // The lhs fragments of the strip's rows of A, for every step of `depth`.
-    first.setTile(strip.batch, strip.firstRow, Value());
-    SmallVector<SmallVector<Value, 4>> lhsSteps;
-    for (int64_t k = 0; k < chain.depth; k += kTileK)
-      lhsSteps.push_back(first.loadLhs(lhs, index(k)));
+    SmallVector<SmallVector<Value, 4>> lhsSteps =
+        chain.lhsFragments.empty() ? loadLhs(lhs, round)
+                                   : chain.lhsFragments[round];
     Value firstKey = mul(strip.slice, keysPerSlice);
     for (int64_t step = 0; step < keysPerSlice; step += kTileK) {
       Value key = add(firstKey, step);
@@ -234,6 +245,18 @@ SmallVector<Value> ChainedMatmulSum::accumulate(
     ValueRange registers) const {
   return ChainEmitter(emitter, *this)
       .accumulate(lhs, rhs, productRhs, intermediate, registers);
+}
+
+int64_t ChainedMatmulSum::getNumLhsRegisters() const {
+  // A 16 x 16 lhs fragment is 4 registers of two halves.
+  return stripsPerWarp * (depth / kTileK) * 4;
+}
+
+void ChainedMatmulSum::preloadLhs(KernelEmitter &emitter, const Tile &lhs) {
+  ChainEmitter chain(emitter, *this);
+  lhsFragments.clear();
+  for (int64_t round = 0; round < stripsPerWarp; ++round)
+    lhsFragments.push_back(chain.loadLhs(lhs, round));
 }
 
 void ChainedMatmulSum::finishProduct(KernelEmitter &emitter,

@@ -61,6 +61,12 @@ public:
              const Tile &productRhs,
              function_ref<SmallVector<Value>(ValueRange sums)> intermediate,
              ValueRange registers) const;
+  /// The registers per thread that preloadLhs keeps for the loop.
+  int64_t getNumLhsRegisters() const;
+  /// Emits, before the loop, the loads of this thread's fragments of `lhs`,
+  /// which no iteration changes (the queries of attention); accumulate then
+  /// uses them instead of loading them in every iteration.
+  void preloadLhs(KernelEmitter &emitter, const Tile &lhs);
   /// Emits the end of `E x C`'s sum, after the loop: writes it into `out`
   /// (of `E x C`'s shape), rounded to its storage type, the slices' partial
   /// sums added in slice order; then synchronises the block.
@@ -79,6 +85,9 @@ private:
   SmallVector<int64_t, 4> intermediateShape;
   Type intermediateType;
   int64_t depth;
+  /// Set by preloadLhs: per strip of this thread's warp, the lhs fragment
+  /// of every 16-element step of `depth`.
+  SmallVector<SmallVector<SmallVector<Value, 4>>> lhsFragments;
 };
 
 } // namespace mlir::mirage

@@ -20,6 +20,11 @@ using namespace mlir;
 using namespace mlir::mirage;
 using namespace mlir::mirage::lowering;
 
+/// The most registers per thread that a register chain's loop-invariant lhs
+/// fragments may keep through the loop (attention's 16 x 64 query strip of
+/// a warp takes 16).
+static constexpr int64_t kMaxPreloadedLhsRegisters = 32;
+
 void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
   if (registerChains.contains(op)) {
     accumulateRegisterChain(op);
@@ -118,10 +123,18 @@ void GraphDefLowering::createRegisterSums() {
   for (auto &[op, chain] : schedule.registerChains) {
     auto second = cast<block::MatmulOp>(op);
     block::MatmulOp first = chain.first;
-    registerChains[op] = std::make_unique<ChainedMatmulSum>(
+    auto sum = std::make_unique<ChainedMatmulSum>(
         getShape(second.getLhs()), getElementType(second.getLhs()),
         getShape(first.getLhs()).back(), getShape(second.getResult()).back(),
         threads, !chain.rowSums.empty());
+    // A loop-invariant lhs (attention's queries) is in its tile before the
+    // loop: its fragments are loaded there, once, unless they would take
+    // many registers through the loop.
+    Operation *lhs = first.getLhs().getDefiningOp();
+    if (schedule.phases.lookup(lhs) == LoopPhase::Invariant &&
+        sum->getNumLhsRegisters() <= kMaxPreloadedLhsRegisters)
+      sum->preloadLhs(emitter, tiles[first.getLhs()]);
+    registerChains[op] = std::move(sum);
   }
   for (auto &[op, sum] : schedule.registerSums) {
     auto matmul = cast<block::ForloopAccumOp>(op)

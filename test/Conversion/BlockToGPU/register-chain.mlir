@@ -43,15 +43,19 @@
 // SIMT: gpu.barrier
 // The B fragments of two neighbouring 8-column tiles (of K, then of V) come
 // from one transposed ldmatrix.x4: 2 key steps x (4 steps of K's 64 rows +
-// 4 pairs of V's 8 column tiles) = 16, no .x2. Q's fragments (4 loads) are
-// loaded once, before the loop.
+// 4 pairs of V's 8 column tiles) = 16, no .x2.
 // K's and V's stage tiles are swizzled, and a stage's offset is a multiple
 // of the swizzle's period, so each fragment's swizzled position within a
 // stage is computed once, before the loop: in the loop an address is the
 // stage's base plus one of them, with no swizzle arithmetic (xor) from the
 // loop body's first load to the wait for the next stage.
+// Q is loop-invariant: its fragments (4 loads) are loaded once, before the
+// loop, and stay in registers.
 // LOOP-LABEL: .visible .entry attention_kernel0(
-// LOOP: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// LOOP-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// LOOP-NOT: ldmatrix
+// LOOP: bra.uni
+// LOOP-NOT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // LOOP-NOT: xor.b64
 // LOOP: mbarrier.try_wait
 // PTX-LABEL: .visible .entry attention_kernel0(
