@@ -333,15 +333,18 @@ void Planner::planRegisterChain(block::ForloopAccumOp accum, int64_t &count) {
           getElementType(intermediate), getElementType(second.getRhs()), shape,
           depth, columns, s.threads))
     return;
-  int64_t added =
-      ChainShape(shape, columns, s.threads, !rowSums.empty()).getNumRegisters();
+  ChainShape chain(shape, columns, s.threads, !rowSums.empty());
+  int64_t added = chain.getNumRegisters();
   if (count + added > kMaxSumRegisters)
     return;
+  bool preloadsLhs =
+      s.phases.lookup(first.getLhs().getDefiningOp()) == LoopPhase::Invariant &&
+      chain.getLhsRegisters(depth) <= kMaxPreloadedLhsRegisters;
   s.absorbed.insert(first);
   if (between)
     s.absorbed.insert(between);
-  s.registerChains.insert(
-      {second, RegisterChain{first, between, rowSums, count, added}});
+  s.registerChains.insert({second, RegisterChain{first, between, rowSums, count,
+                                                 added, preloadsLhs}});
   count += added;
 }
 

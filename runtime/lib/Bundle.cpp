@@ -478,24 +478,30 @@ Error Bundle::prepareLibrary() {
   // SMs idle run at once, unless $MIRAGE_SIDE_STREAM is "0".
   const char *sideStream = std::getenv("MIRAGE_SIDE_STREAM");
   bool beside = !sideStream || std::string_view(sideStream) != "0";
+  for (size_t f = 0; f < bundlePlan.functions.size(); ++f)
+    loaded[f].runsBesideNext.assign(bundlePlan.functions[f].launches.size(),
+                                    false);
+  bool anyLibrary = std::any_of(
+      bundlePlan.functions.begin(), bundlePlan.functions.end(),
+      [](const Function &function) {
+        return std::any_of(
+            function.launches.begin(), function.launches.end(),
+            [](const Launch &launch) { return bool(launch.library); });
+      });
+  if (!anyLibrary)
+    return Error::success();
   Expected<int> multiprocessors =
       deviceAttribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, cuDevice);
   if (!multiprocessors)
     return multiprocessors.takeError();
-  bool anyLibrary = false, anyBeside = false;
+  bool anyBeside = false;
   for (size_t f = 0; f < bundlePlan.functions.size(); ++f) {
-    const std::vector<Launch> &launches = bundlePlan.functions[f].launches;
     std::vector<bool> &runsBeside = loaded[f].runsBesideNext;
-    runsBeside.assign(launches.size(), false);
-    for (size_t l = 0; l < launches.size(); ++l) {
-      anyLibrary |= bool(launches[l].library);
-      if (beside && l + 1 < launches.size() && (l == 0 || !runsBeside[l - 1]) &&
+    for (size_t l = 0; beside && l + 1 < runsBeside.size(); ++l)
+      if ((l == 0 || !runsBeside[l - 1]) &&
           bundlePlan.functions[f].canRunBesideNext(l, *multiprocessors))
         anyBeside = runsBeside[l] = true;
-    }
   }
-  if (!anyLibrary)
-    return Error::success();
   Expected<std::unique_ptr<MatmulLibrary>> created =
       MatmulLibrary::create(anyBeside);
   if (!created)

@@ -41,6 +41,10 @@ inline constexpr int64_t kMaxStagingBytes = 128 * 1024,
 inline constexpr int64_t kTensorCopyAlignment = 128;
 /// The most f32 registers per thread the register sums of a kernel take.
 inline constexpr int64_t kMaxSumRegisters = 64;
+/// The most registers per thread that a register chain's loop-invariant lhs
+/// fragments may keep through the loop (attention's 16 x 64 query strip of
+/// a warp takes 16).
+inline constexpr int64_t kMaxPreloadedLhsRegisters = 32;
 /// The threads per SM a kernel's register budget is sized for
 /// (`.minnctapersm`).
 inline constexpr int64_t kThreadsPerSM = 256;
@@ -121,6 +125,10 @@ struct RegisterChain {
   /// The forloop_accums of E's row sums (sum_last).
   SmallVector<block::ForloopAccumOp> rowSums;
   int64_t firstRegister, numRegisters;
+  /// Whether A, the first matmul's lhs, is loop-invariant (attention's
+  /// queries) and its fragments are loaded once, before the loop (at most
+  /// kMaxPreloadedLhsRegisters per thread), not in every iteration.
+  bool preloadsLhs;
 };
 
 /// One buffer of a kernel's dynamic shared memory, in the order the lowering

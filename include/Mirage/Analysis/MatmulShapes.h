@@ -153,6 +153,11 @@ struct ChainShape {
   int64_t getNumRegisters() const {
     return stripsPerWarp * (getProductRegisters() + (rowSums ? 2 : 0));
   }
+  /// The registers of a thread's lhs fragments of A for `depth`-element dot
+  /// products (4 per 16 x 16 fragment, one per strip and step of `depth`).
+  int64_t getLhsRegisters(int64_t depth) const {
+    return stripsPerWarp * (depth / kTileK) * 4;
+  }
 
   int64_t columns;
   bool rowSums;

@@ -247,11 +247,6 @@ SmallVector<Value> ChainedMatmulSum::accumulate(
       .accumulate(lhs, rhs, productRhs, intermediate, registers);
 }
 
-int64_t ChainedMatmulSum::getNumLhsRegisters() const {
-  // A 16 x 16 lhs fragment is 4 registers of two halves.
-  return stripsPerWarp * (depth / kTileK) * 4;
-}
-
 void ChainedMatmulSum::preloadLhs(KernelEmitter &emitter, const Tile &lhs) {
   ChainEmitter chain(emitter, *this);
   lhsFragments.clear();

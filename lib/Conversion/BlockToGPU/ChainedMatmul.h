@@ -61,8 +61,6 @@ public:
              const Tile &productRhs,
              function_ref<SmallVector<Value>(ValueRange sums)> intermediate,
              ValueRange registers) const;
-  /// The registers per thread that preloadLhs keeps for the loop.
-  int64_t getNumLhsRegisters() const;
   /// Emits, before the loop, the loads of this thread's fragments of `lhs`,
   /// which no iteration changes (the queries of attention); accumulate then
   /// uses them instead of loading them in every iteration.

@@ -20,11 +20,6 @@ using namespace mlir;
 using namespace mlir::mirage;
 using namespace mlir::mirage::lowering;
 
-/// The most registers per thread that a register chain's loop-invariant lhs
-/// fragments may keep through the loop (attention's 16 x 64 query strip of
-/// a warp takes 16).
-static constexpr int64_t kMaxPreloadedLhsRegisters = 32;
-
 void GraphDefLowering::lowerMatmul(block::MatmulOp op) {
   if (registerChains.contains(op)) {
     accumulateRegisterChain(op);
@@ -128,11 +123,8 @@ void GraphDefLowering::createRegisterSums() {
         getShape(first.getLhs()).back(), getShape(second.getResult()).back(),
         threads, !chain.rowSums.empty());
     // A loop-invariant lhs (attention's queries) is in its tile before the
-    // loop: its fragments are loaded there, once, unless they would take
-    // many registers through the loop.
-    Operation *lhs = first.getLhs().getDefiningOp();
-    if (schedule.phases.lookup(lhs) == LoopPhase::Invariant &&
-        sum->getNumLhsRegisters() <= kMaxPreloadedLhsRegisters)
+    // loop.
+    if (chain.preloadsLhs)
       sum->preloadLhs(emitter, tiles[first.getLhs()]);
     registerChains[op] = std::move(sum);
   }
