@@ -257,6 +257,11 @@ void KernelSchedule::print(raw_ostream &os, kernel::GraphDefOp graph) const {
        << chain.firstRegister << ", "
        << chain.firstRegister + chain.numRegisters << ")\n";
   for (Operation &op : graph.getBodyBlock())
+    if (auto rows = registerRows.find(&op); rows != registerRows.end())
+      os << "  register rows " << name(&op) << " width " << rows->second.width
+         << " lanes " << rows->second.lanes << " runs "
+         << rows->second.runsPerThread << "\n";
+  for (Operation &op : graph.getBodyBlock())
     if (Operation *saver = directSaves.lookup(&op))
       os << "  direct save " << name(&op) << " -> " << name(saver) << "\n";
   for (const SharedBuffer &buffer : buffers)

@@ -69,6 +69,12 @@ private:
   /// elementwise op or a one-result thread graph whose result's one use is
   /// an output_saver of its element type, outside a cluster.
   Operation *getDirectSaver(Operation *op);
+  /// How `norm` keeps its groups in registers when it reads its input from
+  /// `in`, if it can: the block's threads split evenly into groups of a
+  /// power of two lanes, each lane holding at most kMaxRowRegisters
+  /// elements and at least one run.
+  std::optional<RegisterRows> getRegisterRows(block::RmsNormOp norm,
+                                              const TileLayout &in);
   MatmulEngine chooseEngine(block::MatmulOp op);
 
   // Shared memory, in the lowering's order.
@@ -120,7 +126,9 @@ bool Planner::isReadRepeatedly(block::InputLoaderOp op) {
   if (!tile.hasOneUse())
     return !tile.use_empty();
   Operation *user = *tile.user_begin();
-  return isa<block::MatmulOp, block::RmsNormOp>(user) ||
+  if (auto norm = dyn_cast<block::RmsNormOp>(user))
+    return !getRegisterRows(norm, getGlobalLayout(op, /*wholeShape=*/false));
+  return isa<block::MatmulOp>(user) ||
          (graph.getForloop() > 1 && s.phases.lookup(user) == LoopPhase::InLoop);
 }
 
@@ -249,13 +257,34 @@ Operation *Planner::getEpilogue(block::MatmulOp op) {
 Operation *Planner::getDirectSaver(Operation *op) {
   if (graph.getCluster() || op->getNumResults() != 1 ||
       !op->getResult(0).hasOneUse() ||
-      (!getElementwiseKind(op) && !isa<block::ThreadGraphOp>(op)))
+      (!getElementwiseKind(op) && !isa<block::ThreadGraphOp>(op) &&
+       !s.registerRows.contains(op)))
     return nullptr;
   auto saver = dyn_cast<block::OutputSaverOp>(*op->user_begin());
   if (!saver ||
       getElementType(saver.getResult()) != getElementType(op->getResult(0)))
     return nullptr;
   return saver;
+}
+
+std::optional<RegisterRows> Planner::getRegisterRows(block::RmsNormOp norm,
+                                                     const TileLayout &in) {
+  int64_t size = norm.getSize();
+  int64_t groups = getNumElements(in.shape) / size;
+  if (s.threads % groups != 0)
+    return std::nullopt;
+  RegisterRows rows;
+  rows.lanes = s.threads / groups;
+  rows.width = std::min(
+      getTermRun(in, size),
+      getRunWidth(in.shape, {in.storageType, getElementType(norm.getResult())},
+                  size));
+  int64_t runs = size / rows.width;
+  rows.runsPerThread = llvm::divideCeil(runs, rows.lanes);
+  if (!llvm::isPowerOf2_64(rows.lanes) || runs < rows.lanes ||
+      rows.runsPerThread * rows.width > kMaxRowRegisters)
+    return std::nullopt;
+  return rows;
 }
 
 void Planner::planRegisterSums() {
@@ -641,6 +670,25 @@ void Planner::visit(Operation *op) {
       })
       .Case([&](block::RmsNormOp norm) {
         const TileLayout &in = layouts[norm.getInput()];
+        if (std::optional<RegisterRows> rows = getRegisterRows(norm, in)) {
+          // One f32 per warp of a group, added after a barrier.
+          s.registerRows[norm] = *rows;
+          emitCode();
+          if (rows->lanes > kWarpSize) {
+            allocate({s.threads / kWarpSize},
+                     Float32Type::get(graph.getContext()));
+            barrier();
+            emitCode();
+          }
+          if (Operation *saver = getDirectSaver(norm)) {
+            s.directSaves[norm] = saver;
+            s.absorbed.insert(saver);
+          } else {
+            allocateResult(norm.getResult());
+          }
+          barrier();
+          return;
+        }
         int64_t groups = getNumElements(in.shape) / norm.getSize();
         allocate({groups}, Float32Type::get(graph.getContext()));
         planSums({groups}, norm.getSize(), /*width=*/1,

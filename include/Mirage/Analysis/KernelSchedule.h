@@ -41,6 +41,9 @@ inline constexpr int64_t kMaxStagingBytes = 128 * 1024,
 inline constexpr int64_t kTensorCopyAlignment = 128;
 /// The most f32 registers per thread the register sums of a kernel take.
 inline constexpr int64_t kMaxSumRegisters = 64;
+/// The most elements per thread that an rms_norm keeps in registers
+/// (RegisterRows): a 4096-element row over 128 threads takes 32.
+inline constexpr int64_t kMaxRowRegisters = 64;
 /// The most registers per thread that a register chain's loop-invariant lhs
 /// fragments may keep through the loop (attention's 16 x 64 query strip of
 /// a warp takes 16).
@@ -131,6 +134,17 @@ struct RegisterChain {
   bool preloadsLhs;
 };
 
+/// An rms_norm whose groups stay in registers: each group of `size`
+/// elements is held by `lanes` consecutive threads, thread `l` of a group
+/// holding runs `l`, `l + lanes`, ... of `width` elements (up to
+/// `runsPerThread` of them, read once, from global memory in place or the
+/// input's shared tile). The threads add their squares with shuffles (and,
+/// for more than a warp, through one f32 per warp in shared memory), then
+/// scale and store the runs they hold.
+struct RegisterRows {
+  int64_t width, lanes, runsPerThread;
+};
+
 /// One buffer of a kernel's dynamic shared memory, in the order the lowering
 /// asks for them.
 struct SharedBuffer {
@@ -161,15 +175,18 @@ struct KernelSchedule {
   llvm::MapVector<Operation *, RegisterSum> registerSums;
   /// The register chains, by their second matmul.
   llvm::MapVector<Operation *, RegisterChain> registerChains;
+  /// The rms_norms whose groups stay in registers.
+  DenseMap<Operation *, RegisterRows> registerRows;
   /// The unary op each matmul applies to its sums as it stores them.
   DenseMap<Operation *, Operation *> epilogues;
   /// The ops another op's lowering computes: matmul epilogues, the first
   /// matmul of a register chain and the op between its matmuls, and the
   /// output_savers of `directSaves`.
   DenseSet<Operation *> absorbed;
-  /// The output_saver of each elementwise op or thread graph that stores its
-  /// result straight to global memory (its one use, of the same element
-  /// type): the result has no shared tile and the saver copies nothing.
+  /// The output_saver of each elementwise op, thread graph or register-rows
+  /// rms_norm that stores its result straight to global memory (its one use, of
+  /// the same element type): the result has no shared tile and the saver copies
+  /// nothing.
   DenseMap<Operation *, Operation *> directSaves;
   /// The f32 registers the for-loop carries.
   int64_t loopRegisters = 0;

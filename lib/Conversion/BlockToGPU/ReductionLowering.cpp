@@ -7,8 +7,10 @@
 //
 // Every sum (a reduction, an rms_norm's squares, a SIMT matmul's products, a
 // forloop_accum's step) goes through emitSums, which splits long sums over
-// the block's threads; forloop_accum state lives in shared memory unless a
-// matmul keeps it in registers (MatmulLowering.cpp).
+// the block's threads, except an rms_norm whose groups stay in registers
+// (RegisterRowsNorm: shuffles over each group's lanes); forloop_accum state
+// lives in shared memory unless a matmul keeps it in registers
+// (MatmulLowering.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -168,10 +170,121 @@ void GraphDefLowering::lowerReduction(block::ReductionOp op) {
       termRun);
 }
 
+namespace {
+
+/// Emits an rms_norm whose groups stay in registers (RegisterRows).
+class RegisterRowsNorm : IndexArithmetic {
+public:
+  RegisterRowsNorm(KernelEmitter &emitter, const RegisterRows &rows)
+      : IndexArithmetic(emitter), rows(rows) {}
+
+  /// Normalizes each group of `size` elements of `in` into `out`;
+  /// `partials` holds one f32 per warp when a group spans several warps.
+  void emit(const Tile &in, const Tile &out, const Tile *partials, int64_t size,
+            double eps);
+
+private:
+  const RegisterRows &rows;
+};
+
+} // namespace
+
+void RegisterRowsNorm::emit(const Tile &in, const Tile &out,
+                            const Tile *partials, int64_t size, double eps) {
+  Value thread = emitter.getThreadId();
+  Value lane = rem(thread, rows.lanes);
+  Value group = div(thread, rows.lanes);
+  Value first = mul(group, size);
+  int64_t runs = size / rows.width;
+  Type f32 = builder.getF32Type();
+  // Run `j` of this thread is run `lane + j * lanes` of its group; only the
+  // last may lie past the group's end (`inside[j]`, else null).
+  SmallVector<SmallVector<Value, 4>> coords;
+  SmallVector<Value> inside;
+  SmallVector<SmallVector<Value, 8>> held;
+  for (int64_t j = 0; j < rows.runsPerThread; ++j) {
+    Value run = add(lane, j * rows.lanes);
+    coords.push_back(
+        emitter.delinearize(add(first, mul(run, rows.width)), in.shape));
+    if ((j + 1) * rows.lanes <= runs) {
+      inside.push_back(Value());
+      held.push_back(emitter.loadVector(in, coords.back(), rows.width));
+      continue;
+    }
+    inside.push_back(less(run, runs));
+    auto load =
+        scf::IfOp::create(builder, loc, SmallVector<Type>(rows.width, f32),
+                          inside.back(), /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(load.thenBlock());
+    scf::YieldOp::create(builder, loc,
+                         emitter.loadVector(in, coords.back(), rows.width));
+    builder.setInsertionPointToStart(load.elseBlock());
+    scf::YieldOp::create(builder, loc,
+                         SmallVector<Value>(rows.width, emitter.f32(0.0)));
+    held.emplace_back(load.getResults());
+  }
+  // The thread's squares, then its group's, added in a fixed order.
+  SmallVector<Value> squares;
+  for (ArrayRef<Value> run : held)
+    for (Value x : run)
+      squares.push_back(arith::MulFOp::create(builder, loc, x, x));
+  Value sum = emitter.warpSum(emitter.addPairwise(squares),
+                              std::min(rows.lanes, kWarpSize));
+  if (partials) {
+    Value leader = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                         rem(thread, kWarpSize), index(0));
+    auto store = scf::IfOp::create(builder, loc, leader);
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(store.thenBlock()->getTerminator());
+      emitter.store(*partials, {div(thread, kWarpSize)}, sum);
+    }
+    emitter.barrier();
+    int64_t warps = rows.lanes / kWarpSize;
+    Value firstWarp = mul(group, warps);
+    SmallVector<Value> sums;
+    for (int64_t w = 0; w < warps; ++w)
+      sums.push_back(emitter.load(*partials, {add(firstWarp, w)}));
+    sum = emitter.addPairwise(sums);
+  }
+  Value mean = emitDivide(builder, loc, sum, emitter.f32(double(size)));
+  if (eps != 0.0)
+    mean = arith::AddFOp::create(builder, loc, mean, emitter.f32(eps));
+  Value factor = emitDivide(builder, loc, emitter.f32(1.0),
+                            math::SqrtOp::create(builder, loc, mean));
+  for (auto [run, at, guardedBy] : llvm::zip(held, coords, inside)) {
+    SmallVector<Value, 8> results;
+    for (Value x : run)
+      results.push_back(arith::MulFOp::create(builder, loc, x, factor));
+    if (!guardedBy) {
+      emitter.storeVector(out, at, results);
+      continue;
+    }
+    auto store = scf::IfOp::create(builder, loc, guardedBy);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(store.thenBlock()->getTerminator());
+    emitter.storeVector(out, at, results);
+  }
+  emitter.barrier();
+}
+
 void GraphDefLowering::lowerRmsNorm(block::RmsNormOp op) {
   // Each group of `size` trailing elements: x / sqrt(sum(x^2) / size + eps).
   Tile in = tiles[op.getInput()];
   int64_t size = op.getSize();
+  double eps = op.getEps().convertToDouble();
+  if (auto rows = schedule.registerRows.find(op);
+      rows != schedule.registerRows.end()) {
+    std::optional<Tile> partials;
+    if (rows->second.lanes > kWarpSize)
+      partials = emitter.allocateShared({emitter.getNumThreads() / kWarpSize},
+                                        emitter.getBuilder().getF32Type());
+    Tile out = getResultTile(op, op.getResult());
+    RegisterRowsNorm(emitter, rows->second)
+        .emit(in, out, partials ? &*partials : nullptr, size, eps);
+    return;
+  }
   int64_t count = 1;
   for (int64_t d : in.shape)
     count *= d;
@@ -179,7 +292,6 @@ void GraphDefLowering::lowerRmsNorm(block::RmsNormOp op) {
   Location loc = emitter.getLoc();
   // The reciprocal of each group's root mean square.
   Tile scale = emitter.allocateShared({count / size}, b.getF32Type());
-  double eps = op.getEps().convertToDouble();
   int64_t termRun = getTermRun(in, size);
   emitSums(
       scale.shape, size, /*width=*/1,
