@@ -6,8 +6,9 @@
              [--commit C] [--seed N] [--scale S] [--device N]
 
 For every case of a suite (--suite: the benchmarks of
-docs/Benchmarks/Method.md, cases.CASES, or the generality suite of
-docs/Benchmarks/Generality.md, generality.GENERALITY), in this one process:
+docs/Benchmarks/Method.md, cases.CASES, the generality suite of
+docs/Benchmarks/Generality.md, generality.GENERALITY, or the bandwidth
+suite, bandwidth.BANDWIDTH), in this one process:
 
 1. makes the case's inputs, normal(0, 1) * scale in its dtype (seeded per case),
    and the float32 evaluation (mirage.interpreter) of the benchmark program,
@@ -24,6 +25,9 @@ docs/Benchmarks/Generality.md, generality.GENERALITY), in this one process:
    inputs: PyTorch eager (its CUDA-graph time is eager under CUDA graphs)
    and, for attention, scaled_dot_product_attention under each backend
    and way of grouping query heads (cases.sdpa_variants);
+   for the bandwidth suite, also times the same way a device copy that
+   moves the case's unique bytes (copy_times: read and written, half
+   each), to which kernel_results compares Mirage's kernel;
 4. writes bench.json, bench.md and bench.png (kernel_results.py) to DIR
    (--out, else $OUT, else ./gpu-bench-out).
 
@@ -52,6 +56,7 @@ import zlib
 import cases
 import check
 import kernel_results
+from bandwidth import BANDWIDTH
 from cases import CASES
 from generality import GENERALITY
 from mirage import CHECKOUT, interpreter, runtime
@@ -64,8 +69,9 @@ KINDS = ("pipeline", "searched", "simt", "mugraph", "upstream", "bench")
 TIME_BUDGET_S = 360
 COMPILE_MODES = ("default", "max-autotune-no-cudagraphs")
 #: The cases of each suite, by name.
-SUITES = {"benchmarks": CASES, "generality": GENERALITY}
-ALL_CASES = {**CASES, **GENERALITY}
+SUITES = {"benchmarks": CASES, "generality": GENERALITY,
+          "bandwidth": BANDWIDTH}
+ALL_CASES = {**CASES, **GENERALITY, **BANDWIDTH}
 COPY_BYTES = 1 << 30
 START = time.monotonic()
 
@@ -172,6 +178,16 @@ def copy_bandwidth(nbytes=COPY_BYTES):
     ms = triton.testing.do_bench(lambda: target.copy_(source),
                                  return_mode="median")
     return 2 * nbytes / (ms * 1e-3)
+
+
+def copy_times(nbytes, device):
+    """time_modes of a device copy that moves `nbytes`, counting bytes read
+    and written as the memory floor does: nbytes / 2 bytes (uint8) copied
+    from one tensor to another on `device`."""
+    import torch
+    source = torch.empty(nbytes // 2, dtype=torch.uint8, device=device)
+    target = torch.empty_like(source)
+    return time_modes(lambda: target.copy_(source))
 
 
 def run_variant(call, expected, bound, poison=None):
@@ -297,6 +313,14 @@ def benchmark_case(case, options, meta, bandwidth):
     compile phase needs: (inputs, expected, bound), None if unchecked."""
     import torch
     record = kernel_results.new_record(case, meta, bandwidth)
+    device = torch.device("cuda", options.device)
+    if case.suite == "bandwidth":
+        # What the program's time is held against: a copy of its bytes,
+        # timed in this run the same way (kernel_results.summarise).
+        record["copy_times"] = copy_times(record["bytes"], device)
+        print(f"  {case.name}: copy of {record['bytes'] / 1e6:.3g} MB: "
+              f"{kernel_results.times_cell(record['copy_times'])} µs",
+              flush=True)
     bundle_dirs = find_candidates(options.bundles_root, case.name)
     if not bundle_dirs:
         record["error"] = (
@@ -309,7 +333,6 @@ def benchmark_case(case, options, meta, bandwidth):
         record["error"] = ("no Mirage kernel checked: no bundle of the case "
                            "has its reference program")
         return kernel_results.summarise(record), None
-    device = torch.device("cuda", options.device)
     spec = FunctionSpec(case.name, [TensorSpec(shape, case.dtype)
                                     for shape in case.inputs], [])
     seed = options.seed + zlib.crc32(case.name.encode())
@@ -369,8 +392,12 @@ def summary_line(record):
         text += (f"; best baseline {record['best_baseline']} "
                  f"{record['best_baseline_us']:.3g} µs: speed-up "
                  f"{record['speedup']:.2f}x")
-    return text + (f"; floor {record['floor_us']:.3g} µs "
-                   f"({record['floor_fraction']:.2g} of it)")
+    text += (f"; floor {record['floor_us']:.3g} µs "
+             f"({record['floor_fraction']:.2g} of it)")
+    if record.get("copy_fraction"):
+        text += (f"; copy {record['copy_us']:.3g} µs "
+                 f"({record['copy_fraction']:.2f} of its bandwidth)")
+    return text
 
 
 def parse_arguments(argv):

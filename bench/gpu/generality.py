@@ -77,13 +77,16 @@ class Program:
         return self.op(result, f"reduction %{a[0]} dim {dim} : "
                        f"{self.type(a[1])} -> {self.type(shape)}", shape)
 
-    def text(self, output, comment):
+    def text(self, output, comment, suite="generality"):
+        """The function returning `output`, headed by `comment` and by
+        where it comes from: bench/gpu/<suite>.py, written by
+        bench/<suite>/write-programs.py."""
         arguments = ", ".join(f"%{name}: {self.type(shape)}"
                               for name, shape in self.inputs)
         return "\n".join(
-            [f"// Generality program {self.name}: {comment}",
-             "// Written by bench/generality/write-programs.py from "
-             "bench/gpu/generality.py; do not edit.", "",
+            [f"// {suite.capitalize()} program {self.name}: {comment}",
+             f"// Written by bench/{suite}/write-programs.py from "
+             f"bench/gpu/{suite}.py; do not edit.", "",
              f"func.func @{self.name}({arguments}) -> "
              f"{self.type(output[1])} {{"] + self.lines +
             [f"  return %{output[0]} : {self.type(output[1])}", "}", ""])
@@ -160,14 +163,16 @@ def torch_attention(q, k, v):
 
 
 class Spec:
-    """One program of the suite: its name, dtype, kind and sizes."""
+    """One program of a suite (this one, or another such as the bandwidth
+    suite's, bandwidth.py): its name, dtype, kind and sizes."""
 
     def __init__(self, model, what, dtype, build, torch_program, comment,
-                 group=None):
+                 group=None, suite="generality"):
         self.name = f"{model}_{what}_{dtype}"
         self.dtype = dtype
         self.build, self.torch_program = build, torch_program
         self.comment, self.group = comment, group
+        self.suite = suite
 
     def program(self):
         p = Program(self.name, self.dtype)
@@ -176,14 +181,14 @@ class Spec:
 
     def mlir(self):
         p, output = self.program()
-        return p.text(output, self.comment)
+        return p.text(output, self.comment, self.suite)
 
     def case(self):
         p, output = self.program()
         return Case(self.name, [shape for _, shape in p.inputs], output[1],
                     self.torch_program, dtype=self.dtype,
                     groups=(1, self.group) if self.group else (),
-                    suite="generality")
+                    suite=self.suite)
 
 
 def _projection(model, tokens, dtype):

@@ -1,7 +1,8 @@
 """The results of the kernel benchmark (bench.py): one record per case, its
 summary (Mirage's kernel, the best baseline, the speed-up, the memory
-floor), the JSON file, the Markdown report and the plot. Needs neither torch
-nor a GPU; the plot needs matplotlib.
+floor, and for the bandwidth suite the fraction of a copy's bandwidth), the
+JSON file, the Markdown report and the plot. Needs neither torch nor a GPU;
+the plot needs matplotlib.
 
 A record, one JSON object per case, holds:
 
@@ -35,6 +36,14 @@ A record, one JSON object per case, holds:
   speedup         best_baseline_us / mirage_us
   floor_fraction  floor_us / mirage_us
 
+The records of the bandwidth suite (bandwidth.py) also hold:
+
+  copy_times      the times of a device copy moving `bytes` (half read, half
+                  written), measured in the same run the same way
+  copy_us         the copy's time in mirage_mode, or None
+  copy_fraction   copy_us / mirage_us: the fraction of the copy's bandwidth
+                  Mirage's kernel reaches, or None
+
 `times` maps a timing mode to its median in µs: "do_bench"
 (triton.testing.do_bench: L2 flushed between calls, launches included) and
 "cudagraph" (do_bench_cudagraph: calls replayed from a CUDA graph). The
@@ -46,6 +55,7 @@ import math
 import pathlib
 
 import check
+from bandwidth import BANDWIDTH
 from cases import CASES
 from generality import GENERALITY
 
@@ -67,7 +77,11 @@ GEOMEAN_TARGET = 1.5
 #: GENERALITY_GEOMEAN.
 GENERALITY_MIN_SPEEDUP = 0.95
 GENERALITY_GEOMEAN = 1.1
-SUITES = {"benchmarks": CASES, "generality": GENERALITY}
+#: The bandwidth suite's target (docs/Benchmarks/Method.md): every program
+#: at least this fraction of the bandwidth of a copy of its bytes.
+BANDWIDTH_TARGET = 0.80
+SUITES = {"benchmarks": CASES, "generality": GENERALITY,
+          "bandwidth": BANDWIDTH}
 JSON_NAME, MARKDOWN_NAME, PLOT_NAME = "bench.json", "bench.md", "bench.png"
 
 METHOD = """\
@@ -137,6 +151,29 @@ took 4 to 8 minutes on an H200.
 compilation after S seconds (the rest are reported as skipped). The results
 are written after every case, so an interrupted run leaves the cases done."""
 
+BANDWIDTH_METHOD = f"""\
+The bandwidth suite holds each program against a copy: a device copy
+(`copy_` of one uint8 tensor into another) that moves the program's unique
+bytes, half read and half written, timed in the same run just before the
+program's kernels by both methods. *Copy µs* is the copy's time in the mode
+of Mirage's figure (the lower of its two times; "(CUDA graph)" marks that
+mode), *of copy* is copy µs / Mirage µs: the fraction of the copy's
+bandwidth the kernel reaches. The target (issue 26): at least
+{BANDWIDTH_TARGET:.2f} for every program at every size, 1 MB per input and
+more."""
+
+BANDWIDTH_RUNNING = """\
+For the bandwidth suite, the bundles come from its programs and the
+benchmark takes `--suite bandwidth`:
+
+```sh
+/usr/bin/python3 bench/make-pipeline-bundles.py gpu-run/bandwidth --programs bench/bandwidth --time-limit 60
+MIRAGE_COMMIT=<commit> bash bench/gpu-pipeline.sh gpu-run/bandwidth --suite bandwidth --compile-modes default
+```
+
+`update-kernel-results.py` then writes `bench/results/bandwidth.json`,
+this page (`docs/Benchmarks/Bandwidth.md`) and its plot."""
+
 
 def floor_us(nbytes, bandwidth):
     """The memory floor in µs of moving `nbytes` at `bandwidth` bytes/s."""
@@ -155,7 +192,9 @@ def new_record(case, meta, bandwidth):
             "function": None, "chip": None, "mirage_us": None,
             "mirage_mode": None, "mirage_times": {}, "max_rel_err": None,
             "best_baseline": None, "best_baseline_us": None, "speedup": None,
-            "floor_fraction": None}
+            "floor_fraction": None,
+            **({"copy_times": {}, "copy_us": None, "copy_fraction": None}
+               if case.suite == "bandwidth" else {})}
 
 
 def figure(entry):
@@ -229,6 +268,12 @@ def summarise(record):
         best_baseline=best_name, best_baseline_us=best_us,
         speedup=best_us / mirage_us if best_us and mirage_us else None,
         floor_fraction=record["floor_us"] / mirage_us if mirage_us else None)
+    if "copy_times" in record:  # the bandwidth suite: the copy, same mode
+        mode = record["mirage_mode"]
+        copy_us = record["copy_times"].get(mode) if mode else None
+        record.update(copy_us=copy_us,
+                      copy_fraction=copy_us / mirage_us
+                      if copy_us and mirage_us else None)
     return record
 
 
@@ -257,6 +302,17 @@ def targets(records):
         return [_every_case(records, GENERALITY, GENERALITY_MIN_SPEEDUP,
                             missing),
                 _geomean(records, GENERALITY_GEOMEAN, missing)]
+    if suite_of(records) == "bandwidth":
+        missing = _missing(records, BANDWIDTH)
+        below = _below_copy(records)
+        return [{"target": "every program correct and at least "
+                           f"{BANDWIDTH_TARGET:.2f} of the copy bandwidth at "
+                           "every size",
+                 "met": not missing and not below,
+                 "detail": "; ".join([f"{len(records) - len(below)} of "
+                                      f"{len(BANDWIDTH)} programs; below or "
+                                      f"failed: {_names(below)}"] +
+                                     _not_measured(missing))}]
     missing = _missing(records, CASES)
     by_case = {r["case"]: r for r in records}
     far = [c for c in FLOOR_CASES if c in by_case and not (
@@ -308,6 +364,29 @@ def _geomean(records, goal, missing):
                                 _not_measured(missing))}
 
 
+def _below_copy(records):
+    """The cases of the records below BANDWIDTH_TARGET of the copy's
+    bandwidth, or failed."""
+    return [r["case"] for r in records
+            if not (r.get("copy_fraction") or 0) >= BANDWIDTH_TARGET]
+
+
+def copy_line(records):
+    """How many of the records reach BANDWIDTH_TARGET of the copy's
+    bandwidth, and the lowest fraction."""
+    below = _below_copy(records)
+    measured = [r for r in records if r.get("copy_fraction")]
+    text = (f"{len(records) - len(below)} of {len(records)} programs reach "
+            f"{BANDWIDTH_TARGET:.2f} of the copy bandwidth; ")
+    if measured:
+        lowest = min(measured, key=lambda r: r["copy_fraction"])
+        text += (f"the lowest fraction is {lowest['copy_fraction']:.2f} "
+                 f"({lowest['case']})")
+    else:
+        text += "no fraction measured"
+    return text + (f"; below or failed: {_names(below)}." if below else ".")
+
+
 def _ratio(record):
     """Mirage's time as a multiple of the floor."""
     fraction = record["floor_fraction"]
@@ -357,7 +436,10 @@ def baseline_cell(entry):
 
 
 def table(records):
-    """The Markdown table of the records."""
+    """The Markdown table of the records (bandwidth_table for the bandwidth
+    suite)."""
+    if suite_of(records) == "bandwidth":
+        return bandwidth_table(records)
     lines = ["| case | Mirage kernel | Mirage | eager | torch.compile | SDPA "
              "| best baseline | speed-up | floor | of floor | rel. error |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
@@ -377,6 +459,27 @@ def table(records):
     return lines
 
 
+def bandwidth_table(records):
+    """The Markdown table of the bandwidth suite's records: each program's
+    bytes, Mirage's figure against the copy's, the fraction of the copy's
+    bandwidth and the best baseline."""
+    lines = ["| case | MB moved | Mirage µs | copy µs | of copy | best "
+             "baseline | best baseline µs | speed-up |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in records:
+        mirage = "FAILED"
+        if r["status"] == "ok":
+            mirage = format_us(r["mirage_us"]) + MODES[r["mirage_mode"]]
+        cells = [r["case"], f"{r['bytes'] / 1e6:.3g}", mirage,
+                 format_us(r.get("copy_us")),
+                 f"{r['copy_fraction']:.2f}" if r.get("copy_fraction")
+                 else "–", r["best_baseline"] or "–",
+                 format_us(r["best_baseline_us"]),
+                 f"{r['speedup']:.2f}x" if r["speedup"] else "–"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
 def report(records, image=None):
     """The Markdown page of a run: what ran where, the table, `image` (the
     plot's path relative to the page) if given, the targets, the failures,
@@ -388,7 +491,13 @@ def report(records, image=None):
         "generality": ("Generality suite", "the programs of "
                        "`bench/gpu/generality.py` (one per file in "
                        "`bench/generality/`), the method of "
-                       "[Method.md](Method.md)")}[suite_of(records)]
+                       "[Method.md](Method.md)"),
+        "bandwidth": ("Bandwidth suite", "the programs of "
+                      "`bench/gpu/bandwidth.py` (one per file in "
+                      "`bench/bandwidth/`), each against a copy of its "
+                      "bytes, the method of [Method.md](Method.md)")
+    }[suite_of(records)]
+    bandwidth = suite_of(records) == "bandwidth"
     lines = [f"# {title}", "",
              "Mirage's kernels against PyTorch on one GPU, every case "
              f"measured side by side in one run ({what}).", "",
@@ -407,10 +516,21 @@ def report(records, image=None):
               (f"**{geomean:.2f}x** ({count} case{'s' * (count != 1)})."
                if geomean else "none measured."), ""]
     lines += table(records)
-    lines += ["", "Times in µs, median: `do_bench / CUDA graph`. Speed-up: "
-              "best baseline / Mirage; of floor: floor / Mirage."]
-    if image:
-        lines += ["", f"![Speed-ups over the best baseline]({image})"]
+    if bandwidth:
+        lines += ["", "Times in µs, median, in the mode of Mirage's figure "
+                  "(the lower of `do_bench` and CUDA graph). MB moved: "
+                  "unique bytes (inputs read once, the output written "
+                  "once), which the copy moves too; of copy: copy / "
+                  "Mirage; speed-up: best baseline / Mirage.", "",
+                  copy_line(records)]
+        if image:
+            lines += ["", f"![Fractions of the copy bandwidth]({image})"]
+    else:
+        lines += ["", "Times in µs, median: `do_bench / CUDA graph`. "
+                  "Speed-up: best baseline / Mirage; of floor: floor / "
+                  "Mirage."]
+        if image:
+            lines += ["", f"![Speed-ups over the best baseline]({image})"]
     lines += ["", "## Targets", ""]
     lines += [f"- {'met' if t['met'] else 'not met'}: {t['target']} "
               f"({t['detail']})" for t in targets(records)]
@@ -428,43 +548,62 @@ def report(records, image=None):
         lines += ["", "## Notes", "",
                   "Other kernels and baselines that were wrong, failed or "
                   "were skipped:", ""] + notes
-    lines += ["", "## Method", "", METHOD, "", "## Running it", "", RUNNING]
+    lines += ["", "## Method", "", METHOD]
+    if bandwidth:
+        lines += ["", BANDWIDTH_METHOD]
+    lines += ["", "## Running it", "", RUNNING]
+    if bandwidth:
+        lines += ["", BANDWIDTH_RUNNING]
     return "\n".join(lines) + "\n"
 
 
 def plot_data(records):
-    """(case, speed-up or None when it failed) in record order."""
+    """(case, speed-up or None when it failed) in record order; for the
+    bandwidth suite, (case, fraction of the copy bandwidth or None)."""
+    if suite_of(records) == "bandwidth":
+        return [(r["case"], r.get("copy_fraction")) for r in records]
     return [(r["case"], r["speedup"]) for r in records]
 
 
 def plot_speedups(records, path):
-    """Writes a bar chart of the speed-ups to `path` (PNG); False when
-    matplotlib is missing."""
+    """Writes a bar chart of the speed-ups (for the bandwidth suite, of the
+    fractions of the copy bandwidth) to `path` (PNG); False when matplotlib
+    is missing."""
     try:
         import matplotlib
     except ImportError:
         return False
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    bandwidth = suite_of(records) == "bandwidth"
+    good, unit = (BANDWIDTH_TARGET, "") if bandwidth else (1, "x")
     data = plot_data(records)
     names = [name for name, _ in data]
     values = [speedup or 0 for _, speedup in data]
     figure_, axes = plt.subplots(figsize=(max(6, 0.7 * len(data) + 2), 4.5))
-    bars = axes.bar(names, values, color=["tab:green" if v >= 1
+    bars = axes.bar(names, values, color=["tab:green" if v >= good
                                           else "tab:red" for v in values])
     for bar, (_, speedup) in zip(bars, data):
-        axes.annotate("failed" if speedup is None else f"{speedup:.2f}x",
+        axes.annotate("failed" if speedup is None else f"{speedup:.2f}{unit}",
                       (bar.get_x() + bar.get_width() / 2,
                        max(bar.get_height(), 1e-3)),
                       ha="center", va="bottom", fontsize=8)
     axes.axhline(1.0, color="black", linewidth=0.8)
-    axes.axhline(GEOMEAN_TARGET, color="gray", linestyle="--", linewidth=0.8,
-                 label=f"geometric-mean target {GEOMEAN_TARGET}x")
-    if any(values):
-        axes.set_yscale("log")
-    axes.set_ylabel("speed-up over the best baseline")
+    if bandwidth:
+        axes.axhline(BANDWIDTH_TARGET, color="gray", linestyle="--",
+                     linewidth=0.8, label=f"target {BANDWIDTH_TARGET:.2f}")
+        axes.set_ylabel("fraction of the copy bandwidth")
+    else:
+        axes.axhline(GEOMEAN_TARGET, color="gray", linestyle="--",
+                     linewidth=0.8,
+                     label=f"geometric-mean target {GEOMEAN_TARGET}x")
+        if any(values):
+            axes.set_yscale("log")
+        axes.set_ylabel("speed-up over the best baseline")
     first = records[0] if records else {}
-    axes.set_title(f"Mirage vs. best PyTorch baseline — "
+    what = ("Mirage vs. a copy of the same bytes" if bandwidth
+            else "Mirage vs. best PyTorch baseline")
+    axes.set_title(f"{what} — "
                    f"{first.get('device', '')}, {first.get('date', '')}, "
                    f"{first.get('commit', '')}", fontsize=9)
     axes.legend(fontsize=8)

@@ -12,7 +12,9 @@ date, device and commit, the table, the geometric-mean speed-up over the
 best baseline and which targets (docs/Benchmarks/Method.md) are met. A run
 of the generality suite (bench.py --suite generality) goes to
 bench/results/generality.json, docs/Benchmarks/Generality.md and
-docs/Benchmarks/generality.png instead.
+docs/Benchmarks/generality.png instead, one of the bandwidth suite (--suite
+bandwidth) to bench/results/bandwidth.json, docs/Benchmarks/Bandwidth.md and
+docs/Benchmarks/bandwidth.png.
 """
 
 import argparse
@@ -28,6 +30,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 DESTINATIONS = {
     "benchmarks": ("latest.json", "Kernels.md", "kernels.png"),
     "generality": ("generality.json", "Generality.md", "generality.png"),
+    "bandwidth": ("bandwidth.json", "Bandwidth.md", "bandwidth.png"),
 }
 
 

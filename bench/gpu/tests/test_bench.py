@@ -1,9 +1,11 @@
 """Tests of the kernel benchmark (bench/gpu/bench.py, cases.py,
 kernel_results.py and update-kernel-results.py) without a GPU: the
 cases and their baselines, bundle selection, floors, the summary, the JSON
-results, the report and the plot data. The GPU parts are skipped where there
-is no GPU."""
+results, the report and the plot data; the generality and bandwidth suites
+and the writer of their programs. The GPU parts are skipped where there is
+no GPU."""
 
+import importlib.util
 import json
 import math
 import os
@@ -18,6 +20,8 @@ import bench
 import cases
 import kernel_results
 import mirage
+import write_programs
+from bandwidth import BANDWIDTH
 from cases import CASES
 from generality import GENERALITY
 from mirage import interpreter
@@ -105,8 +109,8 @@ def check_baselines(case, path, tmp_path):
     for group in case.groups:
         try:
             output = cases.sdpa(*cases.sdpa_inputs(*inputs, group))
-        except TypeError:  # a torch without enable_gqa (before 2.5)
-            continue
+        except (TypeError, AttributeError):
+            continue  # a torch without SDPA (before 2.0) or enable_gqa (2.5)
         assert bench.relative_error(output, expected) < 1e-5
 
 
@@ -288,10 +292,12 @@ def entry(do_bench=None, cudagraph=None, err=1e-3, correct=True, **fields):
             "error": None, **fields}
 
 
-def record(name="lora", candidates=(), baselines=None):
+def record(name="lora", candidates=(), baselines=None, copy_times=None):
     r = kernel_results.new_record(bench.ALL_CASES[name], META, 3e12)
     r["candidates"] = list(candidates)
     r["baselines"] = baselines or {}
+    if copy_times is not None:  # what bench.py times for the bandwidth suite
+        r["copy_times"] = copy_times
     kernel_results.summarise(r)
     return r
 
@@ -545,6 +551,9 @@ def test_timing_and_bandwidth_on_the_gpu():
     assert set(times) == {"do_bench", "cudagraph"}
     assert all(t > 0 for t in times.values())
     assert bench.copy_bandwidth() > 1e11
+    copy = bench.copy_times(1 << 20, torch.device("cuda"))
+    assert set(copy) == {"do_bench", "cudagraph"}
+    assert all(t > 0 for t in copy.values())
 
 
 #===---------------------------------------------------------------------===#
@@ -617,3 +626,198 @@ def test_generality_targets():
     assert [t["met"] for t in kernel_results.targets(fast[:5])] == \
         [False, False]
     assert kernel_results.report(fast).startswith("# Generality suite")
+
+
+#===---------------------------------------------------------------------===#
+# The bandwidth suite
+#===---------------------------------------------------------------------===#
+
+BANDWIDTH_KINDS = ("add", "silu_mul", "rms_norm", "row_sum", "softmax")
+
+
+def test_the_bandwidth_suite_has_every_kind_at_every_size():
+    assert list(BANDWIDTH) == [f"bw_{kind}_{size}_f16"
+                               for kind in BANDWIDTH_KINDS
+                               for size in ("1mb", "16mb", "64mb")]
+    assert bench.SUITES["bandwidth"] is BANDWIDTH
+    assert kernel_results.SUITES["bandwidth"] is BANDWIDTH
+    for name, case in BANDWIDTH.items():
+        assert (case.suite, case.dtype, case.attention) == \
+            ("bandwidth", "f16", False)
+        megabytes = int(name.split("_")[-2][:-2])
+        assert case.inputs[0] == (megabytes * 128, 4096)  # f16: 2 bytes
+        assert 2 * math.prod(case.inputs[0]) == megabytes << 20
+        two = name.startswith(("bw_add", "bw_silu_mul"))
+        assert case.inputs == [case.inputs[0]] * (2 if two else 1)
+        rows = case.inputs[0][0]
+        assert case.output == ((rows, 1) if "_row_sum_" in name
+                               else (rows, 4096))
+    assert BANDWIDTH["bw_add_1mb_f16"].bytes == 3 << 20
+    assert BANDWIDTH["bw_row_sum_64mb_f16"].bytes == (64 << 20) + 2 * 8192
+
+
+@pytest.mark.parametrize("name", list(BANDWIDTH))
+def test_bandwidth_programs_are_written_and_match_their_cases(name):
+    path = REPO / "bench" / "bandwidth" / f"{name}.mlir"
+    inputs, output, dtype = program_signature(path)
+    case = BANDWIDTH[name]
+    assert (case.inputs, case.output, case.dtype) == (inputs, output, dtype)
+    assert path.read_text().startswith(f"// Bandwidth program {name}: ")
+
+
+def test_bandwidth_programs_use_the_ops_of_the_generality_suite():
+    def ops(name):
+        text = (REPO / "bench" / "bandwidth" / f"{name}.mlir").read_text()
+        return re.findall(r"= (mirage_kernel\.\w+ %\w+(?:, %\w+)?"
+                          r"(?: dim \d| size \d+)?) :", text)
+    assert ops("bw_add_1mb_f16") == ["mirage_kernel.add %X, %Y"]
+    assert ops("bw_silu_mul_16mb_f16") == ["mirage_kernel.silu %G",
+                                           "mirage_kernel.mul %A, %U"]
+    assert ops("bw_rms_norm_64mb_f16") == [
+        "mirage_kernel.rms_norm %X size 4096"]
+    assert ops("bw_row_sum_1mb_f16") == ["mirage_kernel.reduction %X dim 1"]
+    assert ops("bw_softmax_1mb_f16") == ops("bw_softmax_64mb_f16") == [
+        "mirage_kernel.exp %S", "mirage_kernel.reduction %E dim 1",
+        "mirage_kernel.div %E, %R"]
+
+
+def test_the_committed_bandwidth_programs_are_what_the_generator_writes():
+    result = run_script(REPO / "bench" / "bandwidth" / "write-programs.py",
+                        "--check")
+    assert result.returncode == 0, result.stdout
+
+
+def test_the_program_writer_finds_missing_changed_and_stale_files(tmp_path,
+                                                                 capsys):
+    from bandwidth import SPECS
+    specs = SPECS[:2]
+    assert write_programs.main(["--check"], specs, tmp_path, "bandwidth.py") \
+        == 1
+    assert write_programs.main([], specs, tmp_path, "bandwidth.py") == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        f"{spec.name}.mlir" for spec in specs)
+    assert write_programs.main(["--check"], specs, tmp_path,
+                               "bandwidth.py") == 0
+    (tmp_path / f"{specs[0].name}.mlir").write_text("changed")
+    (tmp_path / "stale.mlir").write_text("")
+    capsys.readouterr()
+    assert write_programs.main(["--check"], specs, tmp_path,
+                               "bandwidth.py") == 1
+    out = capsys.readouterr().out
+    assert f"{specs[0].name}.mlir: missing or not what bandwidth.py " \
+        "writes" in out
+    assert "stale.mlir: no program of bandwidth.py" in out
+
+
+@pytest.mark.skipif(not BUNDLER.is_file(),
+                    reason="build/bin/mirage-bundle is not built")
+def test_bandwidth_baselines_compute_their_programs(tmp_path):
+    for kind in BANDWIDTH_KINDS:
+        name = f"bw_{kind}_1mb_f16"
+        check_baselines(BANDWIDTH[name], REPO / "bench" / "bandwidth" /
+                        f"{name}.mlir", tmp_path)
+
+
+def test_the_copy_fraction_is_the_copy_over_mirage_in_the_same_mode():
+    name = "bw_add_1mb_f16"
+    r = record(name, [entry(10.0, 8.0, bundle=f"pipeline_{name}",
+                            function=name, source="pipeline")],
+               {"eager": entry(12.0, 9.0)},
+               copy_times={"do_bench": 7.0, "cudagraph": 6.0})
+    assert (r["mirage_us"], r["mirage_mode"]) == (8.0, "cudagraph")
+    assert r["copy_times"] == {"do_bench": 7.0, "cudagraph": 6.0}
+    assert (r["copy_us"], r["copy_fraction"]) == (6.0, 0.75)
+    assert r["speedup"] == 9.0 / 8.0
+    r = record(name, [entry(5.0, 6.0, bundle="b", function="f")],
+               copy_times={"do_bench": 4.5, "cudagraph": 3.0})
+    assert (r["copy_us"], r["copy_fraction"]) == (4.5, 0.9)
+    # Without Mirage's figure, or the copy's in its mode, there is none.
+    r = record(name, [entry(err=0.5, correct=False, bundle="b",
+                            function="f")],
+               copy_times={"do_bench": 4.5, "cudagraph": 3.0})
+    assert (r["copy_us"], r["copy_fraction"]) == (None, None)
+    r = record(name, [entry(5.0, bundle="b", function="f")],
+               copy_times={"cudagraph": 3.0})
+    assert (r["copy_us"], r["copy_fraction"]) == (None, None)
+    r = record(name, [entry(5.0, bundle="b", function="f")])
+    assert (r["copy_times"], r["copy_us"], r["copy_fraction"]) == \
+        ({}, None, None)
+    # The other suites' records are as they were.
+    assert "copy_fraction" not in record(candidates=[
+        entry(5.0, bundle="b", function="f")])
+
+
+def bandwidth_records(fractions):
+    """A record of every program of the suite, in order, Mirage taking
+    10 µs and the copy `fraction` of it, eager 12 µs."""
+    return [record(name, [entry(10.0, bundle=f"pipeline_{name}",
+                                function=name, source="pipeline")],
+                   {"eager": entry(12.0)},
+                   copy_times={"do_bench": 10.0 * fraction})
+            for name, fraction in zip(BANDWIDTH, fractions)]
+
+
+def test_the_bandwidth_report_has_the_table_and_the_closing_line():
+    records = bandwidth_records([0.9] * 15)
+    records[1] = record("bw_add_16mb_f16",
+                        [entry(20.0, 16.0, bundle="b", function="f")],
+                        {"eager": entry(30.0, 24.0)},
+                        copy_times={"do_bench": 13.0, "cudagraph": 12.0})
+    records[2] = record("bw_add_64mb_f16", [entry(err=0.5, correct=False,
+                                                  bundle="b", function="f")],
+                        {"eager": entry(60.0)},
+                        copy_times={"do_bench": 50.0})
+    text = kernel_results.report(records, image="bench.png")
+    assert text.startswith("# Bandwidth suite")
+    assert "| case | MB moved | Mirage µs | copy µs | of copy | best " \
+        "baseline | best baseline µs | speed-up |" in text
+    assert "| bw_add_1mb_f16 | 3.15 | 10 | 9 | 0.90 | eager | 12 | 1.20x |" \
+        in text
+    assert "| bw_add_16mb_f16 | 50.3 | 16 (CUDA graph) | 12 | 0.75 | eager " \
+        "(CUDA graph) | 24 | 1.50x |" in text
+    assert "| bw_add_64mb_f16 | 201 | FAILED | – | – | eager | 60 | – |" \
+        in text
+    assert "13 of 15 programs reach 0.80 of the copy bandwidth; the lowest " \
+        "fraction is 0.75 (bw_add_16mb_f16); below or failed: " \
+        "bw_add_16mb_f16, bw_add_64mb_f16." in text
+    assert "- not met: every program correct and at least 0.80 of the copy " \
+        "bandwidth" in text
+    assert "- bw_add_64mb_f16: no correct Mirage kernel" in text
+    assert "--suite bandwidth" in text  # how to run it
+
+
+def test_bandwidth_targets_and_plot_data():
+    fast = bandwidth_records([0.8] * 15)
+    assert kernel_results.suite_of(fast) == "bandwidth"
+    assert [t["met"] for t in kernel_results.targets(fast)] == [True]
+    assert "15 of 15 programs reach 0.80" in kernel_results.report(fast)
+    slow = bandwidth_records([0.8] * 14 + [0.79])
+    assert [t["met"] for t in kernel_results.targets(slow)] == [False]
+    assert [t["met"] for t in kernel_results.targets(fast[:5])] == [False]
+    assert "not measured: bw_silu_mul_64mb_f16" in \
+        kernel_results.targets(fast[:5])[0]["detail"]
+    assert kernel_results.plot_data(slow)[-1] == ("bw_softmax_64mb_f16",
+                                                  pytest.approx(0.79))
+
+
+def load_update_script():
+    spec = importlib.util.spec_from_file_location("update_kernel_results",
+                                                  UPDATE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_update_records_the_bandwidth_suite_in_its_own_files(tmp_path):
+    assert load_update_script().DESTINATIONS["bandwidth"] == (
+        "bandwidth.json", "Bandwidth.md", "bandwidth.png")
+    results = tmp_path / "out"
+    kernel_results.save(results, bandwidth_records([0.85] * 15), plot=False)
+    page = tmp_path / "B.md"
+    result = run_script(UPDATE, str(results), "--json",
+                        str(tmp_path / "b.json"), "--docs", str(page),
+                        "--plot", str(tmp_path / "b.png"))
+    assert result.returncode == 0, result.stderr
+    text = page.read_text()
+    assert text.startswith("# Bandwidth suite")
+    assert "| bw_softmax_64mb_f16 | 134 | 10 | 8.5 | 0.85 |" in text
