@@ -28,7 +28,8 @@ constexpr int kProposedAlgorithms = 8;
 /// for the same bf16 norm + QKV projection on an H100)...
 constexpr int kWarmupCalls = 50;
 /// ...in this many rounds, each timing every algorithm over this many calls;
-/// an algorithm keeps its fastest round.
+/// an algorithm keeps its fastest round, and chooseLibraryAlgorithm picks
+/// one (the heuristic's first unless another is clearly faster).
 constexpr int kTimingRounds = 3;
 constexpr int kTimedCalls = 5;
 
@@ -259,18 +260,17 @@ Expected<int> MatmulLibrary::timeAlgorithms(
         fastestRound[i] = std::min(fastestRound[i], milliseconds);
     }
   }
-  int fastest = 0;
-  for (int i = 1; i < count; ++i)
-    if (usable[i] &&
-        (!usable[fastest] || fastestRound[i] < fastestRound[fastest]))
-      fastest = i;
+  for (int i = 0; i < count; ++i)
+    if (!usable[i])
+      fastestRound[i] = -1.0f;
+  int chosen = std::max(chooseLibraryAlgorithm(fastestRound), 0);
   if (start)
     (void)cuEventDestroy(start);
   if (end)
     (void)cuEventDestroy(end);
   if (error)
     return error;
-  return fastest;
+  return chosen;
 }
 
 Error MatmulLibrary::run(const LibraryMatmul &call, const Operands &operands,

@@ -69,15 +69,15 @@ private:
   struct Prepared;
   MatmulLibrary() = default;
   /// The descriptors and algorithm for `call`, prepared on first use: of
-  /// the algorithms cuBLASLt's heuristic proposes, the fastest on this GPU,
-  /// timed on the call's own buffers (`result` is overwritten), unless the
-  /// first use is inside a stream capture (then the heuristic's first).
+  /// the algorithms cuBLASLt's heuristic proposes, the one timeAlgorithms
+  /// keeps, timed on the call's own buffers (`result` is overwritten), unless
+  /// the first use is inside a stream capture (then the heuristic's first).
   Expected<const Prepared *> prepare(const LibraryMatmul &call,
                                      const Operands &operands,
                                      CUstream stream) const;
-  /// The index among `proposed` (`count` of them) of the algorithm whose
-  /// calls take the least time on `stream`, or 0 when the stream is being
-  /// captured.
+  /// The index among `proposed` (`count` of them) of the algorithm to keep,
+  /// by the time its calls take on `stream` (chooseLibraryAlgorithm), or 0
+  /// when the stream is being captured.
   Expected<int> timeAlgorithms(const Prepared &p,
                                const cublasLtMatmulHeuristicResult_t *proposed,
                                int count, const Operands &operands,

@@ -775,3 +775,17 @@ Expected<std::string> mirage::runtime::selectChip(const Plan &plan,
                      ", but the bundle has PTX only for " + chips);
   return chip;
 }
+
+int mirage::runtime::chooseLibraryAlgorithm(
+    const std::vector<float> &fastestRounds) {
+  int fastest = -1;
+  for (int i = 0; i < static_cast<int>(fastestRounds.size()); ++i)
+    if (fastestRounds[i] >= 0.0f &&
+        (fastest < 0 || fastestRounds[i] < fastestRounds[fastest]))
+      fastest = i;
+  if (fastest <= 0 || fastestRounds[0] < 0.0f)
+    return fastest;
+  return fastestRounds[fastest] <= (1.0 - kMinAlgorithmGain) * fastestRounds[0]
+             ? fastest
+             : 0;
+}

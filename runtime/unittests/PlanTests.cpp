@@ -696,3 +696,15 @@ MIRAGE_TEST(Plan, RunsLibraryCallsBesideEachOtherWhereSMsWouldIdle) {
   function.launches[1].args = {{ArgKind::Input, 2}};
   EXPECT_TRUE(!function.canRunBesideNext(0, 132));
 }
+
+MIRAGE_TEST(Plan, KeepsCuBLASLtsFirstAlgorithmUnlessAnotherIsClearlyFaster) {
+  // Timing noise of a few percent does not move the choice.
+  EXPECT_EQ(chooseLibraryAlgorithm({100.0f, 97.0f, 99.0f}), 0);
+  // A clearly faster algorithm wins: the fastest of those.
+  EXPECT_EQ(chooseLibraryAlgorithm({100.0f, 90.0f, 80.0f}), 2);
+  // Failed algorithms are never chosen; without the first, the fastest.
+  EXPECT_EQ(chooseLibraryAlgorithm({-1.0f, 90.0f, 80.0f}), 2);
+  EXPECT_EQ(chooseLibraryAlgorithm({100.0f, -1.0f}), 0);
+  EXPECT_EQ(chooseLibraryAlgorithm({-1.0f, -1.0f}), -1);
+  EXPECT_EQ(chooseLibraryAlgorithm({}), -1);
+}

@@ -112,6 +112,18 @@ struct LibraryMatmul {
   int64_t getResultTiles() const;
 };
 
+/// How much faster than cuBLASLt's first proposal another algorithm must be,
+/// in its fastest timed round, to replace it (0.05: 5%).
+constexpr double kMinAlgorithmGain = 0.05;
+
+/// The algorithm a library matmul keeps, given the fastest timed round (ms)
+/// of each algorithm cuBLASLt proposed, in its order (negative: it failed):
+/// the first proposal, the heuristic's choice and the one PyTorch's cuBLAS
+/// calls run, unless another is faster by at least kMinAlgorithmGain, then
+/// the fastest; where the first failed, the fastest of the others. -1 when
+/// every one failed.
+int chooseLibraryAlgorithm(const std::vector<float> &fastestRounds);
+
 /// One step of a function: a kernel launch, or a library call (then
 /// `kernel` is empty, `library` is set and only `args` is used).
 struct Launch {
