@@ -539,6 +539,40 @@ def test_update_reports_a_missing_result_directory(tmp_path):
 #===---------------------------------------------------------------------===#
 
 
+def test_each_timing_mode_keeps_the_lowest_of_its_repeated_medians(
+        monkeypatch):
+    import contextlib
+    import types
+    medians = {"do_bench": [0.050, 0.040, 0.045],
+               "do_bench_cudagraph": [0.046, 0.041, 0.044]}
+    calls = []
+
+    def fake(name):
+        def bench_fn(fn, return_mode):
+            assert return_mode == "median"
+            calls.append(name)
+            return medians[name][calls.count(name) - 1]
+        return bench_fn
+
+    testing = types.SimpleNamespace(do_bench=fake("do_bench"),
+                                    do_bench_cudagraph=fake(
+                                        "do_bench_cudagraph"))
+    cuda = types.SimpleNamespace(
+        Stream=lambda: None, stream=lambda s: contextlib.nullcontext(),
+        synchronize=lambda: None)
+    monkeypatch.setitem(sys.modules, "torch",
+                        types.SimpleNamespace(cuda=cuda))
+    monkeypatch.setitem(sys.modules, "triton",
+                        types.SimpleNamespace(testing=testing))
+    monkeypatch.setitem(sys.modules, "triton.testing", testing)
+    times = bench.time_modes(lambda: None, repeats=3)
+    assert times == pytest.approx({"do_bench": 40.0, "cudagraph": 41.0})
+    assert len(calls) == 6
+    calls.clear()
+    assert bench.time_modes(lambda: None)["do_bench"] == pytest.approx(
+        min(medians["do_bench"][:bench.TIMING_REPEATS]) * 1000)
+
+
 def test_timing_and_bandwidth_on_the_gpu():
     # Skipped at run time: importing torch while collecting would break
     # python/test's check that mirage.runtime imports without it.
