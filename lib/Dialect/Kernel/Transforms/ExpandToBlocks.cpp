@@ -7,6 +7,7 @@
 
 #include "Mirage/Dialect/Kernel/Transforms/Passes.h"
 
+#include "Mirage/Analysis/KernelSchedule.h"
 #include "Mirage/Dialect/Block/IR/BlockOps.h"
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 #include "Mirage/Support/Chip.h"
@@ -47,9 +48,11 @@ ArrayRef<int64_t> getShape(Value value) {
   return cast<ShapedType>(value.getType()).getShape();
 }
 
-/// The tiling of `op`'s result when the graph_def's operands are `operands`
-/// (`op`'s own, or the leaves of a fused elementwise tree rooted at `op`).
-Tiling analyzeTiling(Operation *op, ValueRange operands) {
+/// The tiling of the result of `group`'s root (its last op) when the
+/// graph_def's operands are `operands` (a single op's own, or the leaves of
+/// a fused group rooted there).
+Tiling analyzeTiling(ArrayRef<Operation *> group, ValueRange operands) {
+  Operation *op = group.back();
   ArrayRef<int64_t> shape = getShape(op->getResult(0));
   int64_t rank = shape.size();
   Tiling tiling;
@@ -78,9 +81,6 @@ Tiling analyzeTiling(Operation *op, ValueRange operands) {
         if (shape[rank - 1] > shape[rank - 2])
           std::swap(tiling.order[rank - 2], tiling.order[rank - 1]);
       })
-      .Case([&](kernel::ReductionOp reduction) {
-        tiling.splittable[reduction.getDim()] = false;
-      })
       .Case([&](kernel::ConcatOp concat) {
         tiling.splittable[concat.getDim()] = false;
       })
@@ -92,6 +92,12 @@ Tiling analyzeTiling(Operation *op, ValueRange operands) {
           trailing *= shape[k];
         }
       });
+  // A reduced dimension is never split: a block sums whole rows (a single
+  // reduction's own, or those of a row group's reductions, whose results
+  // broadcast back into the root along that dimension).
+  for (Operation *member : group)
+    if (auto reduction = dyn_cast<kernel::ReductionOp>(member))
+      tiling.splittable[reduction.getDim()] = false;
   return tiling;
 }
 
@@ -133,19 +139,96 @@ collectElementwiseTree(Operation *root, const DenseSet<Operation *> &kept) {
   return group;
 }
 
-/// Replaces the predefined kernel ops `group` (one op, or an elementwise tree
-/// whose root comes last) by a graph_def that runs the block ops of the same
-/// mnemonics on tiles of at most about `tileElements` result elements, one
-/// per block.
-void expand(ArrayRef<Operation *> group, int32_t threads,
-            int64_t tileElements) {
+/// Whether `op` is a reduction whose result broadcasts back into a tensor of
+/// shape `shape`: every other dimension keeps its extent, and the reduced one
+/// becomes 1 or the extent it has in `shape`.
+bool isBroadcastReduction(Operation *op, ArrayRef<int64_t> shape) {
+  auto reduction = dyn_cast<kernel::ReductionOp>(op);
+  if (!reduction)
+    return false;
+  ArrayRef<int64_t> result = getShape(reduction.getResult());
+  if (result.size() != shape.size())
+    return false;
+  for (auto [k, extent] : llvm::enumerate(result))
+    if (extent != shape[k] &&
+        (int64_t(k) != int64_t(reduction.getDim()) || extent != 1))
+      return false;
+  return true;
+}
+
+/// The row group of `root`, in program order, `root` last: an elementwise
+/// `root` and, transitively, the ops defining the operands of the group's
+/// ops that are elementwise ops of root's type (shape and element type) or
+/// reductions whose result broadcasts back into root's shape, none of them
+/// `kept` (left for the GEMM library), as long as every value the group
+/// computes but root's has all its uses in the group (ops that would have
+/// one outside are left out, and then so are those whose uses they were).
+/// Empty unless the group holds a reduction: then the elementwise tree
+/// (collectElementwiseTree) is the group, as before.
+///
+/// The row softmax as models write it, `exp`, the sum of each row and the
+/// division by it, is one group: one kernel reads each row once and writes
+/// the result, as torch.compile's fused softmax does, where the ops one by
+/// one write the exp tensor and read it twice. The grid never splits a
+/// reduced dimension (analyzeTiling), so each block holds whole rows. Every
+/// op keeps its element type: each intermediate value (the exp, the sum) is
+/// rounded to it as the kernel-level program rounds it, so the values are
+/// those of the ops one by one.
+SmallVector<Operation *> collectRowGroup(Operation *root,
+                                         const DenseSet<Operation *> &kept) {
+  if (!getElementwiseKind(root))
+    return {};
+  Type type = root->getResult(0).getType();
+  ArrayRef<int64_t> shape = getShape(root->getResult(0));
+  llvm::SetVector<Operation *> candidates;
+  candidates.insert(root);
+  for (size_t i = 0; i < candidates.size(); ++i)
+    for (Value operand : candidates[i]->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || def->getBlock() != root->getBlock() || kept.contains(def))
+        continue;
+      if ((getElementwiseKind(def) && operand.getType() == type) ||
+          isBroadcastReduction(def, shape))
+        candidates.insert(def);
+    }
+  // Leave out the ops with a use outside until none has one.
+  llvm::SmallPtrSet<Operation *, 8> members(candidates.begin(),
+                                            candidates.end());
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *candidate : candidates) {
+      if (candidate == root || !members.contains(candidate))
+        continue;
+      if (llvm::any_of(candidate->getUsers(), [&](Operation *user) {
+            return !members.contains(user);
+          })) {
+        members.erase(candidate);
+        changed = true;
+      }
+    }
+  }
+  if (llvm::none_of(members, llvm::IsaPred<kernel::ReductionOp>))
+    return {};
+  SmallVector<Operation *> group(members.begin(), members.end());
+  llvm::sort(group,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return group;
+}
+
+/// A graph_def, inserted before the last op of `group` (one op, or an
+/// elementwise tree or row group whose root comes last), that computes
+/// `group`'s root: it runs the block ops of the same mnemonics on tiles of at
+/// most about `tileElements` result elements, one per block. The kernel ops
+/// stay (replaceByGraphDef removes them).
+kernel::GraphDefOp buildGraphDef(ArrayRef<Operation *> group, int32_t threads,
+                                 int64_t tileElements) {
   Operation *op = group.back();
   OpBuilder builder(op);
   Location loc = op->getLoc();
   MLIRContext *ctx = op->getContext();
   ArrayRef<int64_t> shape = getShape(op->getResult(0));
-  // The graph_def's operands: a single op's own, else those of the tree's
-  // ops that the tree does not compute, once each.
+  // The graph_def's operands: a single op's own, else those of the group's
+  // ops that the group does not compute, once each (one loader per value).
   SmallVector<Value> operands(op->getOperands());
   if (group.size() > 1) {
     llvm::SmallPtrSet<Operation *, 8> members(group.begin(), group.end());
@@ -156,7 +239,7 @@ void expand(ArrayRef<Operation *> group, int32_t threads,
           leaves.insert(operand);
     operands.assign(leaves.begin(), leaves.end());
   }
-  Tiling tiling = analyzeTiling(op, operands);
+  Tiling tiling = analyzeTiling(group, operands);
 
   // Grid axes x, y, z take the outermost splittable dimensions until the
   // result tile is small enough, and the GPU has enough blocks to keep busy
@@ -221,7 +304,10 @@ void expand(ArrayRef<Operation *> group, int32_t threads,
   // loads %x twice).
   IRMapping tiles;
   tiles.map(ValueRange(operands), ValueRange(loaded));
-  // Kernel and block ops share mnemonics and attribute names.
+  // Kernel and block ops share mnemonics and attribute names. Each result's
+  // tile is that of its kernel type under omap: a reduction's result keeps
+  // the root's extents but along its reduced dimension, which no grid axis
+  // splits.
   SmallVector<int64_t, 4> identity =
       llvm::to_vector<4>(llvm::seq<int64_t>(0, shape.size()));
   block::GridMapAttr omap = mapOf(identity);
@@ -246,7 +332,36 @@ void expand(ArrayRef<Operation *> group, int32_t threads,
     saved.push_back(
         block::OutputSaverOp::create(builder, loc, type, tile, omap));
   block::YieldOp::create(builder, loc, saved);
-  op->replaceAllUsesWith(graph.getResults());
+  return graph;
+}
+
+/// Whether the code generator can schedule `graph` within the shared memory
+/// of every chip (a bundle's default targets). A row group keeps whole rows
+/// in shared memory (the exp that both the sum and the division read): a
+/// long enough row does not fit, where the ops one by one, reading in
+/// place, do.
+bool fitsEveryChip(kernel::GraphDefOp graph) {
+  // The schedule's refusal is expected, and not the user's: it is dropped
+  // (only it: other functions' diagnostics, which threads may emit
+  // meanwhile, go on to the other handlers).
+  Location loc = graph.getLoc();
+  ScopedDiagnosticHandler quiet(graph.getContext(), [loc](Diagnostic &diag) {
+    return success(diag.getLocation() == loc);
+  });
+  SmallVector<const Chip *> chips = getDefaultChips(/*usesClusters=*/false);
+  ScheduleOptions options = {/*maxStages=*/0, /*tensorCores=*/true,
+                             /*warpgroupMatmuls=*/false,
+                             /*tensorCopies=*/false,
+                             getSharedBytesPerBlock(chips)};
+  return llvm::all_of(chips, [&](const Chip *chip) {
+    return succeeded(scheduleKernel(graph, *chip, options));
+  });
+}
+
+/// Replaces the root of `group` (its last op) by `graph`'s result and
+/// erases the ops of `group`.
+void replaceByGraphDef(ArrayRef<Operation *> group, kernel::GraphDefOp graph) {
+  group.back()->replaceAllUsesWith(graph.getResults());
   for (Operation *member : llvm::reverse(group))
     member->erase();
 }
@@ -287,9 +402,24 @@ struct ExpandToBlocksPass
         op->emitOpError("has no block-level form to expand into yet");
         return signalPassFailure();
       }
-      SmallVector<Operation *> group = collectElementwiseTree(op, kept);
+      // A row group that the code generator could not schedule gives way to
+      // the elementwise tree (its reductions then run alone, reading their
+      // rows in place).
+      SmallVector<Operation *> group = collectRowGroup(op, kept);
+      kernel::GraphDefOp graph;
+      if (!group.empty()) {
+        graph = buildGraphDef(group, threads, tileElements);
+        if (!fitsEveryChip(graph)) {
+          graph.erase();
+          graph = nullptr;
+        }
+      }
+      if (!graph) {
+        group = collectElementwiseTree(op, kept);
+        graph = buildGraphDef(group, threads, tileElements);
+      }
       fused.insert(group.begin(), group.end());
-      expand(group, threads, tileElements);
+      replaceByGraphDef(group, graph);
     }
   }
 };

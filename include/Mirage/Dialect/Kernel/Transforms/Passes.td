@@ -32,6 +32,21 @@ def ExpandToBlocksPass
     alone is saved (`silu %g` then `mul %s, %u`: one kernel, no intermediate
     tensor).
 
+    A row group is one graph_def too: an elementwise root and, transitively,
+    the ops defining its ops' operands that are elementwise ops of its type
+    or `reduction`s whose result broadcasts back into its shape (the reduced
+    dimension 1, or its extent, the others the root's), as long as every
+    value the group computes but the root's is used only inside the group
+    (an op with a use outside is left out, then so is what only it used),
+    with at least one reduction among them, and no `library-matmuls` op. No
+    grid axis splits a reduced dimension, so each block sums whole rows;
+    each distinct outside value is loaded once, and every op keeps its
+    element type, so each intermediate value is rounded as the program as
+    written rounds it. A group the code generator could not schedule within
+    the shared memory of every chip (rows too long to hold) gives way to the
+    elementwise tree. The row softmax `exp`, `reduction`, `div` is one
+    kernel that reads its input once and writes its result once.
+
     `chunk` and `all_reduce` have no block-level form yet and get an error.
 
     With `library-matmuls`, `matmul` ops stay: `convert-mirage-kernel-to-gpu`
@@ -52,6 +67,20 @@ def ExpandToBlocksPass
       %r = exp %t : !mirage_block.stensor<2x64xf16>
       %s = output_saver %r omap <x = 0> : !mirage_block.stensor<2x64xf16> -> tensor<8x64xf16>
       yield %s : tensor<8x64xf16>
+    }
+
+    %e = mirage_kernel.exp %s : tensor<64x256xf16>
+    %r = mirage_kernel.reduction %e dim 1 : tensor<64x256xf16> -> tensor<64x1xf16>
+    %o = mirage_kernel.div %e, %r : tensor<64x256xf16>, tensor<64x1xf16> -> tensor<64x256xf16>
+    // becomes, with the default tile-elements, one row per block:
+    %o = mirage_kernel.graph_def(%S = %s : tensor<64x256xf16>) -> tensor<64x256xf16>
+        grid [64, 1, 1] block [128, 1, 1] forloop 1 {
+      %t = input_loader %S imap <x = 0> : tensor<64x256xf16> -> !mirage_block.stensor<1x256xf16>
+      %e = exp %t : !mirage_block.stensor<1x256xf16>
+      %r = reduction %e dim 1 : !mirage_block.stensor<1x256xf16> -> !mirage_block.stensor<1x1xf16>
+      %d = div %e, %r : !mirage_block.stensor<1x256xf16>, !mirage_block.stensor<1x1xf16> -> !mirage_block.stensor<1x256xf16>
+      %v = output_saver %d omap <x = 0> : !mirage_block.stensor<1x256xf16> -> tensor<64x256xf16>
+      yield %v : tensor<64x256xf16>
     }
     ```
   }];
