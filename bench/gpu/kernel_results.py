@@ -94,8 +94,9 @@ which must be within the bound (2e-2 for f16 and bf16 programs); the
 baselines are checked the same way, and a wrong kernel is not timed. Each
 time cell is `do_bench / CUDA graph`: medians in µs of
 `triton.testing.do_bench` (L2 flushed between calls, launch overhead
-included) and of `do_bench_cudagraph` (calls replayed from a CUDA graph); a
-variant's figure is the lower of the two. Mirage: the headline is the main
+included) and of `do_bench_cudagraph` (calls replayed from a CUDA graph),
+each the lower of two medians taken in a row; a variant's figure is the
+lower of the two modes. Mirage: the headline is the main
 job's result alone — the reference program through `mirage-superoptimize`,
 the bundle and `mirage-tune`'s measured winner (`pipeline_*`); the bundles
 of hand-written and saved µGraphs are a comparison column
