@@ -25,9 +25,10 @@
 // CHECK: input_loader %{{.*}} imap <> : tensor<4x8xf32> -> !mirage_block.stensor<4x8xf32>
 // CHECK-NEXT: input_loader %{{.*}} imap <x = 1> : tensor<8x8xf32> -> !mirage_block.stensor<8x2xf32>
 // CHECK-NEXT: matmul
-// The reduced dimension is never split.
-// CHECK: grid [1, 1, 1]
-// CHECK: reduction %{{.*}} dim 1 size 2 : !mirage_block.stensor<4x8xf32> -> !mirage_block.stensor<4x2xf32>
+// The reduced dimension is never split; the rows are, as many as the 32
+// elements the reduction reads ask for (8 per block).
+// CHECK: grid [4, 1, 1]
+// CHECK: reduction %{{.*}} dim 1 size 2 : !mirage_block.stensor<1x8xf32> -> !mirage_block.stensor<1x2xf32>
 // CHECK: rms_norm %{{.*}} size 8 eps 9.99999997E-7 : !mirage_block.stensor<1x8xf32>
 // The concatenated dimension is never split.
 // CHECK: grid [8, 1, 1]

@@ -244,9 +244,17 @@ kernel::GraphDefOp buildGraphDef(ArrayRef<Operation *> group, int32_t threads,
   // Grid axes x, y, z take the outermost splittable dimensions until the
   // result tile is small enough, and the GPU has enough blocks to keep busy
   // (as long as each still has a few result elements).
+  // The elements of work: the result's, but the input's of a reduction,
+  // each of whose result elements sums a row (a row sum of 128 rows of 4096
+  // is 128 blocks of one row, not 4 of 32).
   int64_t count = 1;
   for (int64_t d : shape)
     count *= d;
+  for (Operation *member : group)
+    if (auto reduction = dyn_cast<kernel::ReductionOp>(member))
+      count = std::max(
+          count,
+          cast<ShapedType>(reduction.getInput().getType()).getNumElements());
   int64_t wanted = std::max<int64_t>(
       llvm::divideCeil(count, tileElements),
       std::min<int64_t>(kMinBlocks, llvm::divideCeil(count, kMinTileElements)));

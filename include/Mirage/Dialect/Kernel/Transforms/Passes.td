@@ -22,7 +22,9 @@ def ExpandToBlocksPass
     a reduced or concatenated dimension, not inside an `rms_norm` group)
     until a block's result tile has at most about `tile-elements` elements
     and the grid has about 256 blocks (fewer when that would leave a block
-    fewer than 32 result elements);
+    fewer than 32 result elements), counting for a `reduction` the elements
+    of its input (a row sum of 128 rows of 4096 elements takes 128 blocks of
+    one row, not 4 of 32);
     each operand is cut along the dimensions that follow the split ones (a
     matmul's lhs along m, its rhs along n; a broadcast operand is
     replicated). Finer tilings (for-loops, fusion across matmuls and
