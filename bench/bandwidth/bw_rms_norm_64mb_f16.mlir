@@ -1,5 +1,5 @@
 // Bandwidth program bw_rms_norm_64mb_f16: rms_norm of each row (no weight, eps 0), 8192x4096 f16 (64 MB per input)
-// Written by bench/bandwidth/write-programs.py from bench/gpu/bandwidth.py; do not edit.
+// Written by bench/write-programs.py from bench/gpu/bandwidth.py; do not edit.
 
 func.func @bw_rms_norm_64mb_f16(%X: tensor<8192x4096xf16>) -> tensor<8192x4096xf16> {
   %O = mirage_kernel.rms_norm %X size 4096 : tensor<8192x4096xf16>

@@ -1,5 +1,5 @@
 // Bandwidth program bw_softmax_16mb_f16: exp(S) / sum(exp(S)) of each row, 2048x4096 f16 (16 MB per input)
-// Written by bench/bandwidth/write-programs.py from bench/gpu/bandwidth.py; do not edit.
+// Written by bench/write-programs.py from bench/gpu/bandwidth.py; do not edit.
 
 func.func @bw_softmax_16mb_f16(%S: tensor<2048x4096xf16>) -> tensor<2048x4096xf16> {
   %E = mirage_kernel.exp %S : tensor<2048x4096xf16>

@@ -1,5 +1,5 @@
 // Generality program llama32_1b_attn_b1_t512_kv512_f16: attention of batch 1, 512 query tokens, 32 query / 8 KV heads of dim 64, 512 keys, f16
-// Written by bench/generality/write-programs.py from bench/gpu/generality.py; do not edit.
+// Written by bench/write-programs.py from bench/gpu/generality.py; do not edit.
 
 func.func @llama32_1b_attn_b1_t512_kv512_f16(%Q: tensor<8x2048x64xf16>, %K: tensor<8x64x512xf16>, %V: tensor<8x512x64xf16>) -> tensor<8x2048x64xf16> {
   %S = mirage_kernel.matmul %Q, %K : tensor<8x2048x64xf16>, tensor<8x64x512xf16> -> tensor<8x2048x512xf16>

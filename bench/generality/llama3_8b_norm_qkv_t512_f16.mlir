@@ -1,5 +1,5 @@
 // Generality program llama3_8b_norm_qkv_t512_f16: rms_norm then the QKV projection, 512 tokens (4096 -> 6144), f16
-// Written by bench/generality/write-programs.py from bench/gpu/generality.py; do not edit.
+// Written by bench/write-programs.py from bench/gpu/generality.py; do not edit.
 
 func.func @llama3_8b_norm_qkv_t512_f16(%X: tensor<512x4096xf16>, %W: tensor<4096x6144xf16>) -> tensor<512x6144xf16> {
   %N = mirage_kernel.rms_norm %X size 4096 : tensor<512x4096xf16>

@@ -1,5 +1,5 @@
 // Generality program mistral_7b_mlp_down_t16_bf16: gated MLP silu(X W1) * (X W2) then its down projection W3, 16 tokens (4096 -> 14336), bf16
-// Written by bench/generality/write-programs.py from bench/gpu/generality.py; do not edit.
+// Written by bench/write-programs.py from bench/gpu/generality.py; do not edit.
 
 func.func @mistral_7b_mlp_down_t16_bf16(%X: tensor<16x4096xbf16>, %W1: tensor<4096x14336xbf16>, %W2: tensor<4096x14336xbf16>, %W3: tensor<14336x4096xbf16>) -> tensor<16x4096xbf16> {
   %G = mirage_kernel.matmul %X, %W1 : tensor<16x4096xbf16>, tensor<4096x14336xbf16> -> tensor<16x14336xbf16>

@@ -1,5 +1,5 @@
 // Generality program mistral_7b_mlp_t512_f16: gated MLP silu(X W1) * (X W2), 512 tokens (4096 -> 14336), f16
-// Written by bench/generality/write-programs.py from bench/gpu/generality.py; do not edit.
+// Written by bench/write-programs.py from bench/gpu/generality.py; do not edit.
 
 func.func @mistral_7b_mlp_t512_f16(%X: tensor<512x4096xf16>, %W1: tensor<4096x14336xf16>, %W2: tensor<4096x14336xf16>) -> tensor<512x14336xf16> {
   %G = mirage_kernel.matmul %X, %W1 : tensor<512x4096xf16>, tensor<4096x14336xf16> -> tensor<512x14336xf16>

@@ -1,5 +1,5 @@
 // Generality program qwen25_7b_mlp_down_t4_bf16: gated MLP silu(X W1) * (X W2) then its down projection W3, 4 tokens (3584 -> 18944), bf16
-// Written by bench/generality/write-programs.py from bench/gpu/generality.py; do not edit.
+// Written by bench/write-programs.py from bench/gpu/generality.py; do not edit.
 
 func.func @qwen25_7b_mlp_down_t4_bf16(%X: tensor<4x3584xbf16>, %W1: tensor<3584x18944xbf16>, %W2: tensor<3584x18944xbf16>, %W3: tensor<18944x3584xbf16>) -> tensor<4x3584xbf16> {
   %G = mirage_kernel.matmul %X, %W1 : tensor<4x3584xbf16>, tensor<3584x18944xbf16> -> tensor<4x18944xbf16>

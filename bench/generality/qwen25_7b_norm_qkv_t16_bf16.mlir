@@ -1,5 +1,5 @@
 // Generality program qwen25_7b_norm_qkv_t16_bf16: rms_norm then the QKV projection, 16 tokens (3584 -> 4608), bf16
-// Written by bench/generality/write-programs.py from bench/gpu/generality.py; do not edit.
+// Written by bench/write-programs.py from bench/gpu/generality.py; do not edit.
 
 func.func @qwen25_7b_norm_qkv_t16_bf16(%X: tensor<16x3584xbf16>, %W: tensor<3584x4608xbf16>) -> tensor<16x4608xbf16> {
   %N = mirage_kernel.rms_norm %X size 3584 : tensor<16x3584xbf16>

@@ -1,5 +1,5 @@
 // Generality program qwen25_7b_softmax_t4_k4096_bf16: row softmax of the attention scores of 28 heads, 4 tokens over 4096 keys, bf16
-// Written by bench/generality/write-programs.py from bench/gpu/generality.py; do not edit.
+// Written by bench/write-programs.py from bench/gpu/generality.py; do not edit.
 
 func.func @qwen25_7b_softmax_t4_k4096_bf16(%S: tensor<112x4096xbf16>) -> tensor<112x4096xbf16> {
   %E = mirage_kernel.exp %S : tensor<112x4096xbf16>

@@ -8,7 +8,7 @@ Every program is f16 over rows of 4096 and comes in three sizes, 128, 2048
 and 8192 rows: 1, 16 and 64 MB (MiB) per input. As in the generality suite
 (generality.py, whose Program and Spec build these), each is written here
 once and yields both its kernel graph (`mlir`, committed as
-bench/bandwidth/<name>.mlir by bench/bandwidth/write-programs.py; a test
+bench/bandwidth/<name>.mlir by bench/write-programs.py; a test
 checks the files agree) and its PyTorch program (the eager baseline, and
 what torch.compile compiles).
 

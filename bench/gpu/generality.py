@@ -4,7 +4,7 @@ the benchmarks (bench.py --suite generality).
 
 Every program is written here once, as shapes and a kind, and yields both
 its kernel graph (`mlir`, committed as bench/generality/<name>.mlir by
-bench/generality/write-programs.py; a test checks the files agree) and its
+bench/write-programs.py; a test checks the files agree) and its
 PyTorch program (the eager baseline, and what torch.compile compiles).
 
 The models' dimensions (hidden size, intermediate size, query and KV heads,
@@ -80,12 +80,12 @@ class Program:
     def text(self, output, comment, suite="generality"):
         """The function returning `output`, headed by `comment` and by
         where it comes from: bench/gpu/<suite>.py, written by
-        bench/<suite>/write-programs.py."""
+        bench/write-programs.py."""
         arguments = ", ".join(f"%{name}: {self.type(shape)}"
                               for name, shape in self.inputs)
         return "\n".join(
             [f"// {suite.capitalize()} program {self.name}: {comment}",
-             f"// Written by bench/{suite}/write-programs.py from "
+             f"// Written by bench/write-programs.py from "
              f"bench/gpu/{suite}.py; do not edit.", "",
              f"func.func @{self.name}({arguments}) -> "
              f"{self.type(output[1])} {{"] + self.lines +

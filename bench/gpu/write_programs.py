@@ -1,7 +1,7 @@
 """Writes the programs of a suite (generality.py's Spec: a name and its
 kernel graph, `mlir()`) into a directory, one file per program:
-<directory>/<name>.mlir. The suites' writers (bench/generality and
-bench/bandwidth, write-programs.py) call `main` with their programs:
+<directory>/<name>.mlir. bench/write-programs.py calls `main` for each
+suite:
 
     write-programs.py [--check]
 

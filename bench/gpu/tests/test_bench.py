@@ -632,9 +632,8 @@ def test_generality_programs_are_written_and_match_their_cases(name):
     assert (case.inputs, case.output, case.dtype) == (inputs, output, dtype)
 
 
-def test_the_committed_generality_programs_are_what_the_generator_writes():
-    result = run_script(REPO / "bench" / "generality" / "write-programs.py",
-                        "--check")
+def test_the_committed_programs_are_what_the_generators_write():
+    result = run_script(REPO / "bench" / "write-programs.py", "--check")
     assert result.returncode == 0, result.stdout
 
 
@@ -713,12 +712,6 @@ def test_bandwidth_programs_use_the_ops_of_the_generality_suite():
     assert ops("bw_softmax_1mb_f16") == ops("bw_softmax_64mb_f16") == [
         "mirage_kernel.exp %S", "mirage_kernel.reduction %E dim 1",
         "mirage_kernel.div %E, %R"]
-
-
-def test_the_committed_bandwidth_programs_are_what_the_generator_writes():
-    result = run_script(REPO / "bench" / "bandwidth" / "write-programs.py",
-                        "--check")
-    assert result.returncode == 0, result.stdout
 
 
 def test_the_program_writer_finds_missing_changed_and_stale_files(tmp_path,

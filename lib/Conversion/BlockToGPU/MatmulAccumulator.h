@@ -45,8 +45,9 @@ public:
                       const Tile &out) = 0;
 };
 
-/// Emits `body(item)` for round `round` of the items a matmul's workers
-/// (warps or warpgroups) take in turn: worker `worker` of `workers` takes
+/// Emits `body(item)` for round `round` of the items workers take in turn
+/// (a matmul's warps or warpgroups, the lanes of a register-rows group's
+/// row, RegisterRowsNorm): worker `worker` of `workers` takes
 /// items `worker`, `worker + workers`, ... of `items`. The round runs under
 /// a guard when some workers have no item in it; `fallback` holds the values
 /// it yields where the body does not run (as many as `body` returns, none

@@ -196,34 +196,20 @@ void RegisterRowsNorm::emit(const Tile &in, const Tile &out,
   Value group = div(thread, rows.lanes);
   Value first = mul(group, size);
   int64_t runs = size / rows.width;
-  Type f32 = builder.getF32Type();
-  // Run `j` of this thread is run `lane + j * lanes` of its group; only the
-  // last may lie past the group's end (`inside[j]`, else null).
-  SmallVector<SmallVector<Value, 4>> coords;
-  SmallVector<Value> inside;
-  SmallVector<SmallVector<Value, 8>> held;
-  for (int64_t j = 0; j < rows.runsPerThread; ++j) {
-    Value run = add(lane, j * rows.lanes);
-    coords.push_back(
-        emitter.delinearize(add(first, mul(run, rows.width)), in.shape));
-    if ((j + 1) * rows.lanes <= runs) {
-      inside.push_back(Value());
-      held.push_back(emitter.loadVector(in, coords.back(), rows.width));
-      continue;
-    }
-    inside.push_back(less(run, runs));
-    auto load =
-        scf::IfOp::create(builder, loc, SmallVector<Type>(rows.width, f32),
-                          inside.back(), /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(load.thenBlock());
-    scf::YieldOp::create(builder, loc,
-                         emitter.loadVector(in, coords.back(), rows.width));
-    builder.setInsertionPointToStart(load.elseBlock());
-    scf::YieldOp::create(builder, loc,
-                         SmallVector<Value>(rows.width, emitter.f32(0.0)));
-    held.emplace_back(load.getResults());
-  }
+  // The first element of run `run` of this thread's group.
+  auto at = [&](Value run) {
+    return emitter.delinearize(add(first, mul(run, rows.width)), in.shape);
+  };
+  // Round `j` of this thread is run `lane + j * lanes` of its group; only
+  // the last may lie past the group's end, where it reads as zeros.
+  SmallVector<SmallVector<Value>> held;
+  SmallVector<Value> zeros(rows.width, emitter.f32(0.0));
+  for (int64_t j = 0; j < rows.runsPerThread; ++j)
+    held.push_back(emitItemOfRound(
+        emitter, lane, rows.lanes, runs, j, zeros, [&](Value run) {
+          return SmallVector<Value>(
+              emitter.loadVector(in, at(run), rows.width));
+        }));
   // The thread's squares, then its group's, added in a fixed order.
   SmallVector<Value> squares;
   for (ArrayRef<Value> run : held)
@@ -253,19 +239,14 @@ void RegisterRowsNorm::emit(const Tile &in, const Tile &out,
     mean = arith::AddFOp::create(builder, loc, mean, emitter.f32(eps));
   Value factor = emitDivide(builder, loc, emitter.f32(1.0),
                             math::SqrtOp::create(builder, loc, mean));
-  for (auto [run, at, guardedBy] : llvm::zip(held, coords, inside)) {
-    SmallVector<Value, 8> results;
-    for (Value x : run)
-      results.push_back(arith::MulFOp::create(builder, loc, x, factor));
-    if (!guardedBy) {
-      emitter.storeVector(out, at, results);
-      continue;
-    }
-    auto store = scf::IfOp::create(builder, loc, guardedBy);
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(store.thenBlock()->getTerminator());
-    emitter.storeVector(out, at, results);
-  }
+  for (auto [j, values] : llvm::enumerate(held))
+    emitItemOfRound(emitter, lane, rows.lanes, runs, j, {}, [&](Value run) {
+      SmallVector<Value, 8> results;
+      for (Value x : values)
+        results.push_back(arith::MulFOp::create(builder, loc, x, factor));
+      emitter.storeVector(out, at(run), results);
+      return SmallVector<Value>();
+    });
   emitter.barrier();
 }
 
