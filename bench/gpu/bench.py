@@ -36,7 +36,10 @@ torch.compile in each of --compile-modes (default: "default" and
 "max-autotune-no-cudagraphs", each timed plain and replayed from a CUDA
 graph), checks and times it, and writes the results again after each case,
 starting no compilation once --time-budget seconds have passed since the
-start (those are reported as skipped). The memory
+start (those are reported as skipped). Last, the case's face-off (face_off):
+Mirage's headline kernel, the copy of the bandwidth suite and every correct
+baseline within FACE_OFF_MARGIN of the best are timed again, in turns over
+FACE_OFF_ROUNDS rounds, and each keeps its lowest median per mode. The memory
 floor divides each case's unique bytes by the copy bandwidth measured at the
 start. Prints progress and the table; exits 1 if a case has no correct
 Mirage kernel, 2 on bad arguments.
@@ -78,6 +81,12 @@ COPY_BYTES = 1 << 30
 #: in a row (clocks under sustained load; bench/results/bd1802f-gpu-
 #: experiments.md), more than the differences the suites decide on.
 TIMING_REPEATS = 2
+#: Rounds of a case's face-off (face_off): after its baselines are compiled,
+#: Mirage's headline kernel and its nearest rivals are timed again in turns.
+FACE_OFF_ROUNDS = 2
+#: Baselines whose figure is within this factor of the best baseline's (or
+#: of Mirage's) take part in the face-off.
+FACE_OFF_MARGIN = 1.10
 START = time.monotonic()
 
 
@@ -176,6 +185,52 @@ def time_modes(call, notes=None, repeats=None):
     return times
 
 
+def face_off(contenders, rounds=FACE_OFF_ROUNDS, timer=None):
+    """Times `contenders`, a list of (entry, call), again in turns:
+    `rounds` rounds that each time every contender once with `timer`
+    (default: time_modes with one median per mode), in forward then
+    reverse order, so that the drift of the clocks under sustained load
+    reaches them all alike. Each entry's time in a mode becomes the lowest
+    of all its medians in that mode."""
+    timer = timer or (lambda call: time_modes(call, repeats=1))
+    for turn in range(rounds):
+        for entry, call in (contenders if turn % 2 == 0
+                            else contenders[::-1]):
+            for mode, us in timer(call).items():
+                old = entry["times"].get(mode)
+                entry["times"][mode] = us if old is None else min(old, us)
+
+
+def face_off_contenders(record, calls):
+    """The (name, entry, call) of `record`'s face-off: its headline Mirage
+    kernel, the copy of the bandwidth suite, and every correct baseline
+    whose figure is within FACE_OFF_MARGIN of the best baseline's or of
+    Mirage's; `calls` maps ("candidate", bundle, function), ("baseline",
+    name) and ("copy",) to the calls that time them. Without a headline
+    (the case failed) there is no face-off."""
+    if record["status"] != "ok":
+        return []
+    headline = ("candidate", record["bundle"], record["function"])
+    if headline not in calls:
+        return []
+    [entry] = [c for c in record["candidates"]
+               if c["bundle"] == record["bundle"]
+               and c["function"] == record["function"]]
+    contenders = [(f"{record['bundle']}/{record['function']}", entry,
+                   calls[headline])]
+    if "copy_times" in record and ("copy",) in calls:
+        contenders.append(("copy", {"times": record["copy_times"]},
+                           calls[("copy",)]))
+    limit = FACE_OFF_MARGIN * min(record["best_baseline_us"] or math.inf,
+                                  record["mirage_us"])
+    for name, baseline in record["baselines"].items():
+        figure = kernel_results.figure(baseline)
+        if (baseline["correct"] and figure and figure[1] <= limit
+                and ("baseline", name) in calls):
+            contenders.append((name, baseline, calls[("baseline", name)]))
+    return contenders
+
+
 def copy_bandwidth(nbytes=COPY_BYTES):
     """The device's copy bandwidth in bytes/s, counting bytes read and
     written: the median do_bench time of copying `nbytes`."""
@@ -188,14 +243,19 @@ def copy_bandwidth(nbytes=COPY_BYTES):
     return 2 * nbytes / (ms * 1e-3)
 
 
-def copy_times(nbytes, device):
-    """time_modes of a device copy that moves `nbytes`, counting bytes read
-    and written as the memory floor does: nbytes / 2 bytes (uint8) copied
-    from one tensor to another on `device`."""
+def copy_call(nbytes, device):
+    """A device copy that moves `nbytes`, counting bytes read and written as
+    the memory floor does: nbytes / 2 bytes (uint8) copied from one tensor
+    to another on `device`."""
     import torch
     source = torch.empty(nbytes // 2, dtype=torch.uint8, device=device)
     target = torch.empty_like(source)
-    return time_modes(lambda: target.copy_(source))
+    return lambda: target.copy_(source)
+
+
+def copy_times(nbytes, device):
+    """time_modes of copy_call(nbytes, device)."""
+    return time_modes(copy_call(nbytes, device))
 
 
 def run_variant(call, expected, bound, poison=None):
@@ -272,8 +332,11 @@ def pipeline_functions(bundle_dir, names, winners):
     return chosen
 
 
-def mirage_candidates(case, bundle_dirs, inputs, expected, bound, options):
-    """Checks and times every candidate function of `case`."""
+def mirage_candidates(case, bundle_dirs, inputs, expected, bound, options,
+                      calls, kept):
+    """Checks and times every candidate function of `case`. The calls of
+    the pipeline bundles' functions go into `calls` (for the face-off),
+    those bundles into `kept`, to be closed by the caller."""
     import torch
     entries = []
     winners = tuned_winners(options.tuning_db)
@@ -296,15 +359,22 @@ def mirage_candidates(case, bundle_dirs, inputs, expected, bound, options):
             function = bundle(name)
             outputs = torch.empty(case.output, dtype=inputs[0].dtype,
                                   device=inputs[0].device)
+
+            def call(function=function, outputs=outputs):
+                return function(*inputs, out=outputs)
             entry = {**base, "function": name,
                      "source": sources[name] if sources else "comparison",
                      "chip": bundle.chip(options.device),
-                     **run_variant(lambda: function(*inputs, out=outputs),
-                                   expected, bound,
+                     **run_variant(call, expected, bound,
                                    poison=lambda: outputs.fill_(math.nan))}
             entries.append(entry)
             progress(case.name, f"{bundle_dir.name}/{name}", entry)
-        bundle.close()
+            if sources:
+                calls[("candidate", bundle_dir.name, name)] = call
+        if sources:
+            kept.append(bundle)
+        else:
+            bundle.close()
     return entries
 
 
@@ -316,16 +386,33 @@ def progress(case, what, entry):
           flush=True)
 
 
+class CaseState:
+    """What the compile phase and the face-off of a checked case need: its
+    inputs, the expected output, the error bound, the calls that time its
+    variants (face_off_contenders) and the bundles to close at the end."""
+
+    def __init__(self, inputs, expected, bound, calls, bundles):
+        self.inputs, self.expected, self.bound = inputs, expected, bound
+        self.calls, self.bundles = calls, bundles
+
+    def close(self):
+        for bundle in self.bundles:
+            bundle.close()
+        self.bundles, self.calls = [], {}
+
+
 def benchmark_case(case, options, meta, bandwidth):
-    """The record of one case without torch.compile, and the state the
-    compile phase needs: (inputs, expected, bound), None if unchecked."""
+    """The record of one case without torch.compile, and the CaseState the
+    compile phase needs, None if unchecked."""
     import torch
     record = kernel_results.new_record(case, meta, bandwidth)
     device = torch.device("cuda", options.device)
+    calls = {}
     if case.suite == "bandwidth":
         # What the program's time is held against: a copy of its bytes,
         # timed in this run the same way (kernel_results.summarise).
-        record["copy_times"] = copy_times(record["bytes"], device)
+        calls[("copy",)] = copy_call(record["bytes"], device)
+        record["copy_times"] = time_modes(calls[("copy",)])
         print(f"  {case.name}: copy of {record['bytes'] / 1e6:.3g} MB: "
               f"{kernel_results.times_cell(record['copy_times'])} µs",
               flush=True)
@@ -349,15 +436,19 @@ def benchmark_case(case, options, meta, bandwidth):
                                       TorchBackend(torch, device), "f32")
     bound = check.bound_for(program)
     record["bound"] = bound
+    kept = []
     record["candidates"] = mirage_candidates(case, bundle_dirs, inputs,
-                                             expected, bound, options)
-    calls = {"eager": lambda: case.program(*inputs)}
+                                             expected, bound, options, calls,
+                                             kept)
+    baselines = {"eager": lambda: case.program(*inputs)}
     if case.attention:
-        calls.update(cases.sdpa_variants(case, inputs))
-    for name, call in calls.items():
+        baselines.update(cases.sdpa_variants(case, inputs))
+    for name, call in baselines.items():
         record["baselines"][name] = run_variant(call, expected, bound)
+        calls[("baseline", name)] = call
         progress(case.name, name, record["baselines"][name])
-    return kernel_results.summarise(record), (inputs, expected, bound)
+    return (kernel_results.summarise(record),
+            CaseState(inputs, expected, bound, calls, kept))
 
 
 def compile_name(mode):
@@ -367,9 +458,10 @@ def compile_name(mode):
 
 def compile_baseline(case, state, mode):
     """torch.compile's entry for `case`: compiled, checked and timed;
-    compile_s is the time of the first call, which compiles."""
+    compile_s is the time of the first call, which compiles. The compiled
+    call goes into state.calls."""
     import torch
-    inputs, expected, bound = state
+    inputs, expected, bound = state.inputs, state.expected, state.bound
     start = time.monotonic()
     try:
         torch._dynamo.reset()
@@ -380,6 +472,7 @@ def compile_baseline(case, state, mode):
         return {"max_rel_err": None, "correct": False, "times": {},
                 "error": "compilation failed: " + short(error)}
     compile_s = time.monotonic() - start
+    state.calls[("baseline", compile_name(mode))] = lambda: compiled(*inputs)
     return {**run_variant(lambda: compiled(*inputs), expected, bound),
             "compile_s": round(compile_s, 1)}
 
@@ -507,6 +600,15 @@ def main(argv):
                 progress(name, compile_name(mode), entry)
             record["baselines"][compile_name(mode)] = entry
         kernel_results.summarise(record)
+        contenders = face_off_contenders(record, states[name].calls)
+        if contenders:
+            print(f"{name}: face-off of " +
+                  ", ".join(n for n, _, _ in contenders), flush=True)
+            face_off([(entry, call) for _, entry, call in contenders])
+            record["face_off"] = [n for n, _, _ in contenders]
+            kernel_results.summarise(record)
+            print(summary_line(record), flush=True)
+        states[name].close()
         kernel_results.save(options.out, records)
 
     print("\n".join(kernel_results.table(records)))

@@ -32,6 +32,9 @@ A record, one JSON object per case, holds:
                   searched µGraph of the other bundles (a comparison), or None
   cost_model_us   the pipeline bundle's function as the cost model chose
                   it, without measured selection (a comparison), or None
+  face_off        the variants timed again in turns at the end of the case
+                  (bench.face_off): the headline, the copy of the bandwidth
+                  suite and the baselines nearest the best; [] if none
   best_baseline, best_baseline_us   the fastest figure of a correct baseline
   speedup         best_baseline_us / mirage_us
   floor_fraction  floor_us / mirage_us
@@ -193,7 +196,7 @@ def new_record(case, meta, bandwidth):
             "function": None, "chip": None, "mirage_us": None,
             "mirage_mode": None, "mirage_times": {}, "max_rel_err": None,
             "best_baseline": None, "best_baseline_us": None, "speedup": None,
-            "floor_fraction": None,
+            "floor_fraction": None, "face_off": [],
             **({"copy_times": {}, "copy_us": None, "copy_fraction": None}
                if case.suite == "bandwidth" else {})}
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Where a case's time goes, kernel by kernel, on a GPU.
 
-    profile_kernels.py BUNDLES_ROOT CASE:FUNCTION... [--compile] [--out DIR]
-                       [--runs N] [--library PATH] [--device N]
+    profile_kernels.py BUNDLES_ROOT CASE:FUNCTION... [--compile]
+                       [--compile-modes M,N] [--out DIR] [--runs N]
+                       [--library PATH] [--device N]
 
 For every CASE:FUNCTION (a case of bench.py's suites and a function of its
 pipeline bundle BUNDLES_ROOT/pipeline_CASE) it runs the function, the case's
-eager PyTorch program and, with --compile, its torch.compile default, N times
+eager PyTorch program and, with --compile, its torch.compile in each of
+--compile-modes (default: "default"), N times
 each back to back under torch.profiler, and reports every kernel those calls
 launched with its mean duration per call (CUPTI's kernel records: the
 runtime's own kernels, cuBLASLt's and PyTorch's alike). The sum is the busy
@@ -31,7 +33,7 @@ import zlib
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench import ALL_CASES  # noqa: E402
+from bench import ALL_CASES, compile_name  # noqa: E402
 import check  # noqa: E402
 from mirage import runtime  # noqa: E402
 from mirage.plan import FunctionSpec, TensorSpec  # noqa: E402
@@ -102,10 +104,10 @@ def profile_case(root, case_name, function, options):
     kernel = bundle(function)
     calls = {"mirage " + function: lambda: kernel(*inputs),
              "eager": lambda: case.program(*inputs)}
-    if options.compile:
+    for mode in options.compile_modes if options.compile else ():
         torch._dynamo.reset()
-        compiled = torch.compile(case.program, dynamic=False)
-        calls["torch.compile"] = lambda: compiled(*inputs)
+        compiled = torch.compile(case.program, mode=mode, dynamic=False)
+        calls[compile_name(mode)] = lambda compiled=compiled: compiled(*inputs)
     results = {name: kernel_times(call, options.runs, options.plain)
                for name, call in calls.items()}
     if options.graph:
@@ -131,6 +133,8 @@ def main(argv):
     parser.add_argument("root", type=pathlib.Path)
     parser.add_argument("targets", nargs="+", metavar="CASE:FUNCTION")
     parser.add_argument("--compile", action="store_true")
+    parser.add_argument("--compile-modes", default="default",
+                        help="comma-separated torch.compile modes")
     parser.add_argument("--plain", action="store_true")
     parser.add_argument("--graph", action="store_true")
     parser.add_argument("--runs", type=int, default=20)
@@ -140,6 +144,7 @@ def main(argv):
     parser.add_argument("--library")
     parser.add_argument("--device", type=int, default=0)
     options = parser.parse_args(argv)
+    options.compile_modes = [m for m in options.compile_modes.split(",") if m]
     results = {}
     for target in options.targets:
         case, _, function = target.partition(":")

@@ -573,6 +573,69 @@ def test_each_timing_mode_keeps_the_lowest_of_its_repeated_medians(
         min(medians["do_bench"][:bench.TIMING_REPEATS]) * 1000)
 
 
+def test_the_face_off_times_contenders_in_turns_and_keeps_their_lowest():
+    first = {"times": {"do_bench": 50.0, "cudagraph": 40.0}}
+    second = {"times": {"cudagraph": 45.0}}
+    order = []
+    medians = {"a": [{"do_bench": 49.0, "cudagraph": 42.0},
+                     {"do_bench": 52.0, "cudagraph": 39.0}],
+               "b": [{"do_bench": 47.0, "cudagraph": 44.0},
+                     {"do_bench": 46.0, "cudagraph": 46.0}]}
+
+    def timer(call):
+        order.append(call)
+        return medians[call][order.count(call) - 1]
+
+    bench.face_off([(first, "a"), (second, "b")], rounds=2, timer=timer)
+    # Forward, then backward: each contender is timed once per round and
+    # the last timed of one round is the first of the next.
+    assert order == ["a", "b", "b", "a"]
+    assert first["times"] == {"do_bench": 49.0, "cudagraph": 39.0}
+    assert second["times"] == {"do_bench": 46.0, "cudagraph": 44.0}
+
+
+def test_the_face_off_holds_the_headline_against_the_nearest_baselines():
+    r = record(candidates=[
+        entry(30.0, 20.0, bundle="pipeline_lora", function="lora",
+              source="pipeline"),
+        entry(25.0, 19.0, bundle="pipeline_lora",
+              function="lora_candidate_0", source="cost_model")],
+        baselines={"eager": entry(40.0, 30.0),
+                   "torch.compile": entry(26.0, 21.0),
+                   "torch.compile max-autotune-no-cudagraphs":
+                       entry(23.0, 22.5),
+                   "wrong": entry(1.0, err=0.5, correct=False)})
+    calls = {("candidate", "pipeline_lora", "lora"): "mirage",
+             ("candidate", "pipeline_lora", "lora_candidate_0"): "cost",
+             ("baseline", "eager"): "eager",
+             ("baseline", "torch.compile"): "compile",
+             ("baseline", "torch.compile max-autotune-no-cudagraphs"): "max",
+             ("baseline", "wrong"): "wrong"}
+    contenders = bench.face_off_contenders(r, calls)
+    # Within 10% of the lower of Mirage's 20 and the best baseline's 21.
+    assert [(n, c) for n, _, c in contenders] == [
+        ("pipeline_lora/lora", "mirage"), ("torch.compile", "compile")]
+    assert contenders[0][1] is r["candidates"][0]
+    del calls[("candidate", "pipeline_lora", "lora")]
+    assert bench.face_off_contenders(r, calls) == []
+
+
+def test_the_bandwidth_face_off_includes_the_copy():
+    r = record("bw_add_1mb_f16", candidates=[
+        entry(2.0, 1.8, bundle="pipeline_bw_add_1mb_f16",
+              function="bw_add_1mb_f16", source="pipeline")],
+        baselines={"eager": entry(3.0, 2.5)},
+        copy_times={"do_bench": 2.0, "cudagraph": 1.5})
+    calls = {("candidate", "pipeline_bw_add_1mb_f16", "bw_add_1mb_f16"): "m",
+             ("copy",): "copy", ("baseline", "eager"): "eager"}
+    contenders = bench.face_off_contenders(r, calls)
+    assert [(n, c) for n, _, c in contenders] == [
+        ("pipeline_bw_add_1mb_f16/bw_add_1mb_f16", "m"), ("copy", "copy")]
+    bench.face_off([(e, c) for _, e, c in contenders], rounds=1,
+                   timer=lambda call: {"cudagraph": 1.0})
+    assert r["copy_times"] == {"do_bench": 2.0, "cudagraph": 1.0}
+
+
 def test_timing_and_bandwidth_on_the_gpu():
     # Skipped at run time: importing torch while collecting would break
     # python/test's check that mirage.runtime imports without it.
