@@ -170,6 +170,8 @@ mlir::mirage::scheduleKernel(kernel::GraphDefOp graph, const Chip &chip,
        false},
       {0, 0, true, tensorCores, false, false, false},
       {0, 0, false, tensorCores, false, false, false}};
+  for (ScheduleChoices &rung : rungs)
+    rung.rowPrograms = options.rowPrograms;
   std::optional<KernelSchedule> chosen;
   for (const ScheduleChoices &rung : rungs) {
     FailureOr<KernelSchedule> schedule = planKernel(graph, chip, rung);
@@ -256,6 +258,9 @@ void KernelSchedule::print(raw_ostream &os, kernel::GraphDefOp graph) const {
        << " row sums " << chain.rowSums.size() << " registers ["
        << chain.firstRegister << ", "
        << chain.firstRegister + chain.numRegisters << ")\n";
+  if (rowProgram)
+    os << "  row program width " << rowProgram->width << " lanes "
+       << rowProgram->lanes << " runs " << rowProgram->runsPerThread << "\n";
   for (Operation &op : graph.getBodyBlock())
     if (auto rows = registerRows.find(&op); rows != registerRows.end())
       os << "  register rows " << name(&op) << " width " << rows->second.width

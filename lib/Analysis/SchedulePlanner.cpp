@@ -75,6 +75,14 @@ private:
   /// elements and at least one run.
   std::optional<RegisterRows> getRegisterRows(block::RmsNormOp norm,
                                               const TileLayout &in);
+  /// How the body runs as a row program (KernelSchedule::rowProgram), if it
+  /// is one: the rows of the loaders' shape split evenly over the threads,
+  /// every thread holding as many runs of each row, and the tiles live at
+  /// once taking at most kMaxRowProgramRegisters per thread.
+  std::optional<RegisterRows> getRowProgram();
+  /// Plans the body as a row program if it is one (one buffer of a warp's
+  /// f32 per reduction of rows wider than a warp); returns whether it was.
+  bool planRowProgram();
   MatmulEngine chooseEngine(block::MatmulOp op);
 
   // Shared memory, in the lowering's order.
@@ -285,6 +293,108 @@ std::optional<RegisterRows> Planner::getRegisterRows(block::RmsNormOp norm,
       rows.runsPerThread * rows.width > kMaxRowRegisters)
     return std::nullopt;
   return rows;
+}
+
+std::optional<RegisterRows> Planner::getRowProgram() {
+  if (!choices.rowPrograms || graph.getForloop() != 1 || graph.getCluster())
+    return std::nullopt;
+  Block &body = graph.getBodyBlock();
+  auto loaders = llvm::to_vector(body.getOps<block::InputLoaderOp>());
+  if (loaders.empty())
+    return std::nullopt;
+  // S, the loaders' shape, and R, one value per row of S.
+  ArrayRef<int64_t> rows = getShape(loaders.front().getResult());
+  int64_t size = rows.back();
+  SmallVector<int64_t, 4> perRow(rows);
+  perRow.back() = 1;
+  auto shapeOf = [&](Value value) -> std::optional<bool> {
+    ArrayRef<int64_t> shape = getShape(value);
+    if (shape == rows)
+      return true;
+    if (shape == ArrayRef<int64_t>(perRow))
+      return false;
+    return std::nullopt;
+  };
+  // Runs as wide as every access allows; which S values live at each op.
+  int64_t width = size;
+  SmallVector<Type, 4> types;
+  DenseMap<Value, Operation *> lastUse;
+  bool sums = false;
+  for (Operation &op : body.without_terminator()) {
+    for (Value operand : op.getOperands())
+      lastUse[operand] = &op;
+    if (auto loader = dyn_cast<block::InputLoaderOp>(op)) {
+      if (shapeOf(loader.getResult()) != std::optional<bool>(true))
+        return std::nullopt;
+      TileLayout global = getGlobalLayout(loader, /*wholeShape=*/false);
+      width = std::min(width, getTermRun(global, size));
+      types.push_back(global.storageType);
+      continue;
+    }
+    if (auto saver = dyn_cast<block::OutputSaverOp>(op)) {
+      if (!shapeOf(saver.getInput()))
+        return std::nullopt;
+      types.push_back(getElementType(saver.getResult()));
+      continue;
+    }
+    if (auto reduction = dyn_cast<block::ReductionOp>(op)) {
+      if (shapeOf(reduction.getInput()) != std::optional<bool>(true) ||
+          shapeOf(reduction.getResult()) != std::optional<bool>(false))
+        return std::nullopt;
+      sums = true;
+      continue;
+    }
+    if (!getElementwiseKind(&op) || op.getNumResults() != 1 ||
+        !llvm::all_of(op.getOperands(),
+                      [&](Value v) { return shapeOf(v).has_value(); }) ||
+        !shapeOf(op.getResult(0)))
+      return std::nullopt;
+    types.push_back(getElementType(op.getResult(0)));
+  }
+  int64_t groups = getNumElements(rows) / size;
+  if (!sums || size == 1 || s.threads % groups != 0)
+    return std::nullopt;
+  RegisterRows program;
+  program.lanes = s.threads / groups;
+  program.width = std::min(width, getRunWidth(rows, types, size));
+  int64_t runs = size / program.width;
+  if (!llvm::isPowerOf2_64(program.lanes) || runs % program.lanes != 0)
+    return std::nullopt;
+  program.runsPerThread = runs / program.lanes;
+  // The S tiles live at once, from their op to their last use.
+  int64_t live = 0, mostLive = 0;
+  for (Operation &op : body.without_terminator()) {
+    for (Value result : op.getResults())
+      if (shapeOf(result) == std::optional<bool>(true) && lastUse.count(result))
+        ++live;
+    mostLive = std::max(mostLive, live);
+    for (Value operand : op.getOperands())
+      if (operand.getDefiningOp() && lastUse.lookup(operand) == &op &&
+          shapeOf(operand) == std::optional<bool>(true))
+        --live;
+  }
+  if (mostLive * program.runsPerThread * program.width >
+      kMaxRowProgramRegisters)
+    return std::nullopt;
+  return program;
+}
+
+bool Planner::planRowProgram() {
+  std::optional<RegisterRows> program = getRowProgram();
+  if (!program)
+    return false;
+  s.rowProgram = program;
+  emitCode();
+  if (program->lanes <= kWarpSize)
+    return true;
+  size_t reductions =
+      llvm::range_size(graph.getBodyBlock().getOps<block::ReductionOp>());
+  for (size_t i = 0; i < reductions; ++i) {
+    allocate({s.threads / kWarpSize}, Float32Type::get(graph.getContext()));
+    barrier();
+    emitCode();
+  }
+  return true;
 }
 
 void Planner::planRegisterSums() {
@@ -724,6 +834,10 @@ void Planner::visit(Operation *op) {
 }
 
 void Planner::run() {
+  if (planRowProgram()) {
+    s.sharedBytes = allocator.getSize();
+    return;
+  }
   Block &body = graph.getBodyBlock();
   // The copies go first: the preloaded loop-invariant tiles, then the
   // stages of the first iterations; the ops wait for the former only.

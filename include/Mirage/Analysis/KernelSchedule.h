@@ -29,6 +29,7 @@
 #include "Mirage/Support/Chip.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include <optional>
 
 namespace mlir::mirage {
 
@@ -44,6 +45,10 @@ inline constexpr int64_t kMaxSumRegisters = 64;
 /// The most elements per thread that an rms_norm keeps in registers
 /// (RegisterRows): a 4096-element row over 128 threads takes 32.
 inline constexpr int64_t kMaxRowRegisters = 64;
+/// The most elements per thread that the tiles a row program holds at once
+/// take (KernelSchedule::rowProgram): a softmax of 8192-element rows over
+/// 128 threads holds its input and its exponentials, 64 each.
+inline constexpr int64_t kMaxRowProgramRegisters = 128;
 /// The most registers per thread that a register chain's loop-invariant lhs
 /// fragments may keep through the loop (attention's 16 x 64 query strip of
 /// a warp takes 16).
@@ -68,6 +73,9 @@ struct ScheduleOptions {
   bool tensorCopies;
   /// The most shared memory per block (0: the chip's limit).
   int64_t maxSharedBytes;
+  /// Whether a body of whole rows may run as a row program
+  /// (KernelSchedule::rowProgram).
+  bool rowPrograms = true;
 };
 
 /// Choices that trade shared memory for speed: one rung of the ladder the
@@ -93,6 +101,9 @@ struct ScheduleChoices {
   /// Whether loop-invariant input tiles are copied into shared memory once,
   /// before any op reads them (else they are read in place).
   bool preloadInvariants;
+  /// Whether a body of whole rows runs as a row program
+  /// (KernelSchedule::rowProgram).
+  bool rowPrograms = true;
 };
 
 /// The engine a matmul runs on.
@@ -177,6 +188,20 @@ struct KernelSchedule {
   llvm::MapVector<Operation *, RegisterChain> registerChains;
   /// The rms_norms whose groups stay in registers.
   DenseMap<Operation *, RegisterRows> registerRows;
+  /// Set when the whole body is a *row program* that runs in registers:
+  /// a graph_def of one for-loop iteration, outside a cluster, of
+  /// input_loaders of one shape S (rows of its last dimension), elementwise
+  /// ops on S and on one value per row (S with a last dimension of 1, R),
+  /// at least one `reduction` of an S tile's last dimension to R, and
+  /// output_savers of S and R tiles. The rows split over the threads as
+  /// these RegisterRows say, every run of every row held by one thread:
+  /// loaders read their runs once, in place from global memory, elementwise
+  /// ops compute on registers (rounded to their type), a reduction adds a
+  /// row's registers with shuffles (and, for rows wider than a warp, one f32
+  /// per warp in shared memory after one barrier) so that every thread of
+  /// the row holds its sum, and savers store the runs (an R value: the row's
+  /// first thread) straight to global memory.
+  std::optional<RegisterRows> rowProgram;
   /// The unary op each matmul applies to its sums as it stores them.
   DenseMap<Operation *, Operation *> epilogues;
   /// The ops another op's lowering computes: matmul epilogues, the first

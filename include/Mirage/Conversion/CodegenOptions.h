@@ -38,6 +38,7 @@ struct CodegenOptions {
     options.warpgroupMatmuls = wgmma;
     options.tensorCopies = tma;
     options.maxSharedBytes = maxSharedMemory;
+    options.rowPrograms = rowPrograms;
     return options;
   }
 };

@@ -79,6 +79,13 @@ def ConvertMirageBlockToGPUPass
            "(cp.async.bulk.tensor, one copy per tile, on a TMA descriptor "
            "parameter the runtime encodes) completing on one mbarrier per "
            "stage, instead of cp.async (default true; docs/CodeGeneration.md)">,
+    Option<"rowPrograms", "row-programs", "bool",
+           "::mlir::mirage::CodegenOptions().rowPrograms",
+           "Run a graph_def of whole rows (input_loaders of one shape, "
+           "elementwise ops, reductions of a row to one value, "
+           "output_savers; a softmax, a row sum) with every row in "
+           "registers, one barrier per sum at most (default true; "
+           "docs/CodeGeneration.md); false: op by op">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

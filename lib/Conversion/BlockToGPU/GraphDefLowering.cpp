@@ -35,6 +35,10 @@ LogicalResult GraphDefLowering::run() {
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
   int64_t stages = schedule.stages;
+  if (schedule.rowProgram) {
+    lowerRowProgram(*schedule.rowProgram);
+    return finishKernel();
+  }
 
   // The copies go first: the preloaded loop-invariant tiles, then the
   // stages of the first iterations; the ops wait for the former only.
@@ -112,7 +116,11 @@ LogicalResult GraphDefLowering::run() {
     if (failed(lower(&op)) || failed(checkReleases(&op)))
       return failure();
   }
-  gpu::ReturnOp::create(b, loc);
+  return finishKernel();
+}
+
+LogicalResult GraphDefLowering::finishKernel() {
+  gpu::ReturnOp::create(emitter.getBuilder(), emitter.getLoc());
   if (!emitter.followedSharedPlan())
     return graph.emitOpError(
         "internal error: the kernel's shared buffers differ from its "

@@ -66,6 +66,8 @@ public:
   }
 
   LogicalResult run();
+  /// Ends the kernel; fails if its shared buffers are not the schedule's.
+  LogicalResult finishKernel();
 
   LogicalResult lower(Operation *op);
   /// The global tile `op` loads at for-loop iteration `iteration` (null
@@ -132,6 +134,9 @@ public:
   void accumulateRegisterChain(block::MatmulOp second);
   void lowerReduction(block::ReductionOp op);
   void lowerRmsNorm(block::RmsNormOp op);
+  /// Emits the whole body as the row program of the schedule, its rows
+  /// split over the threads as `rows` says (RowProgramLowering.cpp).
+  void lowerRowProgram(const RegisterRows &rows);
   void lowerConcat(block::ConcatOp op);
   LogicalResult lowerThreadGraph(block::ThreadGraphOp op);
   /// `cluster_reduce`, `cluster_reduce_scatter` and `cluster_gather`.

@@ -1,5 +1,8 @@
-// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu | FileCheck %s
-// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu=tensor-cores=false | FileCheck %s --check-prefix=SIMT
+// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu=row-programs=false | FileCheck %s
+// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu="tensor-cores=false row-programs=false" | FileCheck %s --check-prefix=SIMT
+
+// Row programs are off (row-programs=false): these kernels show the
+// op-by-op lowering; row-program.mlir has the bodies that run in registers.
 
 // Strided reduction: out[i, j] = sum_k in[i, j + 4k], k < 16 / 4.
 // CHECK-LABEL: gpu.func @reduction_kernel0

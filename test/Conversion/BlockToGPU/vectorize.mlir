@@ -1,5 +1,8 @@
-// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu=tensor-cores=false | FileCheck %s
-// RUN: mirage-opt %s --split-input-file --mirage-to-ptx-pipeline="chip=sm_90a tensor-cores=false" | FileCheck %s --check-prefix=PTX
+// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu="tensor-cores=false row-programs=false" | FileCheck %s
+// RUN: mirage-opt %s --split-input-file --mirage-to-ptx-pipeline="chip=sm_90a tensor-cores=false row-programs=false" | FileCheck %s --check-prefix=PTX
+
+// Row programs are off (row-programs=false): these kernels show the
+// op-by-op lowering; row-program.mlir has the bodies that run in registers.
 
 // Sums read groups of consecutive elements along the last dimension with one
 // aligned vector access of up to 16 bytes: a matmul's rhs rows, a

@@ -1,5 +1,8 @@
-// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu | FileCheck %s
-// RUN: mirage-opt %s --split-input-file --mirage-to-ptx-pipeline=chip=sm_90a | FileCheck %s --check-prefix=PTX
+// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu=row-programs=false | FileCheck %s
+// RUN: mirage-opt %s --split-input-file --mirage-to-ptx-pipeline="chip=sm_90a row-programs=false" | FileCheck %s --check-prefix=PTX
+
+// Row programs are off (row-programs=false): these kernels show the
+// op-by-op lowering; row-program.mlir has the bodies that run in registers.
 
 // A sum split into a multiple of 32 slices is finished by a warp per
 // result element: lane l adds the f32 partials of slices l, l + 32, ...,

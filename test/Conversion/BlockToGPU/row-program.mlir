@@ -1,0 +1,152 @@
+// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu | FileCheck %s
+// RUN: mirage-opt %s --split-input-file --mirage-test-kernel-schedule=chip=sm_90a -o /dev/null | FileCheck %s --check-prefix=SCHED
+// RUN: mirage-opt %s --split-input-file --mirage-to-ptx-pipeline=chip=sm_90a | FileCheck %s --check-prefix=PTX
+// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu=row-programs=false | FileCheck %s --check-prefix=OFF
+
+// Row programs: a graph_def of one iteration whose loaders load whole rows,
+// whose ops are elementwise ops and sums of rows, runs in registers
+// (KernelSchedule::rowProgram). Each thread reads its runs of its row once,
+// in place from global memory, computes every op on them, adds a row with
+// shuffles (and one f32 per warp in shared memory, after one barrier, when
+// a row is wider than a warp) and stores its runs straight to global memory.
+
+// A softmax of one 4096-element row over 128 threads: 4 runs of 8 halves
+// per thread (runs t, t + 128, t + 256, t + 384), exponentials rounded to
+// f16 and kept, a butterfly over each warp, one barrier for the 4 warps'
+// sums, the row's sum rounded to f16, then the divisions and 4 stores.
+// SCHED-LABEL: kernel softmax#0 on sm_90a: threads 128, shared 16 bytes
+// SCHED:         row program width 8 lanes 128 runs 4
+// SCHED-NEXT:    buffer [0, 16) align 16
+// CHECK-LABEL: gpu.func @softmax_kernel0
+// CHECK-NOT: nvvm.cp.async
+// CHECK: %[[WARPS:.*]] = memref.view %{{.*}} to memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK-NOT: gpu.barrier
+// CHECK-COUNT-32: math.exp
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32{{(_[0-9]+)?}}, %c32_i32{{.*}} : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32{{(_[0-9]+)?}}, %c32_i32{{.*}} : f32
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[WARPS]]
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: memref.load %[[WARPS]]
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK-NOT: gpu.barrier
+// CHECK-COUNT-4: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
+// CHECK-NEXT: gpu.return
+// PTX-LABEL: .visible .entry softmax_kernel0(
+// PTX-NOT: cp.async
+// PTX-COUNT-4: ld.global.v4.b32
+// PTX-COUNT-32: ex2.approx.f32
+// PTX-COUNT-5: shfl.sync.bfly.b32
+// PTX: bar.sync
+// PTX-NOT: bar.sync
+// PTX-COUNT-4: st.global.v4.b32
+// PTX: ret;
+// Off, the exponentials go through shared memory, op by op.
+// OFF-LABEL: gpu.func @softmax_kernel0
+// OFF: memref.view %{{.*}} to memref<4096xf16, #gpu.address_space<workgroup>>
+func.func @softmax(%x: tensor<1x4096xf16>) -> tensor<1x4096xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<1x4096xf16>) -> tensor<1x4096xf16>
+      grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    %xt = input_loader %X imap <> : tensor<1x4096xf16> -> !mirage_block.stensor<1x4096xf16>
+    %e = exp %xt : !mirage_block.stensor<1x4096xf16>
+    %r = reduction %e dim 1 : !mirage_block.stensor<1x4096xf16> -> !mirage_block.stensor<1x1xf16>
+    %d = div %e, %r : !mirage_block.stensor<1x4096xf16>, !mirage_block.stensor<1x1xf16> -> !mirage_block.stensor<1x4096xf16>
+    %s = output_saver %d omap <> : !mirage_block.stensor<1x4096xf16> -> tensor<1x4096xf16>
+    yield %s : tensor<1x4096xf16>
+  }
+  return %o : tensor<1x4096xf16>
+}
+
+// -----
+
+// Four rows of 1024 per block, 128 threads: a warp per row, so its sums
+// need no shared memory and the kernel no barrier. The sum's per-row value
+// is scaled (mul_scalar on one value per thread) and subtracted from the
+// row, and both the row and its scaled sum are saved: the sum by the first
+// thread of each row.
+// SCHED-LABEL: kernel centre#0 on sm_90a: threads 128, shared 0 bytes
+// SCHED:         row program width 8 lanes 32 runs 4
+// SCHED-NOT:     buffer
+// CHECK-LABEL: gpu.func @centre_kernel0
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: memref.view
+// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32
+// CHECK: arith.mulf %{{.*}}, %cst
+// CHECK-COUNT-32: arith.subf
+// CHECK-COUNT-4: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0
+// CHECK: scf.if %[[FIRST]]
+// CHECK: memref.store
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+// PTX-LABEL: .visible .entry centre_kernel0(
+// PTX-NOT: bar.sync
+// PTX: ret;
+func.func @centre(%x: tensor<8x1024xf16>) -> (tensor<8x1024xf16>, tensor<8x1xf16>) {
+  %o:2 = mirage_kernel.graph_def(%X = %x : tensor<8x1024xf16>) -> (tensor<8x1024xf16>, tensor<8x1xf16>)
+      grid [2, 1, 1] block [128, 1, 1] forloop 1 {
+    %xt = input_loader %X imap <x = 0> : tensor<8x1024xf16> -> !mirage_block.stensor<4x1024xf16>
+    %r = reduction %xt dim 1 : !mirage_block.stensor<4x1024xf16> -> !mirage_block.stensor<4x1xf16>
+    %m = mul_scalar %r by 9.765625e-04 : !mirage_block.stensor<4x1xf16>
+    %c = sub %xt, %m : !mirage_block.stensor<4x1024xf16>, !mirage_block.stensor<4x1xf16> -> !mirage_block.stensor<4x1024xf16>
+    %s = output_saver %c omap <x = 0> : !mirage_block.stensor<4x1024xf16> -> tensor<8x1024xf16>
+    %t = output_saver %m omap <x = 0> : !mirage_block.stensor<4x1xf16> -> tensor<8x1xf16>
+    yield %s, %t : tensor<8x1024xf16>, tensor<8x1xf16>
+  }
+  return %o#0, %o#1 : tensor<8x1024xf16>, tensor<8x1xf16>
+}
+
+// -----
+
+// Not row programs, lowered op by op: Qwen2.5-7B's 3584-element rows are
+// 448 runs of 8, which 128 threads do not share evenly ...
+// SCHED-LABEL: kernel uneven#0 on sm_90a
+// SCHED-NOT:     row program
+// SCHED-LABEL: kernel wide#0 on sm_90a
+// SCHED-NOT:     row program
+// SCHED-LABEL: kernel looped#0 on sm_90a
+// SCHED-NOT:     row program
+func.func @uneven(%x: tensor<1x3584xf16>) -> tensor<1x3584xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<1x3584xf16>) -> tensor<1x3584xf16>
+      grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    %xt = input_loader %X imap <> : tensor<1x3584xf16> -> !mirage_block.stensor<1x3584xf16>
+    %e = exp %xt : !mirage_block.stensor<1x3584xf16>
+    %r = reduction %e dim 1 : !mirage_block.stensor<1x3584xf16> -> !mirage_block.stensor<1x1xf16>
+    %d = div %e, %r : !mirage_block.stensor<1x3584xf16>, !mirage_block.stensor<1x1xf16> -> !mirage_block.stensor<1x3584xf16>
+    %s = output_saver %d omap <> : !mirage_block.stensor<1x3584xf16> -> tensor<1x3584xf16>
+    yield %s : tensor<1x3584xf16>
+  }
+  return %o : tensor<1x3584xf16>
+}
+
+// ... a softmax of 16384-element rows over 128 threads would hold its input
+// and its exponentials, 128 registers each, more than kMaxRowProgramRegisters
+// ...
+func.func @wide(%x: tensor<1x16384xf16>) -> tensor<1x16384xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<1x16384xf16>) -> tensor<1x16384xf16>
+      grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    %xt = input_loader %X imap <> : tensor<1x16384xf16> -> !mirage_block.stensor<1x16384xf16>
+    %e = exp %xt : !mirage_block.stensor<1x16384xf16>
+    %r = reduction %e dim 1 : !mirage_block.stensor<1x16384xf16> -> !mirage_block.stensor<1x1xf16>
+    %d = div %e, %r : !mirage_block.stensor<1x16384xf16>, !mirage_block.stensor<1x1xf16> -> !mirage_block.stensor<1x16384xf16>
+    %s = output_saver %d omap <> : !mirage_block.stensor<1x16384xf16> -> tensor<1x16384xf16>
+    yield %s : tensor<1x16384xf16>
+  }
+  return %o : tensor<1x16384xf16>
+}
+
+// ... and a body with a for-loop accumulates across iterations.
+func.func @looped(%x: tensor<1x4096xf16>) -> tensor<1x1xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<1x4096xf16>) -> tensor<1x1xf16>
+      grid [1, 1, 1] block [128, 1, 1] forloop 2 {
+    %xt = input_loader %X imap <> fmap 1 : tensor<1x4096xf16> -> !mirage_block.stensor<1x2048xf16>
+    %r = reduction %xt dim 1 : !mirage_block.stensor<1x2048xf16> -> !mirage_block.stensor<1x1xf16>
+    %a = forloop_accum %r sum : !mirage_block.stensor<1x1xf16> -> !mirage_block.stensor<1x1xf16>
+    %s = output_saver %a omap <> : !mirage_block.stensor<1x1xf16> -> tensor<1x1xf16>
+    yield %s : tensor<1x1xf16>
+  }
+  return %o : tensor<1x1xf16>
+}
