@@ -139,13 +139,26 @@ void GraphDefLowering::lowerRowProgram(const RegisterRows &rows) {
       ElementwiseKind kind = *getElementwiseKind(&op);
       Value result = op.getResult(0);
       Type type = getElementType(result);
+      bool perRowResult = llvm::none_of(
+          op.getOperands(), [&](Value v) { return held.contains(v); });
+      // A row divided by its row's value is multiplied by the value's
+      // reciprocal, taken once: div.approx.f32 is that product (within 2
+      // ulp either way), at one reciprocal per row instead of one per
+      // element, which share the special-function unit with exp's ex2.
+      DenseMap<Value, Value> rowOperands;
+      if (kind == ElementwiseKind::Div && !perRowResult &&
+          !held.contains(op.getOperand(1))) {
+        rowOperands[op.getOperand(1)] = emitDivide(
+            b, loc, emitter.f32(1.0), perRow.lookup(op.getOperand(1)));
+        kind = ElementwiseKind::Mul;
+      }
       auto operandAt = [&](Value operand, int64_t i) {
+        if (Value row = rowOperands.lookup(operand))
+          return row;
         auto values = held.find(operand);
         return values == held.end() ? perRow.lookup(operand)
                                     : values->second[i];
       };
-      bool perRowResult = llvm::none_of(
-          op.getOperands(), [&](Value v) { return held.contains(v); });
       SmallVector<Value> values;
       for (int64_t i = 0,
                    e = perRowResult ? 1 : rows.runsPerThread * rows.width;

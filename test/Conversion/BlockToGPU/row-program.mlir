@@ -13,7 +13,8 @@
 // A softmax of one 4096-element row over 128 threads: 4 runs of 8 halves
 // per thread (runs t, t + 128, t + 256, t + 384), exponentials rounded to
 // f16 and kept, a butterfly over each warp, one barrier for the 4 warps'
-// sums, the row's sum rounded to f16, then the divisions and 4 stores.
+// sums, the row's sum rounded to f16, then the divisions (products with
+// the sum's reciprocal, taken once) and 4 stores.
 // SCHED-LABEL: kernel softmax#0 on sm_90a: threads 128, shared 16 bytes
 // SCHED:         row program width 8 lanes 128 runs 4
 // SCHED-NEXT:    buffer [0, 16) align 16
@@ -31,6 +32,9 @@
 // CHECK: gpu.barrier
 // CHECK-COUNT-4: memref.load %[[WARPS]]
 // CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: %[[RECIPROCAL:.*]] = arith.divf %{{.*}}, %{{.*}} fastmath<afn> : f32
+// CHECK-NOT: arith.divf
+// CHECK-COUNT-32: arith.mulf %{{.*}}, %[[RECIPROCAL]] : f32
 // CHECK-NOT: gpu.barrier
 // CHECK-COUNT-4: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
 // CHECK-NEXT: gpu.return
@@ -41,6 +45,8 @@
 // PTX-COUNT-5: shfl.sync.bfly.b32
 // PTX: bar.sync
 // PTX-NOT: bar.sync
+// PTX: rcp.approx.f32
+// PTX-NOT: {{rcp|div}}.approx.f32
 // PTX-COUNT-4: st.global.v4.b32
 // PTX: ret;
 // Off, the exponentials go through shared memory, op by op.
