@@ -134,7 +134,7 @@ def test_independent_library_calls_run_beside_each_other(monkeypatch):
     x, w, a, b = (torch.randn(shape, device="cuda").to(torch.bfloat16) * 0.1
                   for shape in ((48, 80), (80, 40), (80, 8), (8, 40)))
     results = []
-    for side_stream in ("1", "0"):
+    for side_stream in ("1", "0", "all"):
         monkeypatch.setenv("MIRAGE_SIDE_STREAM", side_stream)
         bundle = runtime.load_bundle(BUNDLES / "library_matmul", device=0)
         lora = bundle("lora_bf16_addend")
@@ -149,9 +149,17 @@ def test_independent_library_calls_run_beside_each_other(monkeypatch):
         assert torch.equal(out, results[-1])
         bundle.close()
     assert torch.equal(results[0], results[1])
+    assert torch.equal(results[0], results[2])
     expected = x.float() @ w.float() + (x.float() @ a.float()).bfloat16(
     ).float() @ b.float()
     assert (results[0].float() - expected).abs().max() < 2e-2
+
+
+def test_a_bad_side_stream_setting_is_a_clear_error(monkeypatch):
+    monkeypatch.setenv("MIRAGE_SIDE_STREAM", "yes")
+    with pytest.raises(runtime.MirageError, match="MIRAGE_SIDE_STREAM: "
+                       "expected 0, 1 or all, got 'yes'"):
+        runtime.load_bundle(BUNDLES / "library_matmul", device=0)
 
 
 def test_missing_chip(tmp_path):

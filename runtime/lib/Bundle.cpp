@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <map>
 
 using namespace mirage::runtime;
@@ -474,10 +475,16 @@ Error Bundle::getTensorMap(const LoadedFunction &state, size_t launch,
 }
 
 Error Bundle::prepareLibrary() {
-  // Two library calls in a row that do not depend on each other and leave
-  // SMs idle run at once, unless $MIRAGE_SIDE_STREAM is "0".
+  // Two library calls in a row that do not depend on each other run at
+  // once: when together they leave SMs idle ($MIRAGE_SIDE_STREAM unset or
+  // "1"), always ("all"), or never ("0").
   const char *sideStream = std::getenv("MIRAGE_SIDE_STREAM");
-  bool beside = !sideStream || std::string_view(sideStream) != "0";
+  std::string_view side = sideStream ? sideStream : "1";
+  if (side != "0" && side != "1" && side != "all")
+    return Error(ErrorCode::InvalidArgument,
+                 "MIRAGE_SIDE_STREAM: expected 0, 1 or all, got '" +
+                     std::string(side) + "'");
+  bool beside = side != "0";
   for (size_t f = 0; f < bundlePlan.functions.size(); ++f)
     loaded[f].runsBesideNext.assign(bundlePlan.functions[f].launches.size(),
                                     false);
@@ -499,7 +506,9 @@ Error Bundle::prepareLibrary() {
     std::vector<bool> &runsBeside = loaded[f].runsBesideNext;
     for (size_t l = 0; beside && l + 1 < runsBeside.size(); ++l)
       if ((l == 0 || !runsBeside[l - 1]) &&
-          bundlePlan.functions[f].canRunBesideNext(l, *multiprocessors))
+          bundlePlan.functions[f].canRunBesideNext(
+              l, side == "all" ? std::numeric_limits<int>::max()
+                               : *multiprocessors))
         anyBeside = runsBeside[l] = true;
   }
   Expected<std::unique_ptr<MatmulLibrary>> created =
