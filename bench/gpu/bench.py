@@ -38,7 +38,7 @@ graph), checks and times it, and writes the results again after each case,
 starting no compilation once --time-budget seconds have passed since the
 start (those are reported as skipped). Last, the case's face-off (face_off):
 Mirage's headline kernel, the copy of the bandwidth suite and every correct
-baseline within FACE_OFF_MARGIN of the best are timed again, in turns over
+baseline near the best (FACE_OFF_MARGIN) are timed again, in turns over
 FACE_OFF_ROUNDS rounds, and each keeps its lowest median per mode. The memory
 floor divides each case's unique bytes by the copy bandwidth measured at the
 start. Prints progress and the table; exits 1 if a case has no correct
@@ -84,8 +84,8 @@ TIMING_REPEATS = 2
 #: Rounds of a case's face-off (face_off): after its baselines are compiled,
 #: Mirage's headline kernel and its nearest rivals are timed again in turns.
 FACE_OFF_ROUNDS = 2
-#: Baselines whose figure is within this factor of the best baseline's (or
-#: of Mirage's) take part in the face-off.
+#: Baselines whose figure is at most this factor times the lower of the
+#: best baseline's and Mirage's take part in the face-off.
 FACE_OFF_MARGIN = 1.10
 START = time.monotonic()
 
@@ -204,8 +204,8 @@ def face_off(contenders, rounds=FACE_OFF_ROUNDS, timer=None):
 def face_off_contenders(record, calls):
     """The (name, entry, call) of `record`'s face-off: its headline Mirage
     kernel, the copy of the bandwidth suite, and every correct baseline
-    whose figure is within FACE_OFF_MARGIN of the best baseline's or of
-    Mirage's; `calls` maps ("candidate", bundle, function), ("baseline",
+    whose figure is at most FACE_OFF_MARGIN times the lower of the best
+    baseline's and Mirage's; `calls` maps ("candidate", bundle, function), ("baseline",
     name) and ("copy",) to the calls that time them. Without a headline
     (the case failed) there is no face-off."""
     if record["status"] != "ok":
