@@ -47,16 +47,18 @@ block::AccumKind getAccumKind(sem::AccumKind kind) {
   llvm_unreachable("unknown accumulator kind");
 }
 
-/// Creates the block op of `node`, an elementwise op, matmul, reduction or
-/// rms_norm, on `operands` with result type `type`; null for other ops.
+/// Creates the op of `dialect` (`mirage_block` or `mirage_kernel`, whose ops
+/// share mnemonics and attributes) for `node`, an elementwise op, matmul,
+/// reduction or rms_norm, on `operands` with result type `type`; null for
+/// other ops.
 Operation *createComputeOp(const Node &node, ValueRange operands, Type type,
-                           OpBuilder &builder, Location loc) {
+                           OpBuilder &builder, Location loc,
+                           StringRef dialect = "mirage_block") {
   if (!sem::isUnary(node.kind) && !sem::isBinary(node.kind) &&
       node.kind != OpKind::Matmul && node.kind != OpKind::Reduction &&
       node.kind != OpKind::RmsNorm)
     return nullptr;
-  OperationState state(loc,
-                       ("mirage_block." + sem::getOpName(node.kind)).str());
+  OperationState state(loc, (dialect + "." + sem::getOpName(node.kind)).str());
   state.addOperands(operands);
   state.addTypes(type);
   if (node.kind == OpKind::Reduction) {
@@ -223,10 +225,6 @@ search::materializeProgram(const sem::Program &program, OpBuilder &builder,
   for (auto [input, value] : llvm::zip(inputs, kernel.inputs))
     values[value] = input;
   for (const Node &node : kernel.nodes) {
-    if (node.kind != OpKind::GraphDef)
-      return emitError(loc) << "cannot materialize a kernel-level "
-                            << sem::getOpName(node.kind);
-    const Graph &body = program.graphs[node.body];
     SmallVector<Value> operands;
     SmallVector<Type> resultTypes;
     for (int32_t operand : node.operands)
@@ -236,6 +234,19 @@ search::materializeProgram(const sem::Program &program, OpBuilder &builder,
       resultTypes.push_back(RankedTensorType::get(
           type.shape, getElementType(context, type.elementType)));
     }
+    if (node.kind != OpKind::GraphDef) {
+      // A predefined kernel op (a library GEMM's matmul after a kernel).
+      Operation *op = resultTypes.size() == 1
+                          ? createComputeOp(node, operands, resultTypes[0],
+                                            builder, loc, "mirage_kernel")
+                          : nullptr;
+      if (!op)
+        return emitError(loc) << "cannot materialize a kernel-level "
+                              << sem::getOpName(node.kind);
+      values[node.results.front()] = op->getResult(0);
+      continue;
+    }
+    const Graph &body = program.graphs[node.body];
     auto dims = [&](std::array<int64_t, 3> d) {
       return builder.getDenseI32ArrayAttr(
           {int32_t(d[0]), int32_t(d[1]), int32_t(d[2])});

@@ -23,6 +23,7 @@
 #include "Mirage/Transforms/MeasuredChoice.h"
 #include "Mirage/Transforms/ThreadGraphs.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -48,6 +49,47 @@ bool isReference(func::FuncOp function) {
     return kernel::isPredefinedKernelOp(&op);
   });
 }
+
+/// The final projection of `function`, if it is worth searching without: the
+/// function returns `matmul(x, w)` of an argument `w` and an `x` computed by
+/// ops that hold a matmul of their own (a down projection after a gated
+/// MLP), whose only use is this one.
+kernel::MatmulOp getFinalProjection(func::FuncOp function) {
+  Operation *ret = function.getBody().front().getTerminator();
+  if (ret->getNumOperands() != 1)
+    return {};
+  auto projection = ret->getOperand(0).getDefiningOp<kernel::MatmulOp>();
+  if (!projection || !isa<BlockArgument>(projection.getRhs()) ||
+      !projection.getLhs().getDefiningOp() || !projection->hasOneUse())
+    return {};
+  bool matmulBefore =
+      llvm::any_of(function.getBody().front().getOps<kernel::MatmulOp>(),
+                   [&](kernel::MatmulOp op) { return op != projection; });
+  return matmulBefore ? projection : kernel::MatmulOp();
+}
+
+/// A copy of `function` without its final projection `projection`: it
+/// returns the projection's lhs (the *prefix*). Not in any block; the caller
+/// erases it.
+func::FuncOp buildPrefix(func::FuncOp function, kernel::MatmulOp projection) {
+  auto prefix = cast<func::FuncOp>(function->clone());
+  Operation *ret = prefix.getBody().front().getTerminator();
+  auto copy = ret->getOperand(0).getDefiningOp<kernel::MatmulOp>();
+  ret->setOperand(0, copy.getLhs());
+  copy.erase();
+  prefix.setType(FunctionType::get(function.getContext(),
+                                   function.getArgumentTypes(),
+                                   {projection.getLhs().getType()}));
+  prefix.setSymName((function.getSymName() + "_prefix").str());
+  return prefix;
+}
+
+/// A verified program of the search for a function: the whole function's,
+/// or its prefix's followed by the final projection (`projected`).
+struct Candidate {
+  const search::RankedProgram *ranked;
+  bool projected;
+};
 
 /// The largest grid size, for-loop range and grid the search takes: grids
 /// become 32-bit attributes.
@@ -190,13 +232,32 @@ struct SuperoptimizePass
     return all;
   }
 
+  /// Emits `candidate` of `function` with `builder` on the function
+  /// arguments `arguments`: its program, then the final projection
+  /// `projection` (a kernel matmul: a library call in a bundle) if the
+  /// candidate is a prefix's. Returns the function's results.
+  FailureOr<SmallVector<Value>>
+  materializeCandidate(const Candidate &candidate, OpBuilder &builder,
+                       Location loc, ValueRange arguments,
+                       kernel::MatmulOp projection) {
+    FailureOr<SmallVector<Value>> outputs = search::materializeProgram(
+        candidate.ranked->program, builder, loc, arguments, threads);
+    if (failed(outputs) || !candidate.projected)
+      return outputs;
+    (*outputs)[0] = kernel::MatmulOp::create(
+        builder, loc, projection.getType(), (*outputs)[0],
+        arguments[cast<BlockArgument>(projection.getRhs()).getArgNumber()]);
+    return outputs;
+  }
+
   /// Adds, after `function` (whose program is `reference`), a copy of it as
   /// @<name>_as_written and `candidates` as @<name>_candidate_<rank>, each
   /// with its estimated time and global-memory traffic: one tuning group
   /// (Mirage/Support/Tuning.h).
-  LogicalResult
-  emitCandidatesAfter(func::FuncOp function, const sem::Program &reference,
-                      ArrayRef<search::RankedProgram> candidates) {
+  LogicalResult emitCandidatesAfter(func::FuncOp function,
+                                    const sem::Program &reference,
+                                    ArrayRef<Candidate> candidates,
+                                    kernel::MatmulOp projection) {
     OpBuilder builder(function->getContext());
     std::string key = sem::getProgramKey(reference);
     auto markTuning = [&](func::FuncOp member, int64_t candidate) {
@@ -221,15 +282,16 @@ struct SuperoptimizePass
           (function.getSymName() + "_candidate_" + Twine(rank)).str(),
           function.getFunctionType());
       markTuning(copy, rank);
+      const search::CostEstimate &cost = candidate.ranked->cost;
       copy->setAttr("mirage.estimated_us",
-                    builder.getF64FloatAttr(candidate.cost.microseconds));
+                    builder.getF64FloatAttr(cost.microseconds));
       copy->setAttr("mirage.global_bytes",
-                    builder.getI64IntegerAttr(candidate.cost.globalBytes));
+                    builder.getI64IntegerAttr(cost.globalBytes));
       Block *body = copy.addEntryBlock();
       OpBuilder inside = OpBuilder::atBlockEnd(body);
-      FailureOr<SmallVector<Value>> outputs = search::materializeProgram(
-          candidate.program, inside, function.getLoc(), body->getArguments(),
-          threads);
+      FailureOr<SmallVector<Value>> outputs =
+          materializeCandidate(candidate, inside, function.getLoc(),
+                               body->getArguments(), projection);
       if (failed(outputs))
         return failure();
       func::ReturnOp::create(inside, function.getLoc(), *outputs);
@@ -240,22 +302,65 @@ struct SuperoptimizePass
     return success();
   }
 
-  /// Replaces the body of `function`, a reference, by `program`.
-  LogicalResult replaceBody(func::FuncOp function,
-                            const sem::Program &program) {
+  /// Candidates for the prefix of `function` (whose program is `reference`)
+  /// without its final projection `projection`, found within `seconds` (0:
+  /// no limit), the projection's estimate (a predefined op's) added to
+  /// each: what a kernel of the search followed by a library GEMM costs.
+  /// None when the prefix is not searchable or the options do not fit it.
+  std::vector<search::RankedProgram>
+  searchPrefix(func::FuncOp function, const sem::Program &reference,
+               kernel::MatmulOp projection,
+               const search::BlockSearchOptions &options, double seconds) {
+    func::FuncOp prefix = buildPrefix(function, projection);
+    auto erase = llvm::make_scope_exit([&] { prefix.erase(); });
+    FailureOr<sem::Program> program = sem::buildProgram(prefix);
+    std::string error;
+    if (failed(program) || failed(search::checkSearchable(*program, error)))
+      return std::vector<search::RankedProgram>();
+    search::BlockSearchStatistics stats;
+    search::BlockSearchOptions prefixOptions = options;
+    prefixOptions.timeLimitSeconds = seconds;
+    prefixOptions.checkpointKey = prefix.getSymName().str();
+    prefixOptions.schedule = search::getScheduler(
+        prefix.getFunctionType(), threads, *options.chip, prefix.getContext());
+    FailureOr<std::vector<search::RankedProgram>> found =
+        search::searchBlockGraphs(*program, prefixOptions, stats, error);
+    // Options written for the whole function (an omap of its output) need
+    // not fit the prefix, whose search is an extra: none then.
+    if (failed(found))
+      return std::vector<search::RankedProgram>();
+    search::CostEstimate whole =
+        search::estimateCost(reference, *options.chip, search::ProgramFacts());
+    search::CostEstimate withoutProjection =
+        search::estimateCost(*program, *options.chip, search::ProgramFacts());
+    std::vector<search::RankedProgram> all =
+        withBlockSizeVariants(*found, prefixOptions);
+    for (search::RankedProgram &candidate : all) {
+      candidate.cost.microseconds +=
+          whole.microseconds - withoutProjection.microseconds;
+      candidate.cost.globalBytes +=
+          whole.globalBytes - withoutProjection.globalBytes;
+      candidate.cost.launches += whole.launches - withoutProjection.launches;
+    }
+    return all;
+  }
+
+  /// Replaces the body of `function`, a reference, by `candidate` (see
+  /// materializeCandidate).
+  LogicalResult replaceBody(func::FuncOp function, const Candidate &candidate,
+                            kernel::MatmulOp projection = {}) {
     Block &body = function.getBody().front();
     Operation *ret = body.getTerminator();
+    // The reference's ops, dropped once unused, last first.
+    SmallVector<Operation *> old;
+    for (Operation &op : body.without_terminator())
+      old.push_back(&op);
     OpBuilder builder(ret);
-    FailureOr<SmallVector<Value>> outputs = search::materializeProgram(
-        program, builder, function.getLoc(), body.getArguments(), threads);
+    FailureOr<SmallVector<Value>> outputs = materializeCandidate(
+        candidate, builder, function.getLoc(), body.getArguments(), projection);
     if (failed(outputs))
       return failure();
     ret->setOperands(*outputs);
-    // Drop the reference's ops, now unused, last first.
-    SmallVector<Operation *> old;
-    for (Operation &op : body.without_terminator())
-      if (!isa<kernel::GraphDefOp>(op))
-        old.push_back(&op);
     for (Operation *op : llvm::reverse(old))
       op->erase();
     if (threadGraphs)
@@ -327,7 +432,8 @@ struct SuperoptimizePass
              "model chose";
       return false;
     }
-    if (failed(replaceBody(function, *(*choice)->program)))
+    search::RankedProgram winner{*(*choice)->program, {}};
+    if (failed(replaceBody(function, {&winner, /*projected=*/false})))
       return failure();
     function.emitRemark("superoptimized, measured winner (candidate ")
         << (*choice)->candidate << " of its tuning group): " << measured;
@@ -365,6 +471,18 @@ struct SuperoptimizePass
           << tuningNote;
       return success();
     }
+    // A final projection after work of its own (a gated MLP's down
+    // projection) may run best as a library GEMM after a kernel the search
+    // finds for the rest: the tuner weighs those candidates too, searched in
+    // the first half of the time.
+    std::vector<search::RankedProgram> prefixes;
+    kernel::MatmulOp projection =
+        emitCandidates ? getFinalProjection(function) : kernel::MatmulOp();
+    if (projection) {
+      prefixes = searchPrefix(function, *reference, projection, options,
+                              seconds > 0 ? left / 2 : 0);
+      left = deadline.secondsLeft();
+    }
     search::BlockSearchStatistics stats;
     search::BlockSearchOptions functionOptions = options;
     functionOptions.timeLimitSeconds = seconds > 0 ? left : 0;
@@ -383,9 +501,16 @@ struct SuperoptimizePass
           << options.checkpointPath << "' records " << stats.droppedCandidates
           << " candidate(s) of '" << function.getSymName()
           << "' that fail verification (the file was changed); dropped them";
-    if (emitCandidates && failed(emitCandidatesAfter(
-                              function, *reference,
-                              withBlockSizeVariants(*found, functionOptions))))
+    // The whole function's candidates, then the prefix's.
+    std::vector<search::RankedProgram> variants =
+        withBlockSizeVariants(*found, functionOptions);
+    std::vector<Candidate> candidates;
+    for (const search::RankedProgram &candidate : variants)
+      candidates.push_back({&candidate, /*projected=*/false});
+    for (const search::RankedProgram &candidate : prefixes)
+      candidates.push_back({&candidate, /*projected=*/true});
+    if (emitCandidates && failed(emitCandidatesAfter(function, *reference,
+                                                     candidates, projection)))
       return failure();
     numStates += stats.states;
     numPruned += stats.pruned;
@@ -421,14 +546,23 @@ struct SuperoptimizePass
       summary += llvm::formatv("; first verified after {0:f2} s, best after "
                                "{1:f2} s",
                                stats.firstSeconds, stats.bestSeconds);
+    if (projection)
+      summary += llvm::formatv("; {0} candidates without the final "
+                               "projection, which then runs as a library "
+                               "GEMM",
+                               prefixes.size());
     summary += tuningNote;
-    if (found->empty()) {
+    if (found->empty() && prefixes.empty()) {
       function.emitRemark("left unchanged, no verified candidate: ") << summary;
       return success();
     }
-    // Candidates come cheapest first.
-    const sem::Program *best = &found->front().program;
-    const search::CostEstimate &after = found->front().cost;
+    // Candidates come cheapest first: the best is the search's or the
+    // prefix's.
+    Candidate best = {found->empty() ? &prefixes.front() : &found->front(),
+                      found->empty()};
+    if (!prefixes.empty() && prefixes.front().cost < best.ranked->cost)
+      best = {&prefixes.front(), /*projected=*/true};
+    const search::CostEstimate &after = best.ranked->cost;
     if (!(after < before)) {
       function.emitRemark("left unchanged, no verified candidate is cheaper: ")
           << summary
@@ -437,7 +571,7 @@ struct SuperoptimizePass
       return success();
     }
 
-    if (failed(replaceBody(function, *best)))
+    if (failed(replaceBody(function, best, projection)))
       return failure();
     function.emitRemark("superoptimized: ")
         << summary

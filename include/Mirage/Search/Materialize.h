@@ -44,7 +44,9 @@ std::optional<sem::Program> getWideBlockVariant(const sem::Program &program);
 /// `inputs` (its kernel-graph inputs) and returns its outputs: the inverse
 /// of sem::buildProgram for what the search produces (graph_defs of loads,
 /// elementwise ops, matmuls, reductions, accumulators and saves, with
-/// getBlockThreads(body, threads) threads per block) and for thread graphs,
+/// getBlockThreads(body, threads) threads per block, and predefined kernel
+/// ops of those kinds, such as the matmul after a prefix's kernel) and for
+/// thread graphs,
 /// which come back as their block-level elementwise ops
 /// (mirage-form-thread-graphs fuses them again). Fails with a diagnostic at
 /// `loc` for anything else.
