@@ -472,8 +472,9 @@ def compile_baseline(case, state, mode):
         return {"max_rel_err": None, "correct": False, "times": {},
                 "error": "compilation failed: " + short(error)}
     compile_s = time.monotonic() - start
-    state.calls[("baseline", compile_name(mode))] = lambda: compiled(*inputs)
-    return {**run_variant(lambda: compiled(*inputs), expected, bound),
+    call = state.calls[("baseline", compile_name(mode))] = \
+        lambda: compiled(*inputs)
+    return {**run_variant(call, expected, bound),
             "compile_s": round(compile_s, 1)}
 
 

@@ -307,13 +307,12 @@ std::optional<RegisterRows> Planner::getRowProgram() {
   int64_t size = rows.back();
   SmallVector<int64_t, 4> perRow(rows);
   perRow.back() = 1;
-  auto shapeOf = [&](Value value) -> std::optional<bool> {
+  enum class Kind { Rows, PerRow, Other };
+  auto kindOf = [&](Value value) {
     ArrayRef<int64_t> shape = getShape(value);
-    if (shape == rows)
-      return true;
-    if (shape == ArrayRef<int64_t>(perRow))
-      return false;
-    return std::nullopt;
+    return shape == rows                        ? Kind::Rows
+           : shape == ArrayRef<int64_t>(perRow) ? Kind::PerRow
+                                                : Kind::Other;
   };
   // Runs as wide as every access allows; which S values live at each op.
   int64_t width = size;
@@ -324,7 +323,7 @@ std::optional<RegisterRows> Planner::getRowProgram() {
     for (Value operand : op.getOperands())
       lastUse[operand] = &op;
     if (auto loader = dyn_cast<block::InputLoaderOp>(op)) {
-      if (shapeOf(loader.getResult()) != std::optional<bool>(true))
+      if (kindOf(loader.getResult()) != Kind::Rows)
         return std::nullopt;
       TileLayout global = getGlobalLayout(loader, /*wholeShape=*/false);
       width = std::min(width, getTermRun(global, size));
@@ -332,22 +331,22 @@ std::optional<RegisterRows> Planner::getRowProgram() {
       continue;
     }
     if (auto saver = dyn_cast<block::OutputSaverOp>(op)) {
-      if (!shapeOf(saver.getInput()))
+      if (kindOf(saver.getInput()) == Kind::Other)
         return std::nullopt;
       types.push_back(getElementType(saver.getResult()));
       continue;
     }
     if (auto reduction = dyn_cast<block::ReductionOp>(op)) {
-      if (shapeOf(reduction.getInput()) != std::optional<bool>(true) ||
-          shapeOf(reduction.getResult()) != std::optional<bool>(false))
+      if (kindOf(reduction.getInput()) != Kind::Rows ||
+          kindOf(reduction.getResult()) != Kind::PerRow)
         return std::nullopt;
       sums = true;
       continue;
     }
     if (!getElementwiseKind(&op) || op.getNumResults() != 1 ||
-        !llvm::all_of(op.getOperands(),
-                      [&](Value v) { return shapeOf(v).has_value(); }) ||
-        !shapeOf(op.getResult(0)))
+        llvm::any_of(op.getOperands(),
+                     [&](Value v) { return kindOf(v) == Kind::Other; }) ||
+        kindOf(op.getResult(0)) == Kind::Other)
       return std::nullopt;
     types.push_back(getElementType(op.getResult(0)));
   }
@@ -365,12 +364,12 @@ std::optional<RegisterRows> Planner::getRowProgram() {
   int64_t live = 0, mostLive = 0;
   for (Operation &op : body.without_terminator()) {
     for (Value result : op.getResults())
-      if (shapeOf(result) == std::optional<bool>(true) && lastUse.count(result))
+      if (kindOf(result) == Kind::Rows && lastUse.count(result))
         ++live;
     mostLive = std::max(mostLive, live);
     for (Value operand : op.getOperands())
       if (operand.getDefiningOp() && lastUse.lookup(operand) == &op &&
-          shapeOf(operand) == std::optional<bool>(true))
+          kindOf(operand) == Kind::Rows)
         --live;
   }
   if (mostLive * program.runsPerThread * program.width >

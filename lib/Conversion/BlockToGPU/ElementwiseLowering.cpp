@@ -56,11 +56,9 @@ void GraphDefLowering::emitElementwiseRuns(
 }
 
 Value GraphDefLowering::emitUnary(Operation *op, Value operand) {
-  double scalar = 0.0;
-  if (auto mulScalar = dyn_cast<block::MulScalarOp>(op))
-    scalar = mulScalar.getValue().convertToDouble();
   return emitElementwise(emitter.getBuilder(), emitter.getLoc(),
-                         *getElementwiseKind(op), ValueRange{operand}, scalar);
+                         *getElementwiseKind(op), ValueRange{operand},
+                         getElementwiseScalar(op));
 }
 
 void GraphDefLowering::lowerConcat(block::ConcatOp op) {
@@ -129,13 +127,8 @@ LogicalResult GraphDefLowering::lowerThreadGraph(block::ThreadGraphOp op) {
 }
 
 void lowering::populateElementwiseLowerings(BlockLowerings &lowerings) {
-  lowerings.add<block::MulScalarOp>([](GraphDefLowering &l, Operation *op) {
-    l.lowerElementwise(
-        op, cast<block::MulScalarOp>(op).getValue().convertToDouble());
-    return success();
-  });
   lowerings.addElementwise([](GraphDefLowering &l, Operation *op) {
-    l.lowerElementwise(op, 0.0);
+    l.lowerElementwise(op, getElementwiseScalar(op));
     return success();
   });
   lowerings.add<block::ConcatOp>([](GraphDefLowering &l, Operation *op) {

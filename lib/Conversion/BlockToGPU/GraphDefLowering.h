@@ -48,6 +48,13 @@ inline MemRefType getFlatBufferType(Type tensor) {
   return MemRefType::get({shaped.getNumElements()}, shaped.getElementType());
 }
 
+/// The scalar that emitElementwise takes for elementwise op `op`: a
+/// mul_scalar's factor, else 0.
+inline double getElementwiseScalar(Operation *op) {
+  auto mulScalar = dyn_cast<block::MulScalarOp>(op);
+  return mulScalar ? mulScalar.getValue().convertToDouble() : 0.0;
+}
+
 /// The time hint of one `mbarrier.try_wait` (ns) before it retries.
 constexpr int32_t kWaitTicks = 10000000;
 

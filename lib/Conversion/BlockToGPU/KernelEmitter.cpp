@@ -187,6 +187,41 @@ Value KernelEmitter::warpSum(Value value, int64_t lanes) {
   return value;
 }
 
+Value KernelEmitter::groupSum(Value value, int64_t lanes,
+                              const Tile *partials) {
+  Value sum = warpSum(value, std::min(lanes, kWarpSize));
+  if (lanes <= kWarpSize)
+    return sum;
+  assert(partials && "a group wider than a warp adds through shared memory");
+  Value leader = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(builder, loc, threadId, index(kWarpSize)),
+      index(0));
+  auto store = scf::IfOp::create(builder, loc, leader);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(store.thenBlock()->getTerminator());
+    this->store(
+        *partials,
+        {arith::DivUIOp::create(builder, loc, threadId, index(kWarpSize))},
+        sum);
+  }
+  barrier();
+  int64_t warps = lanes / kWarpSize;
+  Value firstWarp = arith::MulIOp::create(
+      builder, loc,
+      arith::DivUIOp::create(builder, loc, threadId, index(lanes)),
+      index(warps));
+  SmallVector<Value> sums;
+  for (int64_t w = 0; w < warps; ++w)
+    sums.push_back(
+        load(*partials,
+             {w == 0 ? firstWarp
+                     : arith::AddIOp::create(builder, loc, firstWarp, index(w))
+                           .getResult()}));
+  return addPairwise(sums);
+}
+
 void KernelEmitter::barrier() { gpu::BarrierOp::create(builder, loc); }
 
 SmallVector<Value, 4> KernelEmitter::delinearize(Value linear,

@@ -94,6 +94,13 @@ public:
   /// the same sum, added in the same order. Every lane of the warp must run
   /// it.
   Value warpSum(Value value, int64_t lanes = kWarpSize);
+  /// The f32 `value` summed over each group of `lanes` consecutive threads
+  /// of the block (a power of two): warpSum within the warp, then, for a
+  /// group wider than a warp, one f32 per warp through `partials` (a shared
+  /// tile of getNumThreads() / kWarpSize f32s; null when no group is wider)
+  /// after a barrier, the group's warps added pairwise. Every thread of a
+  /// group gets the same sum. Every thread of the block must run it.
+  Value groupSum(Value value, int64_t lanes, const Tile *partials);
   /// Threads per block.
   int64_t getNumThreads() const { return numThreads; }
   /// Synchronises the threads of the block.

@@ -215,34 +215,17 @@ void RegisterRowsNorm::emit(const Tile &in, const Tile &out,
   for (ArrayRef<Value> run : held)
     for (Value x : run)
       squares.push_back(arith::MulFOp::create(builder, loc, x, x));
-  Value sum = emitter.warpSum(emitter.addPairwise(squares),
-                              std::min(rows.lanes, kWarpSize));
-  if (partials) {
-    Value leader = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                         rem(thread, kWarpSize), index(0));
-    auto store = scf::IfOp::create(builder, loc, leader);
-    {
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPoint(store.thenBlock()->getTerminator());
-      emitter.store(*partials, {div(thread, kWarpSize)}, sum);
-    }
-    emitter.barrier();
-    int64_t warps = rows.lanes / kWarpSize;
-    Value firstWarp = mul(group, warps);
-    SmallVector<Value> sums;
-    for (int64_t w = 0; w < warps; ++w)
-      sums.push_back(emitter.load(*partials, {add(firstWarp, w)}));
-    sum = emitter.addPairwise(sums);
-  }
+  Value sum =
+      emitter.groupSum(emitter.addPairwise(squares), rows.lanes, partials);
   Value mean = emitDivide(builder, loc, sum, emitter.f32(double(size)));
   if (eps != 0.0)
     mean = arith::AddFOp::create(builder, loc, mean, emitter.f32(eps));
   Value factor = emitDivide(builder, loc, emitter.f32(1.0),
                             math::SqrtOp::create(builder, loc, mean));
-  for (auto [j, values] : llvm::enumerate(held))
+  for (int64_t j = 0, e = held.size(); j < e; ++j)
     emitItemOfRound(emitter, lane, rows.lanes, runs, j, {}, [&](Value run) {
       SmallVector<Value, 8> results;
-      for (Value x : values)
+      for (Value x : held[j])
         results.push_back(arith::MulFOp::create(builder, loc, x, factor));
       emitter.storeVector(out, at(run), results);
       return SmallVector<Value>();

@@ -71,27 +71,7 @@ public:
   /// thread of the row; `partials` holds one f32 per warp when a row spans
   /// several warps.
   Value sumRow(ArrayRef<Value> values, const Tile *partials) {
-    Value sum = emitter.warpSum(emitter.addPairwise(values),
-                                std::min(rows.lanes, kWarpSize));
-    if (!partials)
-      return sum;
-    Value thread = emitter.getThreadId();
-    auto leader = scf::IfOp::create(
-        builder, loc,
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                              rem(thread, kWarpSize), index(0)));
-    {
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPoint(leader.thenBlock()->getTerminator());
-      emitter.store(*partials, {div(thread, kWarpSize)}, sum);
-    }
-    emitter.barrier();
-    int64_t warps = rows.lanes / kWarpSize;
-    Value firstWarp = mul(row, warps);
-    SmallVector<Value> sums;
-    for (int64_t w = 0; w < warps; ++w)
-      sums.push_back(emitter.load(*partials, {add(firstWarp, w)}));
-    return emitter.addPairwise(sums);
+    return emitter.groupSum(emitter.addPairwise(values), rows.lanes, partials);
   }
 
 private:
@@ -133,9 +113,7 @@ void GraphDefLowering::lowerRowProgram(const RegisterRows &rows) {
           emitter.roundTo(sum, getElementType(reduction.getResult()));
     } else {
       // Elementwise: per-row operands broadcast along the row.
-      double scalar = 0.0;
-      if (auto mulScalar = dyn_cast<block::MulScalarOp>(op))
-        scalar = mulScalar.getValue().convertToDouble();
+      double scalar = getElementwiseScalar(&op);
       ElementwiseKind kind = *getElementwiseKind(&op);
       Value result = op.getResult(0);
       Type type = getElementType(result);
