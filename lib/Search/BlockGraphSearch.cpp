@@ -50,6 +50,9 @@ constexpr double kVerificationTrials = 3.0;
 constexpr double kExploreShare = 0.8;
 /// The launches explored first have about this many blocks per SM.
 constexpr double kPreferredWaves = 4.0;
+/// By default, the sizes of an extent that is not a power of two halved go
+/// up to this many blocks per multiprocessor (BlockSearchOptions).
+constexpr int64_t kHalvedBlocksPerMultiprocessor = 4;
 /// Passes over the for-loop ranges: the second continues those the first
 /// stopped, with the time the others left.
 constexpr unsigned kPasses = 2;
@@ -72,37 +75,6 @@ enum class CheckResult { NotEquivalent, Equivalent, Stopped };
 
 bool isCheaper(const CostEstimate &cost, const RankedProgram &other) {
   return cost < other.cost;
-}
-
-/// The key of `program` up to the order of each graph_def's grid axes: the
-/// axes sorted by their extent and by what they map. Two candidates that
-/// differ only in that order compute alike and take the same time (blocks
-/// are independent; a cluster's rank order is kept, as graph_defs with
-/// clusters are left as they are), so the search checks and keeps one.
-std::string getKeyUpToAxisOrder(const sem::Program &program) {
-  sem::Program canonical = program;
-  for (sem::Graph &body : llvm::drop_begin(canonical.graphs)) {
-    if (body.getClusterSize() != 1)
-      continue;
-    auto signature = [&](int axis) {
-      SmallVector<int64_t> key = {body.grid[axis]};
-      for (const sem::Node &node : body.nodes)
-        key.push_back(node.map[axis]);
-      return key;
-    };
-    std::array<int, 3> order = {0, 1, 2};
-    llvm::stable_sort(
-        order, [&](int a, int b) { return signature(a) < signature(b); });
-    std::array<int64_t, 3> grid = body.grid;
-    for (int axis = 0; axis < 3; ++axis)
-      body.grid[axis] = grid[order[axis]];
-    for (sem::Node &node : body.nodes) {
-      std::array<int32_t, 3> map = node.map;
-      for (int axis = 0; axis < 3; ++axis)
-        node.map[axis] = map[order[axis]];
-    }
-  }
-  return sem::getProgramKey(canonical);
 }
 
 /// Searches the µGraphs of one reference: for-loop range by range, the
@@ -472,9 +444,14 @@ SmallVector<int64_t> Searcher::getGridSizes(int64_t extent) const {
   for (int64_t size : options.gridSizes)
     if (size > 1 && extent % size == 0)
       sizes.push_back(size);
-  if (llvm::isPowerOf2_64(extent) || options.gridSizes.empty())
+  if (llvm::isPowerOf2_64(extent))
     return sizes;
-  int64_t largest = *llvm::max_element(options.gridSizes);
+  int64_t largest = options.largestHalvedGridSize;
+  if (largest == 0) {
+    largest = kHalvedBlocksPerMultiprocessor * options.chip->multiprocessors;
+    if (!options.gridSizes.empty())
+      largest = std::max(largest, *llvm::max_element(options.gridSizes));
+  }
   for (int64_t size = extent; size >= 2; size /= 2) {
     if (size <= largest && !llvm::is_contained(sizes, size))
       sizes.push_back(size);
@@ -622,8 +599,9 @@ bool Searcher::verify(std::vector<sem::Program> candidates, RangeState &state) {
     if (shared.outOfTime())
       return false;
     // A task explored again finds its candidates again, and candidates that
-    // differ only in the order of grid axes are one.
-    if (!seenKeys.insert(getKeyUpToAxisOrder(candidate)).second)
+    // differ only in the order of grid axes or of commutative operands are
+    // one.
+    if (!seenKeys.insert(getCandidateKey(candidate)).second)
       continue;
     if (std::optional<CostEstimate> cost = estimate(candidate))
       state.unchecked.push_back({*cost, std::move(candidate)});
@@ -720,6 +698,41 @@ bool Searcher::keep(sem::Program program, const CostEstimate &cost) {
 }
 
 } // namespace
+
+std::string search::getCandidateKey(const sem::Program &program) {
+  sem::Program canonical = program;
+  // a + b and a * b are b + a and b * a exactly.
+  for (sem::Graph &graph : canonical.graphs)
+    for (sem::Node &node : graph.nodes)
+      if (node.operands.size() == 2 &&
+          (node.kind == sem::toOpKind(ElementwiseKind::Add) ||
+           node.kind == sem::toOpKind(ElementwiseKind::Mul)))
+        llvm::sort(node.operands);
+  // Blocks are independent; a cluster's rank order is kept, as graph_defs
+  // with clusters are left as they are.
+  for (sem::Graph &body : llvm::drop_begin(canonical.graphs)) {
+    if (body.getClusterSize() != 1)
+      continue;
+    auto signature = [&](int axis) {
+      SmallVector<int64_t> key = {body.grid[axis]};
+      for (const sem::Node &node : body.nodes)
+        key.push_back(node.map[axis]);
+      return key;
+    };
+    std::array<int, 3> order = {0, 1, 2};
+    llvm::stable_sort(
+        order, [&](int a, int b) { return signature(a) < signature(b); });
+    std::array<int64_t, 3> grid = body.grid;
+    for (int axis = 0; axis < 3; ++axis)
+      body.grid[axis] = grid[order[axis]];
+    for (sem::Node &node : body.nodes) {
+      std::array<int32_t, 3> map = node.map;
+      for (int axis = 0; axis < 3; ++axis)
+        node.map[axis] = map[order[axis]];
+    }
+  }
+  return sem::getProgramKey(canonical);
+}
 
 LogicalResult search::checkSearchable(const sem::Program &reference,
                                       std::string &error) {

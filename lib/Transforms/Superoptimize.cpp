@@ -180,8 +180,11 @@ struct SuperoptimizePass
     options.maxOps = maxOps;
     if (!forloopRanges.empty())
       options.forloopRanges.assign(forloopRanges.begin(), forloopRanges.end());
-    if (!gridSizes.empty())
+    // A listed set of sizes also bounds the halved extents.
+    if (!gridSizes.empty()) {
       options.gridSizes.assign(gridSizes.begin(), gridSizes.end());
+      options.largestHalvedGridSize = *llvm::max_element(options.gridSizes);
+    }
     options.maxBlocks = maxBlocks;
     options.maxCandidates = maxCandidates;
     options.timeLimitSeconds = timeLimit;

@@ -238,3 +238,26 @@ TEST_F(BlockGraphSearchTest, ExploresSingleKernelsFirst) {
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found.front().program.graphs.size(), 2u);
 }
+
+namespace {
+
+TEST_F(BlockGraphSearchTest, KeysCandidatesUpToCommutativeOperands) {
+  // The operands of add and mul commute exactly, those of sub do not.
+  auto keyOf = [&](StringRef body) {
+    return getCandidateKey(parse(("func.func @f(%x: tensor<4x8xf16>, %y: "
+                                  "tensor<4x8xf16>) -> tensor<4x8xf16> {\n" +
+                                  body + "\n  return %r : tensor<4x8xf16>\n}")
+                                     .str()));
+  };
+  const char *types = " : tensor<4x8xf16>, tensor<4x8xf16> -> tensor<4x8xf16>";
+  auto op = [&](StringRef name, StringRef a, StringRef b) {
+    return keyOf(
+        ("%r = mirage_kernel." + name + " " + a + ", " + b + types).str());
+  };
+  EXPECT_EQ(op("mul", "%x", "%y"), op("mul", "%y", "%x"));
+  EXPECT_EQ(op("add", "%x", "%y"), op("add", "%y", "%x"));
+  EXPECT_NE(op("sub", "%x", "%y"), op("sub", "%y", "%x"));
+  EXPECT_NE(op("mul", "%x", "%y"), op("add", "%x", "%y"));
+}
+
+} // namespace

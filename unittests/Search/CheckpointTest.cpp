@@ -324,6 +324,10 @@ TEST_F(CheckpointTest, FingerprintsFollowTheOptionsThatMatter) {
   EXPECT_EQ(fingerprintSearch(reference, other), base);
   other.maxOps = 3;
   EXPECT_NE(fingerprintSearch(reference, other), base);
+  // The halved grid sizes change what a range finds.
+  BlockSearchOptions halved = options;
+  halved.largestHalvedGridSize = 64;
+  EXPECT_NE(fingerprintSearch(reference, halved), base);
 }
 
 } // namespace

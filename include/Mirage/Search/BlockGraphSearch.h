@@ -47,6 +47,11 @@ struct BlockSearchOptions {
   std::vector<int64_t> forloopRanges = {1, 2, 4, 8, 16, 32, 64};
   /// Sizes tried for each grid axis.
   std::vector<int64_t> gridSizes = {2, 4, 8, 16, 32, 64, 128, 256};
+  /// The largest size tried by halving an extent that is not a power of
+  /// two (getGridSizes); 0: the larger of the largest of `gridSizes` and
+  /// four blocks per multiprocessor of `chip` (528 on an H100), so that an
+  /// output of 18944 columns gets 296 blocks of 64 besides 148 of 128.
+  int64_t largestHalvedGridSize = 0;
   int64_t maxBlocks = 1024;
   /// Stop enumerating after this many complete candidates.
   unsigned maxComplete = 100000;
@@ -96,6 +101,12 @@ struct BlockSearchOptions {
   /// of the others. Required.
   std::function<std::optional<ProgramFacts>(const sem::Program &)> schedule;
 };
+
+/// The key under which the search checks and keeps a candidate once: its
+/// program key (sem::getProgramKey) up to the order of each graph_def's grid
+/// axes (sorted by extent and by what they map) and of the operands of
+/// `add` and `mul`, orders that change neither what it computes nor its time.
+std::string getCandidateKey(const sem::Program &program);
 
 /// What the search did.
 struct BlockSearchStatistics {

@@ -128,7 +128,8 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     ListOption<"gridSizes", "grid-sizes", "int64_t",
                "Sizes to try for each grid axis (default 2,4,...,256), "
                "plus an extent that is not a power of two halved while it "
-               "stays whole, up to the largest size">,
+               "stays whole, up to the largest listed size (by default, up "
+               "to four blocks per multiprocessor of the chip)">,
     Option<"maxBlocks", "max-blocks", "int64_t", "1024",
            "Largest grid, in blocks">,
     Option<"threads", "threads", "int32_t", "0",
