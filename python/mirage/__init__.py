@@ -1,10 +1,18 @@
 """Python side of Mirage-MLIR.
 
-`mirage.runtime` runs compiled bundles from PyTorch (docs/Runtime.md);
-`mirage.plan` reads their plan.json; `mirage.interpreter` evaluates the
-programs a plan records, on the array libraries of `mirage.backends`;
-`mirage.mugraphs` says which benchmark program each saved µGraph
-implements. Nothing here imports torch at import time.
+    import mirage as mi
+    graph = mi.new_kernel_graph()
+    X = graph.new_input(dims=(8, 4096), dtype=mi.float16)
+    ...
+    kernel = graph.superoptimize()
+
+`mirage.graph` builds kernel graphs, `mirage.kernel` superoptimizes them into
+callable kernels, and `mirage.compiler` is the compiler in-process
+(docs/Python.md). `mirage.runtime` runs compiled bundles from PyTorch
+(docs/Runtime.md); `mirage.plan` reads their plan.json; `mirage.interpreter`
+evaluates the programs a plan records, on the array libraries of
+`mirage.backends`; `mirage.mugraphs` says which benchmark program each saved
+µGraph implements. Nothing here imports torch at import time.
 """
 
 import pathlib
@@ -14,3 +22,10 @@ import pathlib
 #: mirage.mugraphs finds examples/. Meaningful when the package is used in
 #: place (PYTHONPATH=python, or an editable install).
 CHECKOUT = pathlib.Path(__file__).resolve().parents[2]
+
+from mirage.graph import (  # noqa: E402 - needs CHECKOUT defined first
+    KernelGraph, Tensor, bfloat16, float16, float32, new_graph,
+    new_kernel_graph)
+
+__all__ = ["CHECKOUT", "KernelGraph", "Tensor", "bfloat16", "float16",
+           "float32", "new_graph", "new_kernel_graph"]

@@ -1,0 +1,128 @@
+"""The compiler in-process: libmirage_compiler.so (include/Mirage-c/Compiler.h)
+through ctypes, so it loads into any Python version.
+
+    from mirage import compiler
+    text = compiler.run_pipeline(source, "mirage-superoptimize{time-limit=30}")
+    compiler.write_bundle(text, "out/bundle")
+
+Every call parses and verifies its MLIR first; a failure raises
+CompilerError with the compiler's diagnostics (`file:line:col: error: ...`).
+Remarks of a successful call (the search's summary) are kept in
+`last_remarks()`.
+"""
+
+import ctypes
+import os
+import pathlib
+import threading
+
+from mirage import CHECKOUT
+
+__all__ = ["CompilerError", "LIBRARY_ENV", "find_library", "version",
+           "run_pipeline", "write_bundle", "last_remarks"]
+
+#: Environment variable naming the compiler library to load.
+LIBRARY_ENV = "MIRAGE_COMPILER_LIBRARY"
+LIBRARY_NAME = "libmirage_compiler.so"
+
+
+class CompilerError(RuntimeError):
+    """What the compiler rejected: `diagnostics` holds its messages."""
+
+    def __init__(self, what, diagnostics):
+        super().__init__(f"{what}:\n{diagnostics.rstrip()}" if diagnostics
+                         else what)
+        self.diagnostics = diagnostics
+
+
+class _Result(ctypes.Structure):
+    """MirageCompilerResult."""
+    _fields_ = [("succeeded", ctypes.c_int),
+                ("output", ctypes.c_void_p),
+                ("diagnostics", ctypes.c_void_p)]
+
+
+def find_library(library=None):
+    """The path of libmirage_compiler.so: `library` if given, else the file
+    named by $MIRAGE_COMPILER_LIBRARY, else the one packaged with this
+    module, else build/lib/ of this checkout. Raises FileNotFoundError
+    naming what was tried."""
+    if library is not None:
+        tried = [pathlib.Path(library)]
+    elif os.environ.get(LIBRARY_ENV):
+        tried = [pathlib.Path(os.environ[LIBRARY_ENV])]
+    else:
+        tried = [pathlib.Path(__file__).parent / "lib" / LIBRARY_NAME,
+                 CHECKOUT / "build" / "lib" / LIBRARY_NAME]
+    for path in tried:
+        if path.is_file():
+            return path
+    raise FileNotFoundError(
+        "Mirage compiler library not found (tried "
+        + ", ".join(str(p) for p in tried) + "); build it with "
+        f"`bash scripts/build.sh`, or set ${LIBRARY_ENV}")
+
+
+_lock = threading.Lock()
+_library = None
+_remarks = threading.local()
+
+
+def _load():
+    global _library
+    with _lock:
+        if _library is None:
+            library = ctypes.CDLL(str(find_library()))
+            library.mirageCompilerVersion.restype = ctypes.c_char_p
+            library.mirageCompilerRunPipeline.restype = _Result
+            library.mirageCompilerRunPipeline.argtypes = [ctypes.c_char_p] * 3
+            library.mirageCompilerWriteBundle.restype = _Result
+            library.mirageCompilerWriteBundle.argtypes = [ctypes.c_char_p] * 4
+            library.mirageCompilerResultDestroy.argtypes = [
+                ctypes.POINTER(_Result)]
+            _library = library
+        return _library
+
+
+def _call(what, function, *arguments):
+    library = _load()
+    result = getattr(library, function)(
+        *(a.encode() if isinstance(a, str) else a for a in arguments))
+    succeeded = bool(result.succeeded)
+    try:
+        output = ctypes.string_at(result.output).decode()
+        diagnostics = ctypes.string_at(result.diagnostics).decode()
+    finally:
+        library.mirageCompilerResultDestroy(ctypes.byref(result))
+    if not succeeded:
+        raise CompilerError(what, diagnostics)
+    _remarks.text = diagnostics
+    return output
+
+
+def version():
+    """The compiler's version ("0.6.0+g..."), as tuning databases key it."""
+    return _load().mirageCompilerVersion().decode()
+
+
+def run_pipeline(source, pipeline="", name="<graph>"):
+    """Parses and verifies MLIR `source`, runs the textual pass `pipeline`
+    on it (empty: none) and returns the printed module."""
+    what = f"{name}: " + (f"pass pipeline '{pipeline}' failed" if pipeline
+                          else "the program is invalid")
+    return _call(what, "mirageCompilerRunPipeline", source, name, pipeline)
+
+
+def write_bundle(source, directory, chips=(), name="<graph>"):
+    """Compiles the functions of MLIR `source` that hold Mirage kernel ops
+    into a bundle in `directory` (created if needed) for `chips` (empty:
+    every chip the program runs on); returns the directory as a Path."""
+    _call(f"{name}: the bundle could not be written", "mirageCompilerWriteBundle",
+          source, name, str(directory), ",".join(chips))
+    return pathlib.Path(directory)
+
+
+def last_remarks():
+    """The diagnostics (remarks, warnings) of this thread's last successful
+    call, as text."""
+    return getattr(_remarks, "text", "")

@@ -1,0 +1,171 @@
+"""`KernelGraph.superoptimize()`: the search in-process, a bundle in a
+persistent cache, and a `Kernel` that runs it on torch tensors.
+
+The cache lives in $MIRAGE_CACHE_DIR, else $XDG_CACHE_HOME/mirage, else
+~/.cache/mirage, under kernels/<key>/, where the key hashes the program, the
+search's options and the compiler's version: the second `superoptimize` of
+the same graph returns at once (a new measurement in the tuning database
+makes a new key). An entry is written in a temporary
+directory and renamed into place, so concurrent callers never see half of
+one.
+"""
+
+import hashlib
+import os
+import pathlib
+import shutil
+import tempfile
+
+from mirage import compiler
+
+__all__ = ["Kernel", "superoptimize", "cache_dir"]
+
+#: Options of the public implementation's `superoptimize` that this one
+#: does not take yet, with what to use instead.
+_NOT_YET = {
+    "imaps": "the input maps",
+    "omaps": "the output maps",
+    "fmaps": "the for-loop maps",
+    "blockdims": "the thread counts",
+    "config": "its configurations from time_limit and griddims",
+}
+
+
+def cache_dir():
+    """The root of Mirage's caches (kernels/ holds superoptimized graphs)."""
+    if os.environ.get("MIRAGE_CACHE_DIR"):
+        return pathlib.Path(os.environ["MIRAGE_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache"
+    return pathlib.Path(base) / "mirage"
+
+
+def _tuning_database_state():
+    """The size and modification time of the tuning database the search
+    consults ($MIRAGE_TUNING_DB, else $XDG_CACHE_HOME/mirage/tuning.json,
+    else ~/.cache/mirage/tuning.json): a measurement recorded later gives a
+    new cache key."""
+    base = os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache"
+    path = pathlib.Path(os.environ.get("MIRAGE_TUNING_DB")
+                        or pathlib.Path(base) / "mirage" / "tuning.json")
+    try:
+        stat = path.stat()
+    except OSError:
+        return "none"
+    return f"{stat.st_size}:{stat.st_mtime_ns}"
+
+
+def _search_options(time_limit, search_threads, griddims, franges, options):
+    """The `mirage-superoptimize` option string; ValueError for what is
+    not accepted."""
+    for name in options:
+        if name in _NOT_YET:
+            raise ValueError(f"superoptimize: the option {name!r} is not "
+                             f"supported yet (the search chooses {_NOT_YET[name]} itself)")
+        raise TypeError(f"superoptimize: unknown option {name!r}")
+    if not (isinstance(time_limit, (int, float)) and time_limit > 0):
+        raise ValueError(f"superoptimize: time_limit must be a positive "
+                         f"number of seconds, got {time_limit!r}")
+    if not (isinstance(search_threads, int) and 1 <= search_threads <= 256):
+        raise ValueError(f"superoptimize: search_threads must be 1 to 256, "
+                         f"got {search_threads!r}")
+    parts = [f"time-limit={time_limit:g}", f"search-threads={search_threads}"]
+    if griddims is not None:
+        sizes = set()
+        for grid in griddims:
+            if (len(grid) != 3 or any(not isinstance(d, int) or d < 1
+                                      for d in grid)):
+                raise ValueError(f"superoptimize: griddims entries are "
+                                 f"(x, y, z) of positive integers, got "
+                                 f"{grid!r}")
+            sizes.update(d for d in grid if d > 1)
+        if sizes:
+            parts.append("grid-sizes=" + ",".join(map(str, sorted(sizes))))
+    if franges is not None:
+        if not franges or any(not isinstance(r, int) or r < 1
+                              for r in franges):
+            raise ValueError(f"superoptimize: franges are positive integers, "
+                             f"got {franges!r}")
+        parts.append("forloop-ranges=" + ",".join(map(str, franges)))
+    return " ".join(parts)
+
+
+def superoptimize(graph, time_limit=60, search_threads=None, griddims=None,
+                  franges=None, chips=(), **options):
+    """Searches `graph` (a KernelGraph), verifies and compiles the winner,
+    and returns a Kernel. The result is cached (see the module's doc)."""
+    if search_threads is None:
+        search_threads = max(1, min(os.cpu_count() or 1, 16))
+    pipeline = ("mirage-superoptimize{" + _search_options(
+        time_limit, search_threads, griddims, franges, options) + "}")
+    source = graph.to_mlir()
+    key = hashlib.sha256("\0".join(
+        [source, pipeline, ",".join(chips), compiler.version(),
+         _tuning_database_state()]).encode())
+    entry = cache_dir() / "kernels" / key.hexdigest()[:32]
+    if not (entry / "plan.json").is_file():
+        text = compiler.run_pipeline(source, pipeline,
+                                     name=f"{graph.name}.mlir")
+        remarks = compiler.last_remarks()
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        staging = pathlib.Path(tempfile.mkdtemp(prefix=".staging-",
+                                                dir=entry.parent))
+        try:
+            compiler.write_bundle(text, staging, chips,
+                                  name=f"{graph.name}.mlir")
+            (staging / "source.mlir").write_text(text)
+            (staging / "remarks.txt").write_text(remarks)
+            try:
+                staging.rename(entry)
+            except OSError:
+                if not (entry / "plan.json").is_file():
+                    raise
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    return Kernel(entry, graph.name, len(graph.inputs))
+
+
+class Kernel:
+    """A superoptimized graph: callable as `kernel(x, w)` (one tensor for one
+    output, else a tuple) or `kernel(inputs=[x, w])` (always a list), on
+    torch CUDA tensors, on the current stream; `out=` takes the outputs.
+    Every call checks shapes, dtypes, devices and contiguity."""
+
+    def __init__(self, directory, function, num_inputs):
+        self.directory = pathlib.Path(directory)
+        self.function = function
+        self.num_inputs = num_inputs
+        self._function = None
+
+    @property
+    def mlir(self):
+        """The superoptimized program."""
+        return (self.directory / "source.mlir").read_text()
+
+    @property
+    def remarks(self):
+        """What the search said (configurations, candidates, estimate)."""
+        return (self.directory / "remarks.txt").read_text()
+
+    def _bound(self):
+        if self._function is None:
+            from mirage import runtime
+            self._function = runtime.load_bundle(self.directory)(
+                self.function)
+        return self._function
+
+    def __call__(self, *args, inputs=None, out=None):
+        if inputs is not None and args:
+            raise TypeError("Kernel: pass the tensors as arguments or as "
+                            "inputs=[...], not both")
+        tensors = list(inputs) if inputs is not None else list(args)
+        if len(tensors) != self.num_inputs:
+            raise TypeError(f"Kernel {self.function}: expected "
+                            f"{self.num_inputs} input tensors, got "
+                            f"{len(tensors)}")
+        result = self._bound()(*tensors, out=out)
+        if inputs is None:
+            return result
+        return list(result) if isinstance(result, tuple) else [result]
+
+    def __repr__(self):
+        return f"Kernel({self.function!r}, {str(self.directory)!r})"

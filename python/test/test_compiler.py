@@ -1,0 +1,119 @@
+"""The compiler in-process (mirage.compiler over libmirage_compiler.so) and
+`superoptimize` with its kernel cache (mirage.kernel)."""
+
+import json
+import time
+
+import pytest
+
+import mirage as mi
+from mirage import compiler, kernel
+
+SOURCE = """func.func @rmsnorm_linear(%x: tensor<2x64xf16>, %w: tensor<64x32xf16>) -> tensor<2x32xf16> {
+  %n = mirage_kernel.rms_norm %x size 64 : tensor<2x64xf16>
+  %o = mirage_kernel.matmul %n, %w : tensor<2x64xf16>, tensor<64x32xf16> -> tensor<2x32xf16>
+  return %o : tensor<2x32xf16>
+}
+"""
+
+
+def small_graph(name="rmsnorm_linear"):
+    graph = mi.new_kernel_graph(name)
+    X = graph.new_input((2, 64), mi.float16)
+    W = graph.new_input((64, 32), mi.float16)
+    graph.mark_output(graph.matmul(graph.rms_norm(X, (64,)), W))
+    return graph
+
+
+def test_version_and_a_pipeline(compiler_library):
+    assert compiler.version().startswith("0.")
+    text = compiler.run_pipeline(SOURCE, "mirage-superoptimize{time-limit=10}")
+    assert "mirage_kernel.graph_def" in text
+    assert "remark: superoptimized" in compiler.last_remarks()
+
+
+@pytest.mark.parametrize("source, pipeline, message", [
+    ("func.func @f(", "", "<graph>:1:13: error: expected non-function type"),
+    (SOURCE.replace("size 64", "size 3"), "",
+     "'mirage_kernel.rms_norm' op normalised size 3 is not the product"),
+    (SOURCE, "no-such-pass", "'no-such-pass' does not refer to a registered"),
+    (SOURCE, "mirage-superoptimize{time-limit=-1}", "time-limit"),
+])
+def test_rejections_raise_with_the_diagnostics(compiler_library, source,
+                                               pipeline, message):
+    with pytest.raises(compiler.CompilerError) as error:
+        compiler.run_pipeline(source, pipeline)
+    assert message in error.value.diagnostics
+
+
+def test_a_missing_library_is_named(monkeypatch, tmp_path):
+    monkeypatch.setenv(compiler.LIBRARY_ENV, str(tmp_path / "nothing.so"))
+    with pytest.raises(FileNotFoundError, match="nothing.so"):
+        compiler.find_library()
+
+
+def test_write_bundle(compiler_library, tmp_path):
+    text = compiler.run_pipeline(SOURCE, "mirage-superoptimize{time-limit=10}")
+    out = compiler.write_bundle(text, tmp_path / "b", chips=["sm_90a"])
+    plan = json.loads((out / "plan.json").read_text())
+    assert plan["ptx"] == {"sm_90a": "sm_90a.ptx"}
+    with pytest.raises(compiler.CompilerError, match="sm_99"):
+        compiler.write_bundle(text, tmp_path / "c", chips=["sm_99"])
+
+
+def test_superoptimize_caches_its_kernel(compiler_library, kernel_cache):
+    first = small_graph().superoptimize(time_limit=10, search_threads=1)
+    assert "remark: superoptimized" in first.remarks
+    assert "mirage_kernel.graph_def" in first.mlir
+    assert (first.directory / "plan.json").is_file()
+    assert first.directory.parent == kernel_cache / "kernels"
+    start = time.monotonic()
+    second = small_graph().superoptimize(time_limit=10, search_threads=1)
+    assert second.directory == first.directory
+    assert time.monotonic() - start < 0.5
+    # Other options are another entry.
+    third = small_graph().superoptimize(time_limit=5, search_threads=1)
+    assert third.directory != first.directory
+
+
+def test_a_new_measurement_is_a_new_cache_entry(compiler_library,
+                                                kernel_cache, tmp_path,
+                                                monkeypatch):
+    database = tmp_path / "tuning.json"
+    monkeypatch.setenv("MIRAGE_TUNING_DB", str(database))
+    first = small_graph().superoptimize(time_limit=10, search_threads=1)
+    database.write_text('{"format": "mirage-tuning", "version": 2, '
+                        '"entries": []}')
+    second = small_graph().superoptimize(time_limit=10, search_threads=1)
+    assert second.directory != first.directory
+
+
+@pytest.mark.parametrize("options, error, message", [
+    ({"imaps": [(0, -1, -1)]}, ValueError, "'imaps' is not supported yet"),
+    ({"blockdims": [(128, 1, 1)]}, ValueError, "'blockdims'"),
+    ({"no_such_option": 1}, TypeError, "unknown option 'no_such_option'"),
+    ({"time_limit": 0}, ValueError, "time_limit must be a positive"),
+    ({"search_threads": 0}, ValueError, "search_threads must be 1 to 256"),
+    ({"griddims": [(2, 16)]}, ValueError, "griddims entries are (x, y, z)"),
+    ({"franges": [0]}, ValueError, "franges are positive integers"),
+])
+def test_superoptimize_checks_its_options(kernel_cache, options, error,
+                                          message):
+    with pytest.raises(error) as raised:
+        small_graph().superoptimize(**options)
+    assert message in str(raised.value)
+
+
+def test_public_options_become_search_options():
+    assert kernel._search_options(30, 2, [(2, 16, 1), (2, 16, 4)], [1, 4],
+                                  {}) == (
+        "time-limit=30 search-threads=2 grid-sizes=2,4,16 "
+        "forloop-ranges=1,4")
+
+
+def test_a_kernel_checks_its_inputs_before_the_gpu(tmp_path):
+    k = kernel.Kernel(tmp_path, "f", 2)
+    with pytest.raises(TypeError, match="expected 2 input tensors, got 1"):
+        k(object())
+    with pytest.raises(TypeError, match="not both"):
+        k(object(), inputs=[object()])
