@@ -23,9 +23,12 @@ import pathlib
 #: place (PYTHONPATH=python, or an editable install).
 CHECKOUT = pathlib.Path(__file__).resolve().parents[2]
 
-from mirage.graph import (  # noqa: E402 - needs CHECKOUT defined first
+# These need CHECKOUT defined first.
+from mirage.equivalence import Equivalence, check_equivalence  # noqa: E402
+from mirage.graph import (  # noqa: E402
     KernelGraph, Tensor, bfloat16, float16, float32, new_graph,
     new_kernel_graph)
 
-__all__ = ["CHECKOUT", "KernelGraph", "Tensor", "bfloat16", "float16",
-           "float32", "new_graph", "new_kernel_graph"]
+__all__ = ["CHECKOUT", "Equivalence", "KernelGraph", "Tensor", "bfloat16",
+           "check_equivalence", "float16", "float32", "new_graph",
+           "new_kernel_graph"]
