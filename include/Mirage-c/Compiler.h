@@ -55,6 +55,13 @@ MLIR_CAPI_EXPORTED MirageCompilerResult
 mirageCompilerWriteBundle(const char *source, const char *name,
                           const char *directory, const char *chips);
 
+/// Parses `source` and describes its function `function` (empty: the only
+/// one) as the JSON of the program it computes: its values (shape and
+/// dtype), inputs, outputs and ops, the form bundles record in plan.json
+/// (docs/Runtime.md).
+MLIR_CAPI_EXPORTED MirageCompilerResult mirageCompilerDescribeFunction(
+    const char *source, const char *name, const char *function);
+
 /// Frees the strings of `result` and clears it.
 MLIR_CAPI_EXPORTED void
 mirageCompilerResultDestroy(MirageCompilerResult *result);

@@ -26,9 +26,9 @@ CHECKOUT = pathlib.Path(__file__).resolve().parents[2]
 # These need CHECKOUT defined first.
 from mirage.equivalence import Equivalence, check_equivalence  # noqa: E402
 from mirage.graph import (  # noqa: E402
-    KernelGraph, Tensor, bfloat16, float16, float32, new_graph,
-    new_kernel_graph)
+    KernelGraph, Tensor, bfloat16, float16, float32, from_mlir, load,
+    new_graph, new_kernel_graph)
 
 __all__ = ["CHECKOUT", "Equivalence", "KernelGraph", "Tensor", "bfloat16",
-           "check_equivalence", "float16", "float32", "new_graph",
-           "new_kernel_graph"]
+           "check_equivalence", "float16", "float32", "from_mlir", "load",
+           "new_graph", "new_kernel_graph"]

@@ -19,7 +19,8 @@ import threading
 from mirage import CHECKOUT
 
 __all__ = ["CompilerError", "LIBRARY_ENV", "find_library", "version",
-           "run_pipeline", "write_bundle", "last_remarks"]
+           "run_pipeline", "write_bundle", "describe_function",
+           "last_remarks"]
 
 #: Environment variable naming the compiler library to load.
 LIBRARY_ENV = "MIRAGE_COMPILER_LIBRARY"
@@ -78,6 +79,9 @@ def _load():
             library.mirageCompilerRunPipeline.argtypes = [ctypes.c_char_p] * 3
             library.mirageCompilerWriteBundle.restype = _Result
             library.mirageCompilerWriteBundle.argtypes = [ctypes.c_char_p] * 4
+            library.mirageCompilerDescribeFunction.restype = _Result
+            library.mirageCompilerDescribeFunction.argtypes = [
+                ctypes.c_char_p] * 3
             library.mirageCompilerResultDestroy.argtypes = [
                 ctypes.POINTER(_Result)]
             _library = library
@@ -120,6 +124,16 @@ def write_bundle(source, directory, chips=(), name="<graph>"):
     _call(f"{name}: the bundle could not be written", "mirageCompilerWriteBundle",
           source, name, str(directory), ",".join(chips))
     return pathlib.Path(directory)
+
+
+def describe_function(source, function="", name="<graph>"):
+    """The program that function `function` of MLIR `source` computes (empty:
+    the only function with a body), as plan.json records programs: a dict of
+    `values` (shape, dtype), `inputs`, `outputs` and `ops`."""
+    import json
+    return json.loads(_call(f"{name}: the function cannot be described",
+                            "mirageCompilerDescribeFunction", source, name,
+                            function))
 
 
 def last_remarks():

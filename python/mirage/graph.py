@@ -15,9 +15,11 @@ shapes; `to_mlir()` prints the graph as a `mirage_kernel` function, which
 """
 
 import math
+import struct
 
 __all__ = ["DType", "float16", "bfloat16", "float32", "Tensor", "KernelGraph",
-           "new_kernel_graph", "new_graph", "UNARY_OPS", "BINARY_OPS"]
+           "new_kernel_graph", "new_graph", "from_mlir", "load",
+           "UNARY_OPS", "BINARY_OPS"]
 
 
 class DType:
@@ -54,8 +56,9 @@ def _dtype(value, op):
 
 
 def _float_text(value):
-    """`value` as an MLIR float literal (which needs its decimal point)."""
-    return f"{value:.9e}"
+    """`value`, rounded to f32 (the attributes' type), as an MLIR float
+    literal (which needs its decimal point)."""
+    return f"{struct.unpack('f', struct.pack('f', value))[0]:.9e}"
 
 
 def _shape_text(dims):
@@ -291,11 +294,81 @@ class KernelGraph:
         return kernel.superoptimize(self, time_limit, search_threads,
                                     griddims, franges, chips, **options)
 
+    def save(self, path):
+        """Writes the graph's MLIR (to_mlir) to `path`; mirage.load reads it
+        back."""
+        with open(path, "w") as f:
+            f.write(self.to_mlir())
+
     def verify(self):
         """Hands the graph to the compiler, which parses and verifies it;
         raises mirage.compiler.CompilerError on a rejection."""
         from mirage import compiler
         compiler.run_pipeline(self.to_mlir(), name=f"{self.name}.mlir")
+
+
+def _replay(graph, op, args, description):
+    """Adds op `op` of a described program (compiler.describe_function) to
+    `graph`; `args` are its operands as Tensors."""
+    kind = op["op"]
+    if kind in UNARY_OPS:
+        return [getattr(graph, kind)(*args)]
+    if kind in BINARY_OPS:
+        return [getattr(graph, kind)(*args)]
+    if kind == "mul_scalar":
+        return [graph.mul_scalar(args[0], op["value"])]
+    if kind == "matmul":
+        result = description["values"][op["results"][0]]
+        return [graph.matmul(*args, out_dtype=result["dtype"])]
+    if kind == "reduction":
+        return [graph.reduction(args[0], op["dim"], op.get("size", 1))]
+    if kind == "rms_norm":
+        dims, trailing = args[0].dims, 1
+        for count in range(1, len(dims) + 1):
+            trailing *= dims[-count]
+            if trailing == op["size"]:
+                return [graph.rms_norm(args[0], dims[-count:],
+                                       op.get("eps", 0.0))]
+    if kind == "concat":
+        return [graph.concat(*args, op["dim"])]
+    if kind == "chunk":
+        return graph.chunk(args[0], op["parts"], op["dim"])
+    raise ValueError(f"from_mlir: @{graph.name} holds a {kind} op; only "
+                     "kernel graphs of predefined ops are rebuilt as graphs "
+                     "(a µGraph's graph_defs are not: pass its MLIR to "
+                     "check_equivalence, or to mirage.compiler)")
+
+
+def from_mlir(text, function=None):
+    """The KernelGraph of function `function` of MLIR `text` (default: its
+    only function with a body), as the compiler parses and verifies it."""
+    from mirage import compiler
+    description = compiler.describe_function(text, function or "",
+                                             name="from_mlir.mlir")
+    if function is None:
+        import re
+        names = re.findall(r"func\.func\s+(?:public\s+)?@(\w+)\s*\(", text)
+        function = names[0] if len(names) == 1 else "graph"
+    graph = KernelGraph(function)
+    values = description["values"]
+    tensors = {}
+    for index in description["inputs"]:
+        tensors[index] = graph.new_input(values[index]["shape"],
+                                         values[index]["dtype"])
+    for op in description["ops"]:
+        results = _replay(graph, op, [tensors[i] for i in op["operands"]],
+                          description)
+        tensors.update(zip(op["results"], results))
+    for index in description["outputs"]:
+        graph.mark_output(tensors[index])
+    return graph
+
+
+def load(path, function=None):
+    """The graph that `KernelGraph.save` wrote to `path` (any MLIR file of
+    kernel ops)."""
+    with open(path) as f:
+        return from_mlir(f.read(), function)
 
 
 def new_kernel_graph(name="graph"):

@@ -107,3 +107,55 @@ def test_a_graph_without_outputs_or_with_a_bad_name_is_refused():
 
 def test_the_compiler_verifies_what_the_builder_prints(compiler_library):
     rmsnorm_linear().verify()
+
+
+def every_op_graph():
+    graph = mi.new_kernel_graph("every_op")
+    x = graph.new_input((4, 8))
+    y = graph.new_input((4, 1))
+    a, b = graph.chunk(x, 2, dim=1)
+    graph.mark_output(graph.mul_scalar(
+        graph.rms_norm(graph.div(x, y), (8,), eps=1e-5), 0.1))
+    graph.mark_output(graph.reduction(a, dim=1, size=2))
+    graph.mark_output(graph.concat(graph.exp(a), b, dim=1))
+    graph.mark_output(graph.matmul(x, graph.new_input((8, 2)),
+                                   out_dtype=mi.float32))
+    return graph
+
+
+def test_from_mlir_rebuilds_the_graph(compiler_library):
+    graph = every_op_graph()
+    rebuilt = mi.from_mlir(graph.to_mlir())
+    assert rebuilt.name == "every_op"
+    assert rebuilt.to_mlir() == graph.to_mlir()
+    assert [t.dims for t in rebuilt.outputs] == [(4, 8), (4, 2), (4, 8),
+                                                (4, 2)]
+
+
+def test_save_and_load(compiler_library, tmp_path):
+    graph = every_op_graph()
+    graph.save(tmp_path / "g.mlir")
+    assert mi.load(tmp_path / "g.mlir").to_mlir() == graph.to_mlir()
+
+
+def test_from_mlir_refusals(compiler_library):
+    from mirage import compiler
+    two = every_op_graph().to_mlir() + every_op_graph().to_mlir(name="other")
+    with pytest.raises(compiler.CompilerError, match="holds 2 functions"):
+        mi.from_mlir(two)
+    assert mi.from_mlir(two, function="other").name == "other"
+    with pytest.raises(compiler.CompilerError, match="no function @nope"):
+        mi.from_mlir(two, function="nope")
+    with pytest.raises(compiler.CompilerError, match="expected"):
+        mi.from_mlir("func.func @f(")
+
+
+def test_from_mlir_refuses_a_mugraph(compiler_library, kernel_cache):
+    graph = mi.new_kernel_graph("rmsnorm_linear")
+    x = graph.new_input((2, 64))
+    graph.mark_output(graph.matmul(graph.rms_norm(x, (64,)),
+                                   graph.new_input((64, 32))))
+    kernel = graph.superoptimize(time_limit=5, search_threads=1)
+    assert "graph_def" in kernel.mlir
+    with pytest.raises(ValueError, match="holds a graph_def op"):
+        mi.from_mlir(kernel.mlir)

@@ -9,9 +9,12 @@
 
 #include "Mirage/InitAllDialects.h"
 #include "Mirage/InitAllPasses.h"
+#include "Mirage/Semantics/Import.h"
+#include "Mirage/Semantics/ProgramJSON.h"
 #include "Mirage/Support/LargeStack.h"
 #include "Mirage/Support/Version.h"
 #include "Mirage/Target/Bundle.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
@@ -152,6 +155,39 @@ MirageCompilerResult mirageCompilerWriteBundle(const char *source,
       options.chips.push_back(chip.trim().str());
     return call.finish(
         succeeded(mirage::writeBundle(*call.module, directory, options)));
+  });
+}
+
+MirageCompilerResult mirageCompilerDescribeFunction(const char *source,
+                                                    const char *name,
+                                                    const char *function) {
+  return onLargeStack([&] {
+    Call call(source, name);
+    if (!call.parse())
+      return call.finish(false);
+    llvm::StringRef wanted = function ? function : "";
+    SmallVector<func::FuncOp> functions;
+    for (auto func : call.module->getOps<func::FuncOp>())
+      if (!func.isExternal() && (wanted.empty() || func.getName() == wanted))
+        functions.push_back(func);
+    if (functions.size() != 1) {
+      call.stream << "error: "
+                  << (wanted.empty()
+                          ? "the module holds " +
+                                std::to_string(functions.size()) +
+                                " functions with a body; name one"
+                          : "no function @" + wanted.str() + " with a body")
+                  << "\n";
+      return call.finish(false);
+    }
+    FailureOr<mirage::sem::Program> program =
+        mirage::sem::buildProgram(functions.front());
+    if (failed(program))
+      return call.finish(false);
+    std::string json;
+    llvm::raw_string_ostream os(json);
+    os << mirage::sem::toJSON(*program);
+    return call.finish(true, json);
   });
 }
 
