@@ -9,6 +9,7 @@ packages=(
   clang-format-22
   libz3-dev libzstd-dev libgtest-dev
   pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-z3
+  graphviz
 )
 
 missing=()

@@ -294,6 +294,12 @@ class KernelGraph:
         return kernel.superoptimize(self, time_limit, search_threads,
                                     griddims, franges, chips, **options)
 
+    def visualize(self, path):
+        """Draws the graph with Graphviz into `path` (.svg, .png, .pdf, or
+        .dot for the source; mirage.visualize)."""
+        from mirage import visualize
+        return visualize.render(self.to_mlir(), path, self.name)
+
     def save(self, path):
         """Writes the graph's MLIR (to_mlir) to `path`; mirage.load reads it
         back."""

@@ -146,6 +146,12 @@ class Kernel:
         """What the search said (configurations, candidates, estimate)."""
         return (self.directory / "remarks.txt").read_text()
 
+    def visualize(self, path):
+        """Draws the µGraph found, every level, with Graphviz into `path`
+        (.svg, .png, .pdf, or .dot for the source; mirage.visualize)."""
+        from mirage import visualize
+        return visualize.render(self.mlir, path, self.function)
+
     def _bound(self):
         if self._function is None:
             from mirage import runtime
