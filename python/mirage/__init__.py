@@ -24,6 +24,7 @@ import pathlib
 CHECKOUT = pathlib.Path(__file__).resolve().parents[2]
 
 # These need CHECKOUT defined first.
+from mirage.blockgraph import new_threadblock_graph  # noqa: E402
 from mirage.equivalence import Equivalence, check_equivalence  # noqa: E402
 from mirage.graph import (  # noqa: E402
     KernelGraph, Tensor, bfloat16, float16, float32, from_mlir, load,
@@ -31,4 +32,4 @@ from mirage.graph import (  # noqa: E402
 
 __all__ = ["CHECKOUT", "Equivalence", "KernelGraph", "Tensor", "bfloat16",
            "check_equivalence", "float16", "float32", "from_mlir", "load",
-           "new_graph", "new_kernel_graph"]
+           "new_graph", "new_kernel_graph", "new_threadblock_graph"]

@@ -268,6 +268,27 @@ class KernelGraph:
                            f"{dim} parts {chunks} : {A.type} -> {types}")
         return parts
 
+    def customized(self, inputs, tb_graph):
+        """Adds the custom kernel that thread-block graph `tb_graph`
+        describes (mirage.blockgraph), on kernel tensors `inputs` (those its
+        new_input calls named, in order); returns its outputs, a list."""
+        self._own("customized", *inputs)
+        expected = [dtensor for dtensor, *_ in tb_graph.inputs]
+        if len(inputs) != len(expected) or any(
+                a is not b for a, b in zip(inputs, expected)):
+            raise ValueError("customized: inputs must be the tensors the "
+                             "thread-block graph's new_input calls took, in "
+                             "order")
+        if not tb_graph.outputs:
+            raise ValueError("customized: the thread-block graph has no "
+                             "output; call new_output")
+        lines, results = tb_graph.body([t.name for t in inputs])
+        outputs = [self._value(dims, dtype) for dims, dtype in results]
+        names = ", ".join(t.name for t in outputs)
+        self._lines.append(f"  {names} = {lines[0]}")
+        self._lines.extend("  " + line for line in lines[1:])
+        return outputs
+
     # -- printing ------------------------------------------------------------
 
     def to_mlir(self, name=None):
@@ -287,12 +308,14 @@ class KernelGraph:
              f"  return {returned} : {results}", "}", ""])
 
     def superoptimize(self, time_limit=60, search_threads=None,
-                      griddims=None, franges=None, chips=(), **options):
+                      griddims=None, franges=None, chips=(), progress=None,
+                      **options):
         """Searches, verifies and compiles the graph: a mirage.kernel.Kernel
         callable on torch tensors (see mirage.kernel.superoptimize)."""
         from mirage import kernel
         return kernel.superoptimize(self, time_limit, search_threads,
-                                    griddims, franges, chips, **options)
+                                    griddims, franges, chips, progress,
+                                    **options)
 
     def visualize(self, path):
         """Draws the graph with Graphviz into `path` (.svg, .png, .pdf, or
@@ -305,6 +328,12 @@ class KernelGraph:
         back."""
         with open(path, "w") as f:
             f.write(self.to_mlir())
+
+    def compile(self, chips=()):
+        """The graph as written, compiled into a bundle: a
+        mirage.kernel.Kernel (no search; for graphs with custom kernels)."""
+        from mirage import kernel
+        return kernel.compile_graph(self, chips)
 
     def verify(self):
         """Hands the graph to the compiler, which parses and verifies it;
@@ -386,19 +415,21 @@ def new_kernel_graph(name="graph"):
 new_graph = new_kernel_graph
 
 
-def _add_elementwise_methods():
+def add_elementwise_methods(cls):
+    """Gives `cls` a method per elementwise function, calling its `_unary`
+    or `_binary` (kernel and thread-block graphs alike)."""
     for op in UNARY_OPS:
         def unary(self, A, op=op):
             return self._unary(op, A)
         unary.__name__ = op
         unary.__doc__ = f"Elementwise {op} of A."
-        setattr(KernelGraph, op, unary)
+        setattr(cls, op, unary)
     for op in BINARY_OPS:
         def binary(self, A, B, op=op):
             return self._binary(op, A, B)
         binary.__name__ = op
         binary.__doc__ = f"Elementwise {op} of A and B, broadcasting."
-        setattr(KernelGraph, op, binary)
+        setattr(cls, op, binary)
 
 
-_add_elementwise_methods()
+add_elementwise_methods(KernelGraph)

@@ -14,11 +14,12 @@ import hashlib
 import os
 import pathlib
 import shutil
+import sys
 import tempfile
 
 from mirage import compiler
 
-__all__ = ["Kernel", "superoptimize", "cache_dir"]
+__all__ = ["Kernel", "superoptimize", "compile_graph", "cache_dir"]
 
 #: Options of the public implementation's `superoptimize` that this one
 #: does not take yet, with what to use instead.
@@ -90,16 +91,34 @@ def _search_options(time_limit, search_threads, griddims, franges, options):
 
 
 def superoptimize(graph, time_limit=60, search_threads=None, griddims=None,
-                  franges=None, chips=(), **options):
+                  franges=None, chips=(), progress=None, **options):
     """Searches `graph` (a KernelGraph), verifies and compiles the winner,
-    and returns a Kernel. The result is cached (see the module's doc)."""
+    and returns a Kernel. The result is cached (see the module's doc).
+    `progress` (default: when stderr is a terminal) reports each for-loop
+    range the search explores on stderr."""
     if search_threads is None:
         search_threads = max(1, min(os.cpu_count() or 1, 16))
-    pipeline = ("mirage-superoptimize{" + _search_options(
-        time_limit, search_threads, griddims, franges, options) + "}")
+    if progress is None:
+        progress = sys.stderr.isatty()
+    searched = _search_options(time_limit, search_threads, griddims, franges,
+                               options)
+    pipeline = ("mirage-superoptimize{" + searched +
+                (" progress=true" if progress else "") + "}")
+    return _cached_kernel(graph, searched, pipeline, chips)
+
+
+def compile_graph(graph, chips=()):
+    """`graph` as written (custom kernels included), compiled into a bundle
+    in the cache: a Kernel."""
+    return _cached_kernel(graph, "as written", "", chips)
+
+
+def _cached_kernel(graph, what, pipeline, chips):
+    """The cache entry of `graph` run through `pipeline` (keyed by `what`),
+    made when missing: a Kernel."""
     source = graph.to_mlir()
     key = hashlib.sha256("\0".join(
-        [source, pipeline, ",".join(chips), compiler.version(),
+        [source, what, ",".join(chips), compiler.version(),
          _tuning_database_state()]).encode())
     entry = cache_dir() / "kernels" / key.hexdigest()[:32]
     if not (entry / "plan.json").is_file():

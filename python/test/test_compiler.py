@@ -2,6 +2,9 @@
 `superoptimize` with its kernel cache (mirage.kernel)."""
 
 import json
+import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -117,3 +120,22 @@ def test_a_kernel_checks_its_inputs_before_the_gpu(tmp_path):
         k(object())
     with pytest.raises(TypeError, match="not both"):
         k(object(), inputs=[object()])
+
+
+def test_progress_goes_to_stderr_and_not_into_the_key(compiler_library,
+                                                       kernel_cache):
+    script = ("import mirage as mi\n"
+              "g = mi.new_kernel_graph('p')\n"
+              "x = g.new_input((2, 64)); w = g.new_input((64, 32))\n"
+              "g.mark_output(g.matmul(g.rms_norm(x, (64,)), w))\n"
+              "print(g.superoptimize(time_limit=5, search_threads=1, "
+              "progress={}).directory)\n")
+    env = {**os.environ, "MIRAGE_CACHE_DIR": str(kernel_cache)}
+    shown = subprocess.run([sys.executable, "-c", script.format("True")],
+                           capture_output=True, text=True, env=env)
+    assert shown.returncode == 0, shown.stderr
+    assert "mirage-superoptimize: p: forloop 1: " in shown.stderr
+    quiet = subprocess.run([sys.executable, "-c", script.format("False")],
+                           capture_output=True, text=True, env=env)
+    assert quiet.stderr == ""
+    assert quiet.stdout == shown.stdout  # the same cache entry
