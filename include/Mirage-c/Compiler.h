@@ -62,6 +62,16 @@ mirageCompilerWriteBundle(const char *source, const char *name,
 MLIR_CAPI_EXPORTED MirageCompilerResult mirageCompilerDescribeFunction(
     const char *source, const char *name, const char *function);
 
+/// Imports a µGraph file of the public Mirage implementation (`source`, its
+/// JSON) as MLIR: graph `i` becomes `func.func @<prefix>_<i>`.
+MLIR_CAPI_EXPORTED MirageCompilerResult mirageCompilerImportMirageJSON(
+    const char *source, const char *name, const char *prefix);
+
+/// Parses `source` and writes its kernel-graph functions as a µGraph file
+/// of the public Mirage implementation (JSON), one graph per function.
+MLIR_CAPI_EXPORTED MirageCompilerResult
+mirageCompilerExportMirageJSON(const char *source, const char *name);
+
 /// Frees the strings of `result` and clears it.
 MLIR_CAPI_EXPORTED void
 mirageCompilerResultDestroy(MirageCompilerResult *result);

@@ -20,7 +20,7 @@ from mirage import CHECKOUT
 
 __all__ = ["CompilerError", "LIBRARY_ENV", "find_library", "version",
            "run_pipeline", "write_bundle", "describe_function",
-           "last_remarks"]
+           "import_mirage_json", "export_mirage_json", "last_remarks"]
 
 #: Environment variable naming the compiler library to load.
 LIBRARY_ENV = "MIRAGE_COMPILER_LIBRARY"
@@ -82,6 +82,12 @@ def _load():
             library.mirageCompilerDescribeFunction.restype = _Result
             library.mirageCompilerDescribeFunction.argtypes = [
                 ctypes.c_char_p] * 3
+            library.mirageCompilerImportMirageJSON.restype = _Result
+            library.mirageCompilerImportMirageJSON.argtypes = [
+                ctypes.c_char_p] * 3
+            library.mirageCompilerExportMirageJSON.restype = _Result
+            library.mirageCompilerExportMirageJSON.argtypes = [
+                ctypes.c_char_p] * 2
             library.mirageCompilerResultDestroy.argtypes = [
                 ctypes.POINTER(_Result)]
             _library = library
@@ -134,6 +140,21 @@ def describe_function(source, function="", name="<graph>"):
     return json.loads(_call(f"{name}: the function cannot be described",
                             "mirageCompilerDescribeFunction", source, name,
                             function))
+
+
+def import_mirage_json(text, prefix="graph", name="<json>"):
+    """The MLIR of a µGraph file of the public Mirage implementation (its
+    list-of-graphs or single-graph JSON): graph `i` becomes
+    `func.func @<prefix>_<i>`."""
+    return _call(f"{name}: the µGraph file cannot be imported",
+                 "mirageCompilerImportMirageJSON", text, name, prefix)
+
+
+def export_mirage_json(source, name="<graph>"):
+    """The kernel-graph functions of MLIR `source` as a µGraph file of the
+    public Mirage implementation (JSON), one graph per function."""
+    return _call(f"{name}: the graphs cannot be exported",
+                 "mirageCompilerExportMirageJSON", source, name)
 
 
 def last_remarks():

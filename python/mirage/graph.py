@@ -324,10 +324,15 @@ class KernelGraph:
         return visualize.render(self.to_mlir(), path, self.name)
 
     def save(self, path):
-        """Writes the graph's MLIR (to_mlir) to `path`; mirage.load reads it
-        back."""
+        """Writes the graph to `path`: as the public implementation's µGraph
+        JSON for a `.json` path, else as MLIR (to_mlir); mirage.load reads
+        either back."""
+        text = self.to_mlir()
+        if str(path).endswith(".json"):
+            from mirage import compiler
+            text = compiler.export_mirage_json(text, name=str(path))
         with open(path, "w") as f:
-            f.write(self.to_mlir())
+            f.write(text)
 
     def compile(self, chips=()):
         """The graph as written, compiled into a bundle: a
@@ -400,10 +405,15 @@ def from_mlir(text, function=None):
 
 
 def load(path, function=None):
-    """The graph that `KernelGraph.save` wrote to `path` (any MLIR file of
-    kernel ops)."""
+    """The graph in `path`: MLIR, or for a `.json` path a µGraph file of the
+    public implementation (its graph `i` is the function `graph_<i>`), such
+    as `KernelGraph.save` writes."""
     with open(path) as f:
-        return from_mlir(f.read(), function)
+        text = f.read()
+    if str(path).endswith(".json"):
+        from mirage import compiler
+        text = compiler.import_mirage_json(text, name=str(path))
+    return from_mlir(text, function)
 
 
 def new_kernel_graph(name="graph"):

@@ -159,3 +159,29 @@ def test_from_mlir_refuses_a_mugraph(compiler_library, kernel_cache):
     assert "graph_def" in kernel.mlir
     with pytest.raises(ValueError, match="holds a graph_def op"):
         mi.from_mlir(kernel.mlir)
+
+
+def test_save_and_load_the_public_json(compiler_library, tmp_path):
+    from mirage import compiler
+    graph = rmsnorm_linear()
+    graph.save(tmp_path / "g.json")
+    text = (tmp_path / "g.json").read_text()
+    assert text.lstrip().startswith("[")  # the public list-of-graphs file
+    loaded = mi.load(tmp_path / "g.json")
+    assert loaded.name == "graph_0"
+    assert loaded.to_mlir(name="rmsnorm_linear") == graph.to_mlir()
+    (tmp_path / "bad.json").write_text("[{\"ops\": 3}]")
+    with pytest.raises(compiler.CompilerError, match="bad.json"):
+        mi.load(tmp_path / "bad.json")
+
+
+def test_a_broken_public_json_names_its_problem(compiler_library):
+    from mirage import compiler
+    broken = (mi.CHECKOUT / "test" / "Target" / "MirageJSON" / "Inputs" /
+              "broken" / "truncated-mid-array.json")
+    with pytest.raises(compiler.CompilerError) as error:
+        compiler.import_mirage_json(broken.read_text(), name=broken.name)
+    assert "truncated-mid-array.json" in error.value.diagnostics
+    valid = broken.parent.parent / "valid_small.json"
+    assert "func.func @graph_0" in compiler.import_mirage_json(
+        valid.read_text(), name=valid.name)

@@ -87,3 +87,29 @@ def test_installs_offline_with_pip(package, tmp_path):
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines()[-1] == "ok"
+
+
+def test_pip_install_of_the_checkout_after_a_build(compiler_library,
+                                                   tmp_path):
+    """The README's set-up builds the compiler library, which the build
+    copies into python/mirage/lib/; `pip install ./python` then installs a
+    package that finds it."""
+    target = tmp_path / "site"
+    install = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-build-isolation",
+         "--no-deps", "--no-index", "--target", str(target),
+         str(CHECKOUT / "python")],
+        capture_output=True, text=True, env={**os.environ,
+                                             "PIP_NO_CACHE_DIR": "1"})
+    if "No module named pip" in install.stderr:
+        pytest.skip("pip is not installed")
+    assert install.returncode == 0, install.stderr
+    run = subprocess.run([sys.executable, "-c", SMOKE], cwd=tmp_path,
+                         env=bare_environment(tmp_path,
+                                              PYTHONPATH=str(target)),
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == str(target / "mirage" / "lib" /
+                           "libmirage_compiler.so")
+    assert lines[-1] == "ok"

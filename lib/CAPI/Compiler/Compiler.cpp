@@ -14,6 +14,7 @@
 #include "Mirage/Support/LargeStack.h"
 #include "Mirage/Support/Version.h"
 #include "Mirage/Target/Bundle.h"
+#include "Mirage/Target/MirageJSON.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -187,6 +188,36 @@ MirageCompilerResult mirageCompilerDescribeFunction(const char *source,
     std::string json;
     llvm::raw_string_ostream os(json);
     os << mirage::sem::toJSON(*program);
+    return call.finish(true, json);
+  });
+}
+
+MirageCompilerResult mirageCompilerImportMirageJSON(const char *source,
+                                                    const char *name,
+                                                    const char *prefix) {
+  return onLargeStack([&] {
+    Call call(source, name);
+    OwningOpRef<ModuleOp> module = mirage::importMirageJSON(
+        call.sourceMgr, &call.context, prefix && *prefix ? prefix : "graph");
+    if (!module)
+      return call.finish(false);
+    std::string printed;
+    llvm::raw_string_ostream os(printed);
+    module->print(os);
+    return call.finish(true, printed);
+  });
+}
+
+MirageCompilerResult mirageCompilerExportMirageJSON(const char *source,
+                                                    const char *name) {
+  return onLargeStack([&] {
+    Call call(source, name);
+    if (!call.parse())
+      return call.finish(false);
+    std::string json;
+    llvm::raw_string_ostream os(json);
+    if (failed(mirage::exportMirageJSON(*call.module, os)))
+      return call.finish(false);
     return call.finish(true, json);
   });
 }
