@@ -309,12 +309,12 @@ class KernelGraph:
 
     def superoptimize(self, time_limit=60, search_threads=None,
                       griddims=None, franges=None, chips=(), progress=None,
-                      **options):
+                      tune=None, **options):
         """Searches, verifies and compiles the graph: a mirage.kernel.Kernel
         callable on torch tensors (see mirage.kernel.superoptimize)."""
         from mirage import kernel
         return kernel.superoptimize(self, time_limit, search_threads,
-                                    griddims, franges, chips, progress,
+                                    griddims, franges, chips, progress, tune,
                                     **options)
 
     def visualize(self, path):

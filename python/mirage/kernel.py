@@ -4,8 +4,7 @@ persistent cache, and a `Kernel` that runs it on torch tensors.
 The cache lives in $MIRAGE_CACHE_DIR, else $XDG_CACHE_HOME/mirage, else
 ~/.cache/mirage, under kernels/<key>/, where the key hashes the program, the
 search's options and the compiler's version: the second `superoptimize` of
-the same graph returns at once (a new measurement in the tuning database
-makes a new key). An entry is written in a temporary
+the same graph returns at once. An entry is written in a temporary
 directory and renamed into place, so concurrent callers never see half of
 one.
 """
@@ -38,21 +37,6 @@ def cache_dir():
         return pathlib.Path(os.environ["MIRAGE_CACHE_DIR"])
     base = os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache"
     return pathlib.Path(base) / "mirage"
-
-
-def _tuning_database_state():
-    """The size and modification time of the tuning database the search
-    consults ($MIRAGE_TUNING_DB, else $XDG_CACHE_HOME/mirage/tuning.json,
-    else ~/.cache/mirage/tuning.json): a measurement recorded later gives a
-    new cache key."""
-    base = os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache"
-    path = pathlib.Path(os.environ.get("MIRAGE_TUNING_DB")
-                        or pathlib.Path(base) / "mirage" / "tuning.json")
-    try:
-        stat = path.stat()
-    except OSError:
-        return "none"
-    return f"{stat.st_size}:{stat.st_mtime_ns}"
 
 
 def _search_options(time_limit, search_threads, griddims, franges, options):
@@ -90,12 +74,60 @@ def _search_options(time_limit, search_threads, griddims, franges, options):
     return " ".join(parts)
 
 
+def _gpu_to_tune(tune):
+    """Whether to tune: `tune`, or by default whether torch sees a CUDA
+    device and the runtime library is built. tune=True without them is an
+    error."""
+    reason = None
+    try:
+        import torch
+        if not torch.cuda.is_available():
+            reason = "torch sees no CUDA device"
+    except ImportError:
+        reason = "torch is not installed"
+    if reason is None:
+        from mirage import runtime
+        try:
+            runtime.find_library()
+        except FileNotFoundError as error:
+            reason = str(error)
+    if tune and reason:
+        raise RuntimeError(f"superoptimize: tune=True needs a GPU to measure "
+                           f"on, but {reason}")
+    return reason is None if tune is None else bool(tune)
+
+
+def _tune_on_gpu(graph, searched, chips):
+    """Measured selection: the search's candidates and the program as
+    written, compiled as one tuning group, checked and timed on the current
+    CUDA device; the winner goes to the tuning database, where the
+    superoptimize that follows finds it."""
+    import torch
+    from mirage import runtime
+    text = compiler.run_pipeline(
+        graph.to_mlir(),
+        "mirage-superoptimize{" + searched + " emit-candidates=true}",
+        name=f"{graph.name}.mlir")
+    with tempfile.TemporaryDirectory(prefix="mirage-tune-") as directory:
+        compiler.write_bundle(text, directory, chips,
+                              name=f"{graph.name}.mlir")
+        bundle = runtime.load_bundle(directory)
+        try:
+            return bundle.tune(device_index=torch.cuda.current_device())
+        finally:
+            bundle.close()
+
+
 def superoptimize(graph, time_limit=60, search_threads=None, griddims=None,
-                  franges=None, chips=(), progress=None, **options):
+                  franges=None, chips=(), progress=None, tune=None,
+                  **options):
     """Searches `graph` (a KernelGraph), verifies and compiles the winner,
     and returns a Kernel. The result is cached (see the module's doc).
     `progress` (default: when stderr is a terminal) reports each for-loop
-    range the search explores on stderr."""
+    range the search explores on stderr. `tune` (default: when a GPU is
+    there) measures the best candidates and the program as written on the
+    GPU and keeps the fastest correct one; otherwise the cost model
+    chooses."""
     if search_threads is None:
         search_threads = max(1, min(os.cpu_count() or 1, 16))
     if progress is None:
@@ -104,7 +136,17 @@ def superoptimize(graph, time_limit=60, search_threads=None, griddims=None,
                                options)
     pipeline = ("mirage-superoptimize{" + searched +
                 (" progress=true" if progress else "") + "}")
-    return _cached_kernel(graph, searched, pipeline, chips)
+    if not _gpu_to_tune(tune):
+        return _cached_kernel(graph, searched, pipeline, chips)
+    # The cost model ranks for the GPU measured on, and the measurement is
+    # recorded for its chip.
+    import torch
+    major, _ = torch.cuda.get_device_capability()
+    searched += " chip=" + ("sm_90a" if major >= 9 else "sm_80")
+    pipeline = pipeline[:-1] + searched[searched.rindex(" "):] + "}"
+    return _cached_kernel(graph, searched + " tuned", pipeline, chips,
+                          prepare=lambda: _tune_on_gpu(graph, searched,
+                                                       chips))
 
 
 def compile_graph(graph, chips=()):
@@ -113,15 +155,16 @@ def compile_graph(graph, chips=()):
     return _cached_kernel(graph, "as written", "", chips)
 
 
-def _cached_kernel(graph, what, pipeline, chips):
+def _cached_kernel(graph, what, pipeline, chips, prepare=None):
     """The cache entry of `graph` run through `pipeline` (keyed by `what`),
-    made when missing: a Kernel."""
+    made when missing, after `prepare()` (whose text, the tuning report,
+    the entry keeps as tuning.txt): a Kernel."""
     source = graph.to_mlir()
     key = hashlib.sha256("\0".join(
-        [source, what, ",".join(chips), compiler.version(),
-         _tuning_database_state()]).encode())
+        [source, what, ",".join(chips), compiler.version()]).encode())
     entry = cache_dir() / "kernels" / key.hexdigest()[:32]
     if not (entry / "plan.json").is_file():
+        report = prepare() if prepare else None
         text = compiler.run_pipeline(source, pipeline,
                                      name=f"{graph.name}.mlir")
         remarks = compiler.last_remarks()
@@ -133,6 +176,8 @@ def _cached_kernel(graph, what, pipeline, chips):
                                   name=f"{graph.name}.mlir")
             (staging / "source.mlir").write_text(text)
             (staging / "remarks.txt").write_text(remarks)
+            if report is not None:
+                (staging / "tuning.txt").write_text(report)
             try:
                 staging.rename(entry)
             except OSError:

@@ -177,10 +177,13 @@ def _load_library(path):
         library.mirage_bundle_run.argtypes = [
             handle, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(_Tensor),
             ctypes.c_int, ctypes.POINTER(_Tensor), ctypes.c_void_p]
+        library.mirage_bundle_tune.argtypes = [
+            handle, ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p)]
         library.mirage_last_error.argtypes = []
         library.mirage_last_error.restype = ctypes.c_char_p
         for name in ("mirage_bundle_load", "mirage_bundle_free",
-                     "mirage_bundle_chip", "mirage_bundle_run"):
+                     "mirage_bundle_chip", "mirage_bundle_run",
+                     "mirage_bundle_tune"):
             getattr(library, name).restype = ctypes.c_int
         _libraries[key] = library
         return library
@@ -263,6 +266,21 @@ class Bundle:
                                                   ctypes.byref(chip))
         _raise_on_failure(self._library, status)
         return chip.value.decode()
+
+    def tune(self, database=None, device_index=0):
+        """Tunes every tuning group of the bundle on CUDA device
+        `device_index`, as mirage-tune does, and records each winner in the
+        tuning database `database` (default: $MIRAGE_TUNING_DB, else the
+        user's cache); returns the groups' tables as text. Raises
+        MirageError naming the first group that failed."""
+        report = ctypes.c_char_p()
+        status = self._library.mirage_bundle_tune(
+            self.handle(device_index),
+            str(database).encode() if database else None,
+            ctypes.byref(report))
+        text = (report.value or b"").decode(errors="replace")
+        _raise_on_failure(self._library, status)
+        return text
 
     def close(self):
         """Frees what the runtime loaded for every device."""

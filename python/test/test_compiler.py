@@ -79,16 +79,21 @@ def test_superoptimize_caches_its_kernel(compiler_library, kernel_cache):
     assert third.directory != first.directory
 
 
-def test_a_new_measurement_is_a_new_cache_entry(compiler_library,
-                                                kernel_cache, tmp_path,
-                                                monkeypatch):
-    database = tmp_path / "tuning.json"
-    monkeypatch.setenv("MIRAGE_TUNING_DB", str(database))
-    first = small_graph().superoptimize(time_limit=10, search_threads=1)
-    database.write_text('{"format": "mirage-tuning", "version": 2, '
-                        '"entries": []}')
-    second = small_graph().superoptimize(time_limit=10, search_threads=1)
-    assert second.directory != first.directory
+def test_tuning_needs_a_gpu(compiler_library, kernel_cache):
+    # Without torch or a CUDA device: tune=True is refused with the reason,
+    # and the default takes the cost model's choice.
+    try:
+        import torch
+        if torch.cuda.is_available():
+            pytest.skip("a GPU is here: test_python_api_on_gpu.py tunes")
+    except ImportError:
+        pass
+    with pytest.raises(RuntimeError, match="tune=True needs a GPU"):
+        small_graph().superoptimize(time_limit=5, search_threads=1,
+                                    tune=True)
+    chosen = small_graph().superoptimize(time_limit=5, search_threads=1)
+    assert not (chosen.directory / "tuning.txt").exists()
+    assert "the cost model chose" in chosen.remarks
 
 
 @pytest.mark.parametrize("options, error, message", [

@@ -156,3 +156,4 @@ def test_load_bundle_reports_a_missing_library(tmp_path):
     with pytest.raises(FileNotFoundError, match="not found at"):
         runtime.load_bundle(BUNDLES / "scale_add",
                             library=tmp_path / "none.so")
+

@@ -51,3 +51,26 @@ def test_input_scale_must_be_positive(tmp_path):
     status, output = tune(tmp_path, "--input-scale", "0")
     assert status == 2, output
     assert "--input-scale: expected a positive number" in output
+
+
+def test_the_runtime_library_tunes_a_bundle(tmp_path):
+    # mirage.runtime's Bundle.tune: the same measurement through the C API
+    # (mirage_bundle_tune), as superoptimize(tune=True) uses it.
+    from mirage import runtime
+    bundle = runtime.load_bundle(MEAN)
+    try:
+        report = bundle.tune(database=tmp_path / "db.json")
+    finally:
+        bundle.close()
+    assert "winner: " in report
+    assert "candidate 1" in report
+    assert (tmp_path / "db.json").is_file()
+
+
+def test_the_tuning_c_api_checks_its_arguments():
+    import ctypes
+    from mirage import runtime
+    library = runtime._load_library(runtime.find_library())
+    report = ctypes.c_char_p()
+    assert library.mirage_bundle_tune(None, None, ctypes.byref(report)) == 1
+    assert library.mirage_last_error() == b"mirage_bundle_tune: null argument"

@@ -8,6 +8,8 @@
 #include "mirage/runtime/CApi.h"
 
 #include "mirage/runtime/Bundle.h"
+#include "mirage/runtime/Tuner.h"
+#include "mirage/runtime/TuningResults.h"
 
 #include <exception>
 #include <new>
@@ -24,6 +26,7 @@ namespace {
 constexpr int32_t maxRank = 64;
 
 thread_local std::string lastError;
+thread_local std::string lastReport;
 
 int report(const Error &error) {
   if (!error) {
@@ -165,6 +168,51 @@ int mirage_bundle_run(const mirage_bundle *bundle, const char *function,
       return error;
     return bundle->bundle->run(function ? function : "", inputArgs, outputArgs,
                                static_cast<CUstream>(stream));
+  });
+}
+
+int mirage_bundle_tune(const mirage_bundle *bundle, const char *database,
+                       const char **report) {
+  return guarded([&]() -> Error {
+    if (!bundle || !report)
+      return invalid("mirage_bundle_tune: null argument");
+    lastReport.clear();
+    *report = lastReport.c_str();
+    std::string path = database ? database : "";
+    if (path.empty()) {
+      Expected<std::string> found = defaultTuningDatabasePath();
+      if (!found)
+        return found.takeError();
+      path = *found;
+    }
+    TuningDatabase store(path);
+    // A database that cannot take the results is refused before measuring.
+    if (Expected<std::vector<TuningEntry>> stored = store.entries(); !stored)
+      return stored.takeError();
+    const Bundle &loaded = *bundle->bundle;
+    Expected<std::vector<TuningGroup>> groups =
+        getTuningGroups(loaded, loaded.directory());
+    if (!groups)
+      return groups.takeError();
+    Expected<std::unique_ptr<Tuner>> tuner =
+        Tuner::create(loaded, TuneOptions());
+    if (!tuner)
+      return tuner.takeError();
+    Error first = Error::success();
+    tuneAndRecord(
+        **tuner, *groups, store,
+        [&](const Expected<TuningEntry> &entry, const Error &recorded) {
+          const Error &failure = entry ? recorded : entry.error();
+          if (entry)
+            lastReport += formatTuningReport(*entry);
+          if (failure) {
+            lastReport += "error: " + failure.message() + "\n";
+            if (!first)
+              first = failure;
+          }
+        });
+    *report = lastReport.c_str();
+    return first;
   });
 }
 

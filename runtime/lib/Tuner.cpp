@@ -393,3 +393,31 @@ Expected<TuningEntry> Tuner::tune(const TuningGroup &group) {
   entry.measurements = std::move(*measurements);
   return entry;
 }
+
+Expected<std::vector<TuningGroup>>
+mirage::runtime::getTuningGroups(const Bundle &bundle,
+                                 const std::string &bundleName) {
+  Expected<std::vector<TuningGroup>> groups =
+      groupTuningFunctions(bundle.plan());
+  if (!groups)
+    return Error(groups.error().code(),
+                 "bundle " + bundleName + ": " + groups.error().message());
+  if (groups->empty())
+    return Error(ErrorCode::InvalidBundle,
+                 "bundle " + bundleName +
+                     ": no function has a \"tuning\" object, so there is "
+                     "nothing to tune");
+  return groups;
+}
+
+void mirage::runtime::tuneAndRecord(
+    Tuner &tuner, const std::vector<TuningGroup> &groups,
+    const TuningDatabase &database,
+    const std::function<void(const Expected<TuningEntry> &, const Error &)>
+        &done) {
+  for (const TuningGroup &group : groups) {
+    Expected<TuningEntry> entry = tuner.tune(group);
+    Error recorded = entry ? database.record(*entry) : Error::success();
+    done(entry, recorded);
+  }
+}

@@ -198,15 +198,9 @@ Expected<int> tuneBundle(const Options &options,
     return loaded.takeError();
   const Bundle &bundle = **loaded;
   Expected<std::vector<TuningGroup>> groups =
-      groupTuningFunctions(bundle.plan());
+      getTuningGroups(bundle, options.bundle);
   if (!groups)
-    return Error(groups.error().code(),
-                 "bundle " + options.bundle + ": " + groups.error().message());
-  if (groups->empty())
-    return Error(ErrorCode::InvalidBundle,
-                 "bundle " + options.bundle +
-                     ": no function has a \"tuning\" object, so there is "
-                     "nothing to tune");
+    return groups.takeError();
   std::printf("bundle: %s (%s on device %d, %s), tuning groups: %zu\n",
               options.bundle.c_str(), bundle.chip().c_str(),
               bundle.device().ordinal, bundle.device().name.c_str(),
@@ -228,23 +222,24 @@ Expected<int> tuneBundle(const Options &options,
     ++failures;
   };
   std::vector<TuningEntry> entries;
-  for (const TuningGroup &group : *groups) {
-    Expected<TuningEntry> entry = (*tuner)->tune(group);
-    if (!entry) {
-      failed(entry.error());
-      continue;
-    }
-    if ((*tuner)->lastInputScale() != options.tune.inputScale)
-      std::printf("\nthe program as written overflows at input scale %g: "
-                  "inputs drawn at %g\n",
-                  options.tune.inputScale, (*tuner)->lastInputScale());
-    std::printf("\n%s", formatTuningReport(*entry).c_str());
-    if (Error error = database.record(*entry))
-      failed(error);
-    else
-      std::printf("recorded in %s\n", database.path().c_str());
-    entries.push_back(std::move(*entry));
-  }
+  tuneAndRecord(**tuner, *groups, database,
+                [&](const Expected<TuningEntry> &entry, const Error &recorded) {
+                  if (!entry) {
+                    failed(entry.error());
+                    return;
+                  }
+                  if ((*tuner)->lastInputScale() != options.tune.inputScale)
+                    std::printf("\nthe program as written overflows at input "
+                                "scale %g: inputs drawn at %g\n",
+                                options.tune.inputScale,
+                                (*tuner)->lastInputScale());
+                  std::printf("\n%s", formatTuningReport(*entry).c_str());
+                  if (recorded)
+                    failed(recorded);
+                  else
+                    std::printf("recorded in %s\n", database.path().c_str());
+                  entries.push_back(*entry);
+                });
   if (!options.json.empty()) {
     std::ofstream json(options.json, std::ios::binary | std::ios::trunc);
     json << formatTuningDatabase(entries);

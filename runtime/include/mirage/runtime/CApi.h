@@ -91,6 +91,16 @@ int mirage_bundle_run(const mirage_bundle *bundle, const char *function,
                       int num_outputs, const mirage_tensor *outputs,
                       void *stream);
 
+/** Tunes every tuning group of `bundle` on its device (docs/Runtime.md,
+ *  "Tuning"), as mirage-tune does: checks each candidate against the
+ *  program as written, times the correct ones, and records each group's
+ *  winner in the tuning database at `database` (NULL or "": the default,
+ *  $MIRAGE_TUNING_DB, else the user's cache). `*report` receives the groups'
+ *  tables, valid until the next call on this thread. A group that fails
+ *  does not stop the others; the first failure is the status. */
+int mirage_bundle_tune(const mirage_bundle *bundle, const char *database,
+                       const char **report);
+
 /** The message of the last failed call on this thread ("" if none). */
 const char *mirage_last_error(void);
 

@@ -24,7 +24,9 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace mirage::runtime {
@@ -147,6 +149,20 @@ private:
   CUdeviceptr flushBuffer = 0;
   size_t flushBytes = 0;
 };
+
+/// The tuning groups of `bundle` (groupTuningFunctions of its plan), or
+/// InvalidBundle naming `bundleName` when none is there to tune.
+Expected<std::vector<TuningGroup>>
+getTuningGroups(const Bundle &bundle, const std::string &bundleName);
+
+/// Tunes each of `groups` with `tuner` and records each winner in
+/// `database`, calling `done` after each group with its entry (or the error
+/// that stopped it) and the error recording gave (success when it was
+/// recorded or not tuned). A group's failure does not stop the others.
+void tuneAndRecord(Tuner &tuner, const std::vector<TuningGroup> &groups,
+                   const TuningDatabase &database,
+                   const std::function<void(const Expected<TuningEntry> &,
+                                            const Error &)> &done);
 
 } // namespace mirage::runtime
 
