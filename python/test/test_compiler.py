@@ -135,7 +135,8 @@ def test_progress_goes_to_stderr_and_not_into_the_key(compiler_library,
               "g.mark_output(g.matmul(g.rms_norm(x, (64,)), w))\n"
               "print(g.superoptimize(time_limit=5, search_threads=1, "
               "progress={}).directory)\n")
-    env = {**os.environ, "MIRAGE_CACHE_DIR": str(kernel_cache)}
+    env = {**os.environ, "MIRAGE_CACHE_DIR": str(kernel_cache),
+           "PYTHONPATH": str(mi.CHECKOUT / "python")}
     shown = subprocess.run([sys.executable, "-c", script.format("True")],
                            capture_output=True, text=True, env=env)
     assert shown.returncode == 0, shown.stderr
