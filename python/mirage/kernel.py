@@ -21,14 +21,16 @@ from mirage import compiler
 __all__ = ["Kernel", "superoptimize", "compile_graph", "cache_dir"]
 
 #: Options of the public implementation's `superoptimize` that this one
-#: does not take yet, with what to use instead.
+#: does not take, with what the search does instead.
 _NOT_YET = {
     "imaps": "the input maps",
     "omaps": "the output maps",
     "fmaps": "the for-loop maps",
-    "blockdims": "the thread counts",
-    "config": "its configurations from time_limit and griddims",
 }
+#: The public implementation's search configurations (`config=`): presets
+#: of its search space per program family. The search here derives its
+#: space from the program, so a known name is accepted and changes nothing.
+_CONFIGS = ("attention", "mlp", "lora")
 
 
 def cache_dir():
@@ -42,11 +44,17 @@ def cache_dir():
 def _search_options(time_limit, search_threads, griddims, franges, options):
     """The `mirage-superoptimize` option string; ValueError for what is
     not accepted."""
+    blockdims = options.pop("blockdims", None)
+    config = options.pop("config", None)
     for name in options:
         if name in _NOT_YET:
             raise ValueError(f"superoptimize: the option {name!r} is not "
-                             f"supported yet (the search chooses {_NOT_YET[name]} itself)")
+                             f"supported yet (the search chooses "
+                             f"{_NOT_YET[name]} itself)")
         raise TypeError(f"superoptimize: unknown option {name!r}")
+    if config is not None and config not in _CONFIGS:
+        raise ValueError(f"superoptimize: config must be one of {_CONFIGS} "
+                         f"(or None), got {config!r}")
     if not (isinstance(time_limit, (int, float)) and time_limit > 0):
         raise ValueError(f"superoptimize: time_limit must be a positive "
                          f"number of seconds, got {time_limit!r}")
@@ -54,6 +62,15 @@ def _search_options(time_limit, search_threads, griddims, franges, options):
         raise ValueError(f"superoptimize: search_threads must be 1 to 256, "
                          f"got {search_threads!r}")
     parts = [f"time-limit={time_limit:g}", f"search-threads={search_threads}"]
+    if blockdims is not None:
+        blocks = {tuple(b) for b in blockdims}
+        if len(blocks) != 1 or any(
+                len(b) != 3 or b[1:] != (1, 1) or not isinstance(b[0], int)
+                or not 1 <= b[0] <= 1024 for b in blocks):
+            raise ValueError(f"superoptimize: blockdims must name one block "
+                             f"shape (threads, 1, 1) with 1 to 1024 threads, "
+                             f"got {blockdims!r}")
+        parts.append(f"threads={next(iter(blocks))[0]}")
     if griddims is not None:
         sizes = set()
         for grid in griddims:

@@ -98,7 +98,11 @@ def test_tuning_needs_a_gpu(compiler_library, kernel_cache):
 
 @pytest.mark.parametrize("options, error, message", [
     ({"imaps": [(0, -1, -1)]}, ValueError, "'imaps' is not supported yet"),
-    ({"blockdims": [(128, 1, 1)]}, ValueError, "'blockdims'"),
+    ({"omaps": [(1, -1, -1)]}, ValueError, "'omaps' is not supported yet"),
+    ({"blockdims": [(128, 1, 1), (256, 1, 1)]}, ValueError,
+     "blockdims must name one block shape"),
+    ({"blockdims": [(128, 2, 1)]}, ValueError, "(threads, 1, 1)"),
+    ({"config": "conv"}, ValueError, "config must be one of"),
     ({"no_such_option": 1}, TypeError, "unknown option 'no_such_option'"),
     ({"time_limit": 0}, ValueError, "time_limit must be a positive"),
     ({"search_threads": 0}, ValueError, "search_threads must be 1 to 256"),
@@ -117,6 +121,10 @@ def test_public_options_become_search_options():
                                   {}) == (
         "time-limit=30 search-threads=2 grid-sizes=2,4,16 "
         "forloop-ranges=1,4")
+    assert kernel._search_options(
+        30, 2, None, None, {"blockdims": [(256, 1, 1)],
+                            "config": "attention"}) == (
+        "time-limit=30 search-threads=2 threads=256")
 
 
 def test_a_kernel_checks_its_inputs_before_the_gpu(tmp_path):
