@@ -4,12 +4,14 @@
 # the self-contained package that scripts/build-python-package.sh built
 # elsewhere, and runs python/test/test_python_api_on_gpu.py against that
 # package (a graph superoptimized in-process there, run on torch tensors,
-# checked against PyTorch).
+# checked against PyTorch), then every example of examples/python/ (search
+# with measured selection, the kernel on torch tensors, checked against
+# PyTorch and timed).
 #
 #   bench/gpu-python-api.sh PACKAGE.tar.gz
 #
-# Writes python-api.xml (JUnit) and python-api.log to $OUT (default
-# ./gpu-python-api-out).
+# Writes python-api.xml (JUnit), python-api.log and examples.log (each
+# example's check and times) to $OUT (default ./gpu-python-api-out).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [[ $# -ne 1 ]]; then
@@ -26,8 +28,20 @@ tar xzf "$archive" -C "$unpacked"
 package="$(find "$unpacked" -mindepth 1 -maxdepth 1 -type d | head -1)"
 # -c /dev/null: not python/pyproject.toml's pythonpath, so that `mirage`
 # is the package's.
-PYTHONPATH="$package" MIRAGE_RUNTIME_LIBRARY="$build/libmirage_runtime.so" \
-  "${PYTHON:-python3}" -m pytest -q -p no:cacheprovider -c /dev/null \
+export PYTHONPATH="$package" MIRAGE_RUNTIME_LIBRARY="$build/libmirage_runtime.so"
+export MIRAGE_CACHE_DIR="$out/cache" MIRAGE_TUNING_DB="$out/tuning.json"
+"${PYTHON:-python3}" -m pytest -q -p no:cacheprovider -c /dev/null \
   --rootdir "$root/python" --junitxml="$out/python-api.xml" \
   "$root/python/test/test_python_api_on_gpu.py" 2>&1 | tee "$out/python-api.log"
-exit "${PIPESTATUS[0]}"
+status="${PIPESTATUS[0]}"
+(
+  failed=0
+  for example in "$root"/examples/python/*.py; do
+    [[ "$(basename "$example")" == common.py ]] && continue
+    echo "== $(basename "$example")"
+    "${PYTHON:-python3}" "$example" || failed=1
+  done
+  exit "$failed"
+) 2>&1 | tee "$out/examples.log"
+[[ "${PIPESTATUS[0]}" -eq 0 ]] || status=1
+exit "$status"
