@@ -72,6 +72,12 @@ MLIR_CAPI_EXPORTED MirageCompilerResult mirageCompilerImportMirageJSON(
 MLIR_CAPI_EXPORTED MirageCompilerResult
 mirageCompilerExportMirageJSON(const char *source, const char *name);
 
+/// Parses `source` and writes it as one Triton Python module (a
+/// `@triton.jit` kernel per graph_def and a host function per function), as
+/// `mirage-translate --mirage-to-triton` does (docs/Triton.md).
+MLIR_CAPI_EXPORTED MirageCompilerResult
+mirageCompilerTranslateToTriton(const char *source, const char *name);
+
 /// Frees the strings of `result` and clears it.
 MLIR_CAPI_EXPORTED void
 mirageCompilerResultDestroy(MirageCompilerResult *result);

@@ -20,7 +20,8 @@ from mirage import CHECKOUT
 
 __all__ = ["CompilerError", "LIBRARY_ENV", "find_library", "version",
            "run_pipeline", "write_bundle", "describe_function",
-           "import_mirage_json", "export_mirage_json", "last_remarks"]
+           "import_mirage_json", "export_mirage_json", "translate_to_triton",
+           "write_triton_program", "last_remarks"]
 
 #: Environment variable naming the compiler library to load.
 LIBRARY_ENV = "MIRAGE_COMPILER_LIBRARY"
@@ -87,6 +88,9 @@ def _load():
                 ctypes.c_char_p] * 3
             library.mirageCompilerExportMirageJSON.restype = _Result
             library.mirageCompilerExportMirageJSON.argtypes = [
+                ctypes.c_char_p] * 2
+            library.mirageCompilerTranslateToTriton.restype = _Result
+            library.mirageCompilerTranslateToTriton.argtypes = [
                 ctypes.c_char_p] * 2
             library.mirageCompilerResultDestroy.argtypes = [
                 ctypes.POINTER(_Result)]
@@ -155,6 +159,21 @@ def export_mirage_json(source, name="<graph>"):
     public Mirage implementation (JSON), one graph per function."""
     return _call(f"{name}: the graphs cannot be exported",
                  "mirageCompilerExportMirageJSON", source, name)
+
+
+def translate_to_triton(source, name="<graph>"):
+    """MLIR `source` as one Triton Python module (docs/Triton.md): a
+    `@triton.jit` kernel per graph_def and a host function per function."""
+    return _call(f"{name}: no Triton program", "mirageCompilerTranslateToTriton",
+                 source, name)
+
+
+def write_triton_program(source, path, name="<graph>"):
+    """Writes translate_to_triton(source) to `path`; returns `path`."""
+    text = translate_to_triton(source, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
 
 
 def last_remarks():

@@ -323,6 +323,13 @@ class KernelGraph:
         from mirage import visualize
         return visualize.render(self.to_mlir(), path, self.name)
 
+    def generate_triton_program(self, path):
+        """Writes the graph as a Triton Python module to `path`
+        (docs/Triton.md), as the public implementation's method does."""
+        from mirage import compiler
+        return compiler.write_triton_program(self.to_mlir(), path,
+                                             name=f"{self.name}.mlir")
+
     def save(self, path):
         """Writes the graph to `path`: as the public implementation's µGraph
         JSON for a `.json` path, else as MLIR (to_mlir); mirage.load reads

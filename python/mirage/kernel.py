@@ -227,6 +227,12 @@ class Kernel:
         """What the search said (configurations, candidates, estimate)."""
         return (self.directory / "remarks.txt").read_text()
 
+    def generate_triton_program(self, path):
+        """Writes the µGraph found as a Triton Python module to `path`
+        (docs/Triton.md)."""
+        return compiler.write_triton_program(self.mlir, path,
+                                             name=f"{self.function}.mlir")
+
     def visualize(self, path):
         """Draws the µGraph found, every level, with Graphviz into `path`
         (.svg, .png, .pdf, or .dot for the source; mirage.visualize)."""

@@ -130,3 +130,16 @@ def test_pictures_and_from_mlir_of_a_customized_graph(compiler_library,
     assert "graph_def: grid [256, 1, 1], block 128, forloop 32" in dot
     with pytest.raises(ValueError, match="holds a graph_def op"):
         mi.from_mlir(graph.to_mlir())
+
+
+def test_generate_triton_program(compiler_library, kernel_cache, tmp_path):
+    import py_compile
+    graph = fused()[0]
+    path = graph.generate_triton_program(tmp_path / "fused.py")
+    text = path.read_text()
+    assert "@triton.jit" in text and "def fused(" in text
+    py_compile.compile(str(path), doraise=True)
+    kernel = reference().superoptimize(time_limit=10, search_threads=1)
+    found = kernel.generate_triton_program(tmp_path / "found.py")
+    py_compile.compile(str(found), doraise=True)
+    assert "@triton.jit" in found.read_text()

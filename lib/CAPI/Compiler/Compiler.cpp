@@ -15,6 +15,7 @@
 #include "Mirage/Support/Version.h"
 #include "Mirage/Target/Bundle.h"
 #include "Mirage/Target/MirageJSON.h"
+#include "Mirage/Target/Triton.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -219,6 +220,20 @@ MirageCompilerResult mirageCompilerExportMirageJSON(const char *source,
     if (failed(mirage::exportMirageJSON(*call.module, os)))
       return call.finish(false);
     return call.finish(true, json);
+  });
+}
+
+MirageCompilerResult mirageCompilerTranslateToTriton(const char *source,
+                                                     const char *name) {
+  return onLargeStack([&] {
+    Call call(source, name);
+    if (!call.parse())
+      return call.finish(false);
+    std::string module;
+    llvm::raw_string_ostream os(module);
+    if (failed(mirage::translateToTriton(*call.module, os)))
+      return call.finish(false);
+    return call.finish(true, module);
   });
 }
 
