@@ -17,8 +17,6 @@ its tiles when it is added, with the dialect's rules
 shapes; the compiler verifies the whole kernel (`graph.verify()`).
 """
 
-import math
-
 from mirage import graph as kernel_graph
 
 __all__ = ["ThreadBlockGraph", "STensor", "new_threadblock_graph"]

@@ -12,6 +12,7 @@ Remarks of a successful call (the search's summary) are kept in
 """
 
 import ctypes
+import json
 import os
 import pathlib
 import threading
@@ -140,7 +141,6 @@ def describe_function(source, function="", name="<graph>"):
     """The program that function `function` of MLIR `source` computes (empty:
     the only function with a body), as plan.json records programs: a dict of
     `values` (shape, dtype), `inputs`, `outputs` and `ops`."""
-    import json
     return json.loads(_call(f"{name}: the function cannot be described",
                             "mirageCompilerDescribeFunction", source, name,
                             function))

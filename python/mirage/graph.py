@@ -15,7 +15,10 @@ shapes; `to_mlir()` prints the graph as a `mirage_kernel` function, which
 """
 
 import math
+import re
 import struct
+
+from mirage import compiler, kernel, visualize
 
 __all__ = ["DType", "float16", "bfloat16", "float32", "Tensor", "KernelGraph",
            "new_kernel_graph", "new_graph", "from_mlir", "load",
@@ -312,7 +315,6 @@ class KernelGraph:
                       tune=None, **options):
         """Searches, verifies and compiles the graph: a mirage.kernel.Kernel
         callable on torch tensors (see mirage.kernel.superoptimize)."""
-        from mirage import kernel
         return kernel.superoptimize(self, time_limit, search_threads,
                                     griddims, franges, chips, progress, tune,
                                     **options)
@@ -320,13 +322,11 @@ class KernelGraph:
     def visualize(self, path):
         """Draws the graph with Graphviz into `path` (.svg, .png, .pdf, or
         .dot for the source; mirage.visualize)."""
-        from mirage import visualize
         return visualize.render(self.to_mlir(), path, self.name)
 
     def generate_triton_program(self, path):
         """Writes the graph as a Triton Python module to `path`
         (docs/Triton.md), as the public implementation's method does."""
-        from mirage import compiler
         return compiler.write_triton_program(self.to_mlir(), path,
                                              name=f"{self.name}.mlir")
 
@@ -336,21 +336,18 @@ class KernelGraph:
         either back."""
         text = self.to_mlir()
         if str(path).endswith(".json"):
-            from mirage import compiler
-            text = compiler.export_mirage_json(text, name=str(path))
+                text = compiler.export_mirage_json(text, name=str(path))
         with open(path, "w") as f:
             f.write(text)
 
     def compile(self, chips=()):
         """The graph as written, compiled into a bundle: a
         mirage.kernel.Kernel (no search; for graphs with custom kernels)."""
-        from mirage import kernel
         return kernel.compile_graph(self, chips)
 
     def verify(self):
         """Hands the graph to the compiler, which parses and verifies it;
         raises mirage.compiler.CompilerError on a rejection."""
-        from mirage import compiler
         compiler.run_pipeline(self.to_mlir(), name=f"{self.name}.mlir")
 
 
@@ -358,9 +355,7 @@ def _replay(graph, op, args, description):
     """Adds op `op` of a described program (compiler.describe_function) to
     `graph`; `args` are its operands as Tensors."""
     kind = op["op"]
-    if kind in UNARY_OPS:
-        return [getattr(graph, kind)(*args)]
-    if kind in BINARY_OPS:
+    if kind in UNARY_OPS or kind in BINARY_OPS:
         return [getattr(graph, kind)(*args)]
     if kind == "mul_scalar":
         return [graph.mul_scalar(args[0], op["value"])]
@@ -389,11 +384,9 @@ def _replay(graph, op, args, description):
 def from_mlir(text, function=None):
     """The KernelGraph of function `function` of MLIR `text` (default: its
     only function with a body), as the compiler parses and verifies it."""
-    from mirage import compiler
     description = compiler.describe_function(text, function or "",
                                              name="from_mlir.mlir")
     if function is None:
-        import re
         names = re.findall(r"func\.func\s+(?:public\s+)?@(\w+)\s*\(", text)
         function = names[0] if len(names) == 1 else "graph"
     graph = KernelGraph(function)
@@ -418,7 +411,6 @@ def load(path, function=None):
     with open(path) as f:
         text = f.read()
     if str(path).endswith(".json"):
-        from mirage import compiler
         text = compiler.import_mirage_json(text, name=str(path))
     return from_mlir(text, function)
 
