@@ -177,6 +177,14 @@ class ThreadBlockGraph:
                           f"{kernel_graph._float_text(float(value))} : "
                           f"{A.type}", C)
 
+    def rms_norm(self, A, normalized_shape, eps=0.0):
+        """x / sqrt(mean(x²) + eps) over the tile's trailing
+        `normalized_shape`."""
+        self._own("rms_norm", A)
+        C = self._result("rms_norm", A.dims, A.dtype, A)
+        return self._emit(kernel_graph.rms_norm_text(A, normalized_shape, eps),
+                          C)
+
     def reduction(self, A, dim, size=1):
         """The strided sum of dimension `dim` of a tile down to `size`."""
         self._own("reduction", A)
@@ -277,3 +285,74 @@ def new_threadblock_graph(grid_dim, block_dim, forloop_range,
 
 
 kernel_graph.add_elementwise_methods(ThreadBlockGraph)
+
+
+#: forloop_accum kinds as the compiler describes them -> forloop_accum's.
+_DESCRIBED_ACCUMULATORS = {"sum": "sum", "sum_last": "sum_last",
+                           "rms_last": "rms", "max": "max",
+                           "sum_last_to": "sum_todimx"}
+
+
+def _replay_tile_op(tb, op, args, where):
+    """Adds a described compute op to thread-block graph `tb`."""
+    kind = op["op"]
+    if kind in kernel_graph.UNARY_OPS or kind in kernel_graph.BINARY_OPS:
+        return getattr(tb, kind)(*args)
+    if kind == "mul_scalar":
+        return tb.mul_scalar(args[0], op["value"])
+    if kind == "matmul":
+        return tb.matmul(*args)
+    if kind == "reduction":
+        return tb.reduction(args[0], op["dim"], op.get("size", 1))
+    if kind == "rms_norm":
+        return tb.rms_norm(args[0], kernel_graph.trailing_shape(
+            args[0].dims, op["size"]), op.get("eps", 0.0))
+    raise ValueError(f"from_mlir: {where} holds a {kind} op, which thread-block "
+                     "graphs built in Python do not have")
+
+
+def rebuild_graph_def(graph, op, operands):
+    """The custom kernel of graph_def `op`, as compiler.describe_function
+    describes it, added to KernelGraph `graph` on kernel tensors `operands`
+    (a thread_graph's elementwise ops become tile ops of the block graph,
+    which compute the same); returns its outputs."""
+    where = f"a graph_def of @{graph.name}"
+    if op.get("cluster", [1, 1, 1]) != [1, 1, 1]:
+        raise ValueError(f"from_mlir: {where} runs in thread-block clusters, "
+                         "which graphs built in Python do not have")
+    body = op["body"]
+    sizes = {inner["size"] for inner in body["ops"]
+             if inner.get("kind") == "sum_last_to"}
+    if len(sizes) > 1:
+        raise ValueError(f"from_mlir: {where} sums to several sizes "
+                         f"{sorted(sizes)}; one reduction_dimx takes one")
+    tb = ThreadBlockGraph(tuple(op["grid"]), (op.get("threads") or 128, 1, 1),
+                          op["forloop"], sizes.pop() if sizes else 64)
+    whole = dict(zip(body["inputs"], operands))
+    tiles, saved = {}, {}
+    for inner in body["ops"]:
+        kind, ins = inner["op"], inner["operands"]
+        results = inner["results"]
+        if kind == "input_loader":
+            tiles[results[0]] = tb.new_input(whole[ins[0]], inner["imap"],
+                                             inner["fmap"])
+        elif kind == "output_saver":
+            saved[results[0]] = (tiles[ins[0]], inner["omap"])
+        elif kind == "forloop_accum":
+            tiles[results[0]] = tb.forloop_accum(
+                tiles[ins[0]], _DESCRIBED_ACCUMULATORS[inner["kind"]])
+        elif kind == "thread_graph":
+            inner_body = inner["body"]
+            values = dict(zip(inner_body["inputs"],
+                              [tiles[i] for i in ins]))
+            for scalar in inner_body["ops"]:
+                values[scalar["results"][0]] = _replay_tile_op(
+                    tb, scalar, [values[i] for i in scalar["operands"]], where)
+            tiles.update(zip(results, [values[o] for o in
+                                       inner_body["outputs"]]))
+        else:
+            tiles[results[0]] = _replay_tile_op(tb, inner,
+                                                [tiles[i] for i in ins], where)
+    for result in body["outputs"]:
+        tb.new_output(*saved[result])
+    return graph.customized([dtensor for dtensor, *_ in tb.inputs], tb)

@@ -68,6 +68,33 @@ def _shape_text(dims):
     return "(" + ", ".join(str(d) for d in dims) + ")"
 
 
+def rms_norm_text(A, normalized_shape, eps):
+    """The `rms_norm` op on `A` (a kernel tensor or a tile), checked: its
+    text after the result's name."""
+    shape = tuple(normalized_shape)
+    if not shape or A.dims[-len(shape):] != shape:
+        raise ValueError(f"rms_norm: normalized_shape {_shape_text(shape)} "
+                         f"is not the trailing dimensions of "
+                         f"{_shape_text(A.dims)}")
+    if not math.isfinite(eps) or eps < 0:
+        raise ValueError(f"rms_norm: eps must be finite and >= 0, got {eps}")
+    text = f"rms_norm {A.name} size {math.prod(shape)}"
+    if eps:
+        text += f" eps {_float_text(float(eps))}"
+    return f"{text} : {A.type}"
+
+
+def trailing_shape(dims, size):
+    """The trailing dimensions of `dims` whose product is `size`."""
+    product = 1
+    for count in range(1, len(dims) + 1):
+        product *= dims[-count]
+        if product == size:
+            return dims[-count:]
+    raise ValueError(f"rms_norm: size {size} is not the product of trailing "
+                     f"dimensions of {_shape_text(dims)}")
+
+
 class Tensor:
     """A value of a kernel graph: its shape (`dims`), dtype and SSA name."""
 
@@ -226,18 +253,8 @@ class KernelGraph:
     def rms_norm(self, A, normalized_shape, eps=0.0):
         """x / sqrt(mean(x²) + eps) over the trailing `normalized_shape`."""
         self._own("rms_norm", A)
-        shape = tuple(normalized_shape)
-        if not shape or A.dims[-len(shape):] != shape:
-            raise ValueError(f"rms_norm: normalized_shape {_shape_text(shape)} "
-                             f"is not the trailing dimensions of "
-                             f"{_shape_text(A.dims)}")
-        if not math.isfinite(eps) or eps < 0:
-            raise ValueError(f"rms_norm: eps must be finite and >= 0, got "
-                             f"{eps}")
-        text = f"rms_norm {A.name} size {math.prod(shape)}"
-        if eps:
-            text += f" eps {_float_text(float(eps))}"
-        return self._emit(f"{text} : {A.type}", self._value(A.dims, A.dtype))
+        return self._emit(rms_norm_text(A, normalized_shape, eps),
+                          self._value(A.dims, A.dtype))
 
     def concat(self, A, B, dim):
         """A and B joined along `dim`."""
@@ -365,20 +382,20 @@ def _replay(graph, op, args, description):
     if kind == "reduction":
         return [graph.reduction(args[0], op["dim"], op.get("size", 1))]
     if kind == "rms_norm":
-        dims, trailing = args[0].dims, 1
-        for count in range(1, len(dims) + 1):
-            trailing *= dims[-count]
-            if trailing == op["size"]:
-                return [graph.rms_norm(args[0], dims[-count:],
-                                       op.get("eps", 0.0))]
+        return [graph.rms_norm(args[0], trailing_shape(args[0].dims,
+                                                       op["size"]),
+                               op.get("eps", 0.0))]
     if kind == "concat":
         return [graph.concat(*args, op["dim"])]
     if kind == "chunk":
         return graph.chunk(args[0], op["parts"], op["dim"])
-    raise ValueError(f"from_mlir: @{graph.name} holds a {kind} op; only "
-                     "kernel graphs of predefined ops are rebuilt as graphs "
-                     "(a µGraph's graph_defs are not: pass its MLIR to "
-                     "check_equivalence, or to mirage.compiler)")
+    if kind == "graph_def":
+        # blockgraph builds on this module: imported here, not at the top.
+        from mirage import blockgraph
+        return blockgraph.rebuild_graph_def(graph, op, args)
+    raise ValueError(f"from_mlir: @{graph.name} holds a {kind} op, which "
+                     "graphs built in Python do not have (pass its MLIR to "
+                     "check_equivalence or to mirage.compiler)")
 
 
 def from_mlir(text, function=None):

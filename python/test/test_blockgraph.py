@@ -128,8 +128,37 @@ def test_pictures_and_from_mlir_of_a_customized_graph(compiler_library,
     graph = fused()[0]
     dot = graph.visualize(tmp_path / "f.dot").read_text()
     assert "graph_def: grid [256, 1, 1], block 128, forloop 32" in dot
-    with pytest.raises(ValueError, match="holds a graph_def op"):
-        mi.from_mlir(graph.to_mlir())
+    assert mi.from_mlir(graph.to_mlir()).to_mlir() == graph.to_mlir()
+
+
+def test_a_saved_mugraph_file_loads_as_a_graph(compiler_library):
+    from mirage import compiler
+    path = (mi.CHECKOUT / "test" / "Target" / "MirageJSON" / "Inputs" /
+            "valid_small.json")
+    imported = compiler.import_mirage_json(path.read_text())
+    graph = mi.load(path)
+    assert "mirage_kernel.graph_def" in graph.to_mlir()
+    assert mi.check_equivalence(graph, imported)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda op: op.update(cluster=[2, 1, 1]), "thread-block clusters"),
+    (lambda op: op["body"]["ops"].insert(
+        2, {"op": "concat", "operands": [3, 3], "results": [9], "dim": 0}),
+     "holds a concat op, which thread-block graphs built in Python do not"),
+])
+def test_rebuilding_refuses_what_python_graphs_lack(compiler_library, edit,
+                                                    message):
+    from mirage import blockgraph, compiler
+    graph = fused()[0]
+    description = compiler.describe_function(graph.to_mlir())
+    (op,) = description["ops"]
+    edit(op)
+    target = mi.new_kernel_graph("copy")
+    X = target.new_input((2, 4096))
+    W = target.new_input((4096, 6144))
+    with pytest.raises(ValueError, match=message):
+        blockgraph.rebuild_graph_def(target, op, [X, W])
 
 
 def test_generate_triton_program(compiler_library, kernel_cache, tmp_path):
@@ -143,3 +172,24 @@ def test_generate_triton_program(compiler_library, kernel_cache, tmp_path):
     found = kernel.generate_triton_program(tmp_path / "found.py")
     py_compile.compile(str(found), doraise=True)
     assert "@triton.jit" in found.read_text()
+
+
+def test_every_saved_upstream_mugraph_rebuilds(compiler_library):
+    """The public implementation's 601 saved µGraphs (../shared/mugraphs,
+    docs/Mugraphs.md) load as Python graphs, which the compiler verifies
+    (thread graphs become tile ops)."""
+    import re
+    from mirage import compiler
+    files = sorted((mi.CHECKOUT.parent / "shared" / "mugraphs" /
+                    "upstream-2024").glob("*.json"))
+    if not files:
+        pytest.skip("the saved µGraphs are not beside the checkout")
+    count = 0
+    for path in files:
+        imported = compiler.import_mirage_json(path.read_text(),
+                                               name=path.name)
+        for name in re.findall(r"func\.func @(\w+)\(", imported):
+            graph = mi.from_mlir(imported, function=name)
+            graph.verify()
+            count += 1
+    assert count == 601
