@@ -21,6 +21,7 @@
 #include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -699,15 +700,97 @@ bool Searcher::keep(sem::Program program, const CostEstimate &cost) {
 
 } // namespace
 
+namespace {
+
+/// True for the ops whose two operands commute exactly (a + b, a * b).
+bool isCommutative(const sem::Node &node) {
+  return node.operands.size() == 2 &&
+         (node.kind == sem::toOpKind(ElementwiseKind::Add) ||
+          node.kind == sem::toOpKind(ElementwiseKind::Mul));
+}
+
+/// Renumbers the nodes and values of `graph` into one topological order
+/// that does not depend on the order they were found in: from the inputs,
+/// the next node is the ready one of the least signature (its kind,
+/// attributes, result types and renumbered operands, those of a commutative
+/// op sorted). Two graphs that differ only in the order of independent
+/// nodes, of commutative operands, or in values that nothing names come out
+/// the same.
+void canonicalizeOrder(sem::Graph &graph) {
+  std::vector<int32_t> id(graph.values.size(), -1);
+  int32_t next = 0;
+  for (int32_t input : graph.inputs)
+    if (id[input] < 0)
+      id[input] = next++;
+  auto signature = [&](const sem::Node &node) {
+    SmallVector<int64_t> operands;
+    for (int32_t operand : node.operands)
+      operands.push_back(id[operand]);
+    if (isCommutative(node))
+      llvm::sort(operands);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << int(node.kind) << ' ' << node.dim << ' ' << node.size << ' '
+       << llvm::bit_cast<uint64_t>(node.scalar) << ' ' << int(node.accum) << ' '
+       << node.body << ' ' << node.map[0] << ',' << node.map[1] << ','
+       << node.map[2] << ' ';
+    for (int64_t operand : operands)
+      os << operand << ',';
+    for (int32_t result : node.results) {
+      os << ';' << int(graph.values[result].elementType);
+      for (int64_t extent : graph.values[result].shape)
+        os << 'x' << extent;
+    }
+    return text;
+  };
+  std::vector<sem::Node> ordered;
+  std::vector<bool> placed(graph.nodes.size(), false);
+  while (ordered.size() < graph.nodes.size()) {
+    std::optional<std::pair<std::string, size_t>> best;
+    for (auto [index, node] : llvm::enumerate(graph.nodes)) {
+      if (placed[index] || llvm::any_of(node.operands, [&](int32_t operand) {
+            return id[operand] < 0;
+          }))
+        continue;
+      std::string key = signature(node);
+      if (!best || key < best->first)
+        best = {std::move(key), index};
+    }
+    // A node whose operands never become ready: not a valid program, whose
+    // key is left as it is.
+    if (!best)
+      return;
+    placed[best->second] = true;
+    for (int32_t result : graph.nodes[best->second].results)
+      id[result] = next++;
+    ordered.push_back(graph.nodes[best->second]);
+  }
+  // Values no input or node names (slots the enumerator left unused) are
+  // dropped.
+  std::vector<sem::ValueType> values(next);
+  for (auto [index, value] : llvm::enumerate(graph.values))
+    if (id[index] >= 0)
+      values[id[index]] = value;
+  auto renumber = [&](auto &list) {
+    for (auto &value : list)
+      value = id[value];
+  };
+  for (sem::Node &node : ordered) {
+    renumber(node.operands);
+    renumber(node.results);
+    if (isCommutative(node))
+      llvm::sort(node.operands);
+  }
+  renumber(graph.inputs);
+  renumber(graph.outputs);
+  graph.values = std::move(values);
+  graph.nodes = std::move(ordered);
+}
+
+} // namespace
+
 std::string search::getCandidateKey(const sem::Program &program) {
   sem::Program canonical = program;
-  // a + b and a * b are b + a and b * a exactly.
-  for (sem::Graph &graph : canonical.graphs)
-    for (sem::Node &node : graph.nodes)
-      if (node.operands.size() == 2 &&
-          (node.kind == sem::toOpKind(ElementwiseKind::Add) ||
-           node.kind == sem::toOpKind(ElementwiseKind::Mul)))
-        llvm::sort(node.operands);
   // Blocks are independent; a cluster's rank order is kept, as graph_defs
   // with clusters are left as they are.
   for (sem::Graph &body : llvm::drop_begin(canonical.graphs)) {
@@ -731,6 +814,8 @@ std::string search::getCandidateKey(const sem::Program &program) {
         node.map[axis] = map[order[axis]];
     }
   }
+  for (sem::Graph &graph : canonical.graphs)
+    canonicalizeOrder(graph);
   return sem::getProgramKey(canonical);
 }
 

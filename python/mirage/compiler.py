@@ -66,6 +66,14 @@ def find_library(library=None):
         f"`bash scripts/build.sh`, or set ${LIBRARY_ENV}")
 
 
+#: The library's functions of strings that return a MirageCompilerResult,
+#: with their numbers of arguments.
+_FUNCTIONS = {"mirageCompilerRunPipeline": 3, "mirageCompilerWriteBundle": 4,
+              "mirageCompilerDescribeFunction": 3,
+              "mirageCompilerImportMirageJSON": 3,
+              "mirageCompilerExportMirageJSON": 2,
+              "mirageCompilerTranslateToTriton": 2}
+
 _lock = threading.Lock()
 _library = None
 _remarks = threading.local()
@@ -77,22 +85,10 @@ def _load():
         if _library is None:
             library = ctypes.CDLL(str(find_library()))
             library.mirageCompilerVersion.restype = ctypes.c_char_p
-            library.mirageCompilerRunPipeline.restype = _Result
-            library.mirageCompilerRunPipeline.argtypes = [ctypes.c_char_p] * 3
-            library.mirageCompilerWriteBundle.restype = _Result
-            library.mirageCompilerWriteBundle.argtypes = [ctypes.c_char_p] * 4
-            library.mirageCompilerDescribeFunction.restype = _Result
-            library.mirageCompilerDescribeFunction.argtypes = [
-                ctypes.c_char_p] * 3
-            library.mirageCompilerImportMirageJSON.restype = _Result
-            library.mirageCompilerImportMirageJSON.argtypes = [
-                ctypes.c_char_p] * 3
-            library.mirageCompilerExportMirageJSON.restype = _Result
-            library.mirageCompilerExportMirageJSON.argtypes = [
-                ctypes.c_char_p] * 2
-            library.mirageCompilerTranslateToTriton.restype = _Result
-            library.mirageCompilerTranslateToTriton.argtypes = [
-                ctypes.c_char_p] * 2
+            for name, strings in _FUNCTIONS.items():
+                function = getattr(library, name)
+                function.restype = _Result
+                function.argtypes = [ctypes.c_char_p] * strings
             library.mirageCompilerResultDestroy.argtypes = [
                 ctypes.POINTER(_Result)]
             _library = library

@@ -151,16 +151,17 @@ def superoptimize(graph, time_limit=60, search_threads=None, griddims=None,
         progress = sys.stderr.isatty()
     searched = _search_options(time_limit, search_threads, griddims, franges,
                                options)
+    tuned = _gpu_to_tune(tune)
+    if tuned:
+        # The cost model ranks for the GPU measured on, and the measurement
+        # is recorded for its chip.
+        import torch
+        major, _ = torch.cuda.get_device_capability()
+        searched += " chip=" + ("sm_90a" if major >= 9 else "sm_80")
     pipeline = ("mirage-superoptimize{" + searched +
                 (" progress=true" if progress else "") + "}")
-    if not _gpu_to_tune(tune):
+    if not tuned:
         return _cached_kernel(graph, searched, pipeline, chips)
-    # The cost model ranks for the GPU measured on, and the measurement is
-    # recorded for its chip.
-    import torch
-    major, _ = torch.cuda.get_device_capability()
-    searched += " chip=" + ("sm_90a" if major >= 9 else "sm_80")
-    pipeline = pipeline[:-1] + searched[searched.rindex(" "):] + "}"
     return _cached_kernel(graph, searched + " tuned", pipeline, chips,
                           prepare=lambda: _tune_on_gpu(graph, searched,
                                                        chips))

@@ -43,11 +43,32 @@ def package(tmp_path_factory):
     return next(p for p in out.iterdir() if p.is_dir())
 
 
-def bare_environment(tmp_path, **extra):
-    """No LLVM or MLIR on the loader's path, a fresh cache, nothing of the
-    checkout's build."""
-    return {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
-            "MIRAGE_CACHE_DIR": str(tmp_path / "cache"), **extra}
+def smoke(site, tmp_path):
+    """Runs SMOKE with `site` as the only Python path, no LLVM or MLIR on
+    the loader's path, a fresh cache and nothing of the checkout's build;
+    asserts it succeeds with the library of `site`'s package."""
+    run = subprocess.run(
+        [sys.executable, "-c", SMOKE], cwd=tmp_path, capture_output=True,
+        text=True, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
+                        "MIRAGE_CACHE_DIR": str(tmp_path / "cache"),
+                        "PYTHONPATH": str(site)})
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == str(site / "mirage" / "lib" / "libmirage_compiler.so")
+    assert lines[-1] == "ok"
+
+
+def pip_install(source, target):
+    """`pip install` of `source` into `target`, offline; skips without
+    pip."""
+    install = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-build-isolation",
+         "--no-deps", "--no-index", "--target", str(target), str(source)],
+        capture_output=True, text=True, env={**os.environ,
+                                             "PIP_NO_CACHE_DIR": "1"})
+    if "No module named pip" in install.stderr:
+        pytest.skip("pip is not installed")
+    assert install.returncode == 0, install.stderr
 
 
 def test_the_library_needs_no_llvm_mlir_or_system_z3(package):
@@ -59,34 +80,14 @@ def test_the_library_needs_no_llvm_mlir_or_system_z3(package):
 
 
 def test_runs_from_the_extracted_directory(package, tmp_path):
-    run = subprocess.run([sys.executable, "-c", SMOKE], cwd=tmp_path,
-                         env=bare_environment(tmp_path,
-                                              PYTHONPATH=str(package)),
-                         capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    lines = run.stdout.splitlines()
-    assert lines[0] == str(package / "mirage" / "lib" /
-                           "libmirage_compiler.so")
-    assert lines[-1] == "ok"
+    smoke(package, tmp_path)
 
 
 def test_installs_offline_with_pip(package, tmp_path):
-    target = tmp_path / "site"
-    install = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-build-isolation",
-         "--no-deps", "--no-index", "--target", str(target), str(package)],
-        capture_output=True, text=True, env={**os.environ,
-                                             "PIP_NO_CACHE_DIR": "1"})
-    if "No module named pip" in install.stderr:
-        pytest.skip("pip is not installed")
-    assert install.returncode == 0, install.stderr
-    assert (target / "mirage" / "lib" / "libmirage_compiler.so").is_file()
-    run = subprocess.run([sys.executable, "-c", SMOKE], cwd=tmp_path,
-                         env=bare_environment(tmp_path,
-                                              PYTHONPATH=str(target)),
-                         capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines()[-1] == "ok"
+    pip_install(package, tmp_path / "site")
+    assert (tmp_path / "site" / "mirage" / "lib" /
+            "libmirage_compiler.so").is_file()
+    smoke(tmp_path / "site", tmp_path)
 
 
 def test_pip_install_of_the_checkout_after_a_build(compiler_library,
@@ -94,22 +95,5 @@ def test_pip_install_of_the_checkout_after_a_build(compiler_library,
     """The README's set-up builds the compiler library, which the build
     copies into python/mirage/lib/; `pip install ./python` then installs a
     package that finds it."""
-    target = tmp_path / "site"
-    install = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-build-isolation",
-         "--no-deps", "--no-index", "--target", str(target),
-         str(CHECKOUT / "python")],
-        capture_output=True, text=True, env={**os.environ,
-                                             "PIP_NO_CACHE_DIR": "1"})
-    if "No module named pip" in install.stderr:
-        pytest.skip("pip is not installed")
-    assert install.returncode == 0, install.stderr
-    run = subprocess.run([sys.executable, "-c", SMOKE], cwd=tmp_path,
-                         env=bare_environment(tmp_path,
-                                              PYTHONPATH=str(target)),
-                         capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    lines = run.stdout.splitlines()
-    assert lines[0] == str(target / "mirage" / "lib" /
-                           "libmirage_compiler.so")
-    assert lines[-1] == "ok"
+    pip_install(CHECKOUT / "python", tmp_path / "site")
+    smoke(tmp_path / "site", tmp_path)

@@ -241,23 +241,45 @@ TEST_F(BlockGraphSearchTest, ExploresSingleKernelsFirst) {
 
 namespace {
 
+/// A function of two 4x8 f16 inputs whose `body` computes `%r`.
+std::string twoInputFunction(const std::string &body) {
+  return "func.func @f(%x: tensor<4x8xf16>, %y: tensor<4x8xf16>) -> "
+         "tensor<4x8xf16> {\n" +
+         body + "\n  return %r : tensor<4x8xf16>\n}";
+}
+
 TEST_F(BlockGraphSearchTest, KeysCandidatesUpToCommutativeOperands) {
   // The operands of add and mul commute exactly, those of sub do not.
-  auto keyOf = [&](StringRef body) {
-    return getCandidateKey(parse(("func.func @f(%x: tensor<4x8xf16>, %y: "
-                                  "tensor<4x8xf16>) -> tensor<4x8xf16> {\n" +
-                                  body + "\n  return %r : tensor<4x8xf16>\n}")
-                                     .str()));
-  };
   const char *types = " : tensor<4x8xf16>, tensor<4x8xf16> -> tensor<4x8xf16>";
   auto op = [&](StringRef name, StringRef a, StringRef b) {
-    return keyOf(
-        ("%r = mirage_kernel." + name + " " + a + ", " + b + types).str());
+    return getCandidateKey(parse(twoInputFunction(
+        ("%r = mirage_kernel." + name + " " + a + ", " + b + types).str())));
   };
   EXPECT_EQ(op("mul", "%x", "%y"), op("mul", "%y", "%x"));
   EXPECT_EQ(op("add", "%x", "%y"), op("add", "%y", "%x"));
   EXPECT_NE(op("sub", "%x", "%y"), op("sub", "%y", "%x"));
   EXPECT_NE(op("mul", "%x", "%y"), op("add", "%x", "%y"));
+}
+
+TEST_F(BlockGraphSearchTest, KeysCandidatesUpToTheOrderOfIndependentOps) {
+  auto keyOf = [&](const std::string &body) {
+    return getCandidateKey(parse(twoInputFunction(body)));
+  };
+  StringRef t = "tensor<4x8xf16>";
+  std::string exp = ("%a = mirage_kernel.exp %x : " + t + "\n").str();
+  std::string neg = ("%b = mirage_kernel.neg %y : " + t + "\n").str();
+  std::string sub =
+      ("%r = mirage_kernel.sub %a, %b : " + t + ", " + t + " -> " + t).str();
+  EXPECT_EQ(keyOf(exp + neg + sub), keyOf(neg + exp + sub));
+  // The same ops on the other input are another program.
+  std::string expY = ("%a = mirage_kernel.exp %y : " + t + "\n").str();
+  std::string negX = ("%b = mirage_kernel.neg %x : " + t + "\n").str();
+  EXPECT_NE(keyOf(exp + neg + sub), keyOf(expY + negX + sub));
+  // A value slot that nothing names (one the enumerator left unused).
+  sem::Program program = parse(twoInputFunction(exp + neg + sub));
+  std::string key = getCandidateKey(program);
+  program.graphs[0].values.push_back({{592, 3584}, sem::ElementType::BF16});
+  EXPECT_EQ(getCandidateKey(program), key);
 }
 
 } // namespace

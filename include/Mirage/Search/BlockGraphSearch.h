@@ -104,8 +104,9 @@ struct BlockSearchOptions {
 
 /// The key under which the search checks and keeps a candidate once: its
 /// program key (sem::getProgramKey) up to the order of each graph_def's grid
-/// axes (sorted by extent and by what they map) and of the operands of
-/// `add` and `mul`, orders that change neither what it computes nor its time.
+/// axes (sorted by extent and by what they map), of independent nodes and
+/// of the operands of `add` and `mul`, and without values that nothing
+/// names: differences that change neither what it computes nor its time.
 std::string getCandidateKey(const sem::Program &program);
 
 /// What the search did.

@@ -85,6 +85,14 @@ public:
             copyString(diagnostics)};
   }
 
+  /// A successful result whose output is `module`, printed.
+  MirageCompilerResult finish(ModuleOp module) {
+    std::string printed;
+    llvm::raw_string_ostream os(printed);
+    module->print(os);
+    return finish(true, printed);
+  }
+
   MLIRContext context;
   llvm::SourceMgr sourceMgr;
   std::string diagnostics;
@@ -131,10 +139,7 @@ MirageCompilerResult mirageCompilerRunPipeline(const char *source,
     }
     if (failed(pm.run(*call.module)))
       return call.finish(false);
-    std::string printed;
-    llvm::raw_string_ostream os(printed);
-    call.module->print(os);
-    return call.finish(true, printed);
+    return call.finish(*call.module);
   });
 }
 
@@ -202,10 +207,7 @@ MirageCompilerResult mirageCompilerImportMirageJSON(const char *source,
         call.sourceMgr, &call.context, prefix && *prefix ? prefix : "graph");
     if (!module)
       return call.finish(false);
-    std::string printed;
-    llvm::raw_string_ostream os(printed);
-    module->print(os);
-    return call.finish(true, printed);
+    return call.finish(*module);
   });
 }
 
