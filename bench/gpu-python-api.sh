@@ -20,16 +20,10 @@ if [[ $# -ne 1 ]]; then
 fi
 archive="$(realpath "$1")"
 out="${OUT:-$PWD/gpu-python-api-out}"
-build="${MIRAGE_RUNTIME_BUILD_DIR:-$root/build-runtime}"
-mkdir -p "$out"
-"$root/scripts/build-runtime.sh" "$build" "$out/runtime-build.log" || exit 1
-unpacked="$(mktemp -d)"
-tar xzf "$archive" -C "$unpacked"
-package="$(find "$unpacked" -mindepth 1 -maxdepth 1 -type d | head -1)"
+# shellcheck source=bench/gpu-package-env.sh
+source "$root/bench/gpu-package-env.sh"
 # -c /dev/null: not python/pyproject.toml's pythonpath, so that `mirage`
 # is the package's.
-export PYTHONPATH="$package" MIRAGE_RUNTIME_LIBRARY="$build/libmirage_runtime.so"
-export MIRAGE_CACHE_DIR="$out/cache" MIRAGE_TUNING_DB="$out/tuning.json"
 "${PYTHON:-python3}" -m pytest -q -p no:cacheprovider -c /dev/null \
   --rootdir "$root/python" --junitxml="$out/python-api.xml" \
   "$root/python/test/test_python_api_on_gpu.py" 2>&1 | tee "$out/python-api.log"

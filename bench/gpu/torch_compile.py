@@ -1,0 +1,237 @@
+"""torch.compile(backend="mirage") on whole models, on a GPU
+(docs/TorchCompile.md).
+
+    python3 bench/gpu/torch_compile.py --models layer,llama --batches 1,8 \\
+        --out results.json
+
+Models, f16, random weights (nothing is downloaded):
+- `layer`: a Llama-style decoder layer written in plain PyTorch (RMSNorm,
+  q/k/v/o projections, rotary embedding, grouped-query attention over a KV
+  cache through SDPA, gated MLP), one new token per sequence;
+- `llama`: Hugging Face's LlamaForCausalLM from a small random config, one
+  token per sequence (its logits);
+- `outside`: a block with an op outside Mirage's set (cumsum) between two
+  linears: it must compile and run.
+
+For each model and batch size, in one process: the outputs of
+`torch.compile(backend="mirage", mode="reduce-overhead")` and of
+`torch.compile(mode="max-autotune")` against eager, then the time of each
+call (CUDA events over many calls, after warm-up) for eager, Inductor in
+mode="reduce-overhead", max-autotune and Mirage; and what the backend kept.
+"""
+
+import argparse
+import json
+import math
+import sys
+import time
+import warnings
+
+import torch
+from torch import nn
+
+import mirage.torch
+from mirage.torch import config
+
+HIDDEN, HEADS, KV_HEADS, INNER = 2048, 32, 8, 8192
+HEAD = HIDDEN // HEADS
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, size, eps=1e-5):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(size) + 0.1 * torch.randn(size))
+        self.eps = eps
+
+    def forward(self, hidden):
+        dtype = hidden.dtype
+        hidden = hidden.to(torch.float32)
+        variance = hidden.pow(2).mean(-1, keepdim=True)
+        hidden = hidden * torch.rsqrt(variance + self.eps)
+        return self.weight * hidden.to(dtype)
+
+
+def rotate(x, cos, sin):
+    half = x.shape[-1] // 2
+    rotated = torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+    return x * cos + rotated * sin
+
+
+class DecoderLayer(nn.Module):
+    """One decode step of a Llama-style layer over a KV cache."""
+
+    def __init__(self):
+        super().__init__()
+        self.attention_norm = RMSNorm(HIDDEN)
+        self.q = nn.Linear(HIDDEN, HEADS * HEAD, bias=False)
+        self.k = nn.Linear(HIDDEN, KV_HEADS * HEAD, bias=False)
+        self.v = nn.Linear(HIDDEN, KV_HEADS * HEAD, bias=False)
+        self.o = nn.Linear(HEADS * HEAD, HIDDEN, bias=False)
+        self.mlp_norm = RMSNorm(HIDDEN)
+        self.gate = nn.Linear(HIDDEN, INNER, bias=False)
+        self.up = nn.Linear(HIDDEN, INNER, bias=False)
+        self.down = nn.Linear(INNER, HIDDEN, bias=False)
+
+    def forward(self, x, k_cache, v_cache, cos, sin):
+        batch = x.shape[0]
+        h = self.attention_norm(x)
+        q = self.q(h).view(batch, 1, HEADS, HEAD).transpose(1, 2)
+        k = self.k(h).view(batch, 1, KV_HEADS, HEAD).transpose(1, 2)
+        v = self.v(h).view(batch, 1, KV_HEADS, HEAD).transpose(1, 2)
+        q, k = rotate(q, cos, sin), rotate(k, cos, sin)
+        keys = torch.cat((k_cache, k), dim=2)
+        values = torch.cat((v_cache, v), dim=2)
+        groups = HEADS // KV_HEADS
+        keys = keys.repeat_interleave(groups, dim=1)
+        values = values.repeat_interleave(groups, dim=1)
+        attended = nn.functional.scaled_dot_product_attention(q, keys, values)
+        x = x + self.o(attended.transpose(1, 2).reshape(batch, 1, HIDDEN))
+        h = self.mlp_norm(x)
+        return x + self.down(nn.functional.silu(self.gate(h)) * self.up(h))
+
+
+class Outside(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.first = nn.Linear(HIDDEN, HIDDEN, bias=False)
+        self.second = nn.Linear(HIDDEN, HIDDEN, bias=False)
+
+    def forward(self, x):
+        return self.second(torch.cumsum(self.first(x), dim=-1) * 1e-2)
+
+
+def layer_case(batch, context=1024):
+    model = DecoderLayer()
+    caches = [torch.randn(batch, KV_HEADS, context, HEAD) for _ in range(2)]
+    angles = torch.rand(1, 1, 1, HEAD) * math.pi
+    inputs = [torch.randn(batch, 1, HIDDEN)] + caches + [angles.cos(),
+                                                         angles.sin()]
+    return model, inputs
+
+
+def llama_case(batch):
+    from transformers import LlamaConfig, LlamaForCausalLM
+    settings = LlamaConfig(hidden_size=HIDDEN, intermediate_size=INNER,
+                           num_hidden_layers=2, num_attention_heads=HEADS,
+                           num_key_value_heads=KV_HEADS, vocab_size=32000,
+                           max_position_embeddings=2048, use_cache=False)
+    model = LlamaForCausalLM(settings)
+
+    class Logits(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.model = model
+
+        def forward(self, ids):
+            return self.model(input_ids=ids, use_cache=False).logits
+
+    return Logits(), [torch.randint(0, 32000, (batch, 1))]
+
+
+def outside_case(batch):
+    return Outside(), [torch.randn(batch, 1, HIDDEN)]
+
+
+CASES = {"layer": layer_case, "llama": llama_case, "outside": outside_case}
+
+
+def on_gpu(model, inputs):
+    model = model.to("cuda", torch.float16).eval()
+    inputs = [x.to("cuda", torch.float16) if x.is_floating_point() else
+              x.to("cuda") for x in inputs]
+    return model, inputs
+
+
+def microseconds(function, inputs, calls=200):
+    for _ in range(10):
+        function(*inputs)
+    torch.cuda.synchronize()
+    best = math.inf
+    for _ in range(5):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(calls):
+            function(*inputs)
+        end.record()
+        end.synchronize()
+        best = min(best, start.elapsed_time(end) * 1000 / calls)
+    return best
+
+
+def error(got, expected):
+    got, expected = got.float(), expected.float()
+    return (got - expected).abs().max().item() / max(
+        expected.abs().max().item(), 1e-6)
+
+
+def run_case(name, batch, only_mirage=False):
+    torch.manual_seed(0)
+    model, inputs = on_gpu(*CASES[name](batch))
+    row = {"model": name, "batch": batch}
+    with torch.no_grad():
+        expected = model(*inputs)
+        compiled = {}
+        variants = [("mirage", dict(backend="mirage", mode="reduce-overhead")),
+                    ("max_autotune", dict(mode="max-autotune")),
+                    ("reduce_overhead", dict(mode="reduce-overhead"))]
+        for variant, options in variants:
+            if only_mirage and variant != "mirage":
+                continue
+            torch._dynamo.reset()
+            before = len(mirage.torch.reports())
+            function = torch.compile(model, dynamic=False, **options)
+            start = time.time()
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                got = function(*inputs)
+                got = function(*inputs)
+            row[f"{variant}_compile_s"] = round(time.time() - start, 1)
+            row[f"{variant}_error"] = error(got, expected)
+            if variant == "mirage":
+                row["subgraphs"] = mirage.torch.reports()[before:]
+                for entry in row["subgraphs"]:
+                    entry.pop("converted", None)
+                row["warnings"] = [str(w.message) for w in caught
+                                   if "mirage" in str(w.message)]
+            compiled[variant] = function
+        row["eager_us"] = microseconds(model, inputs)
+        for variant, function in compiled.items():
+            row[f"{variant}_us"] = microseconds(function, inputs)
+    if "max_autotune_us" in row:
+        row["speedup_vs_max_autotune"] = row["max_autotune_us"] / row[
+            "mirage_us"]
+    print(json.dumps(row), flush=True)
+    return row
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", default="layer,llama,outside")
+    parser.add_argument("--batches", default="1,8")
+    parser.add_argument("--time-limit", type=float, default=30)
+    parser.add_argument("--out", default="torch-compile.json")
+    args = parser.parse_args()
+    config.time_limit = args.time_limit
+    rows = []
+    for name in args.models.split(","):
+        batches = [1] if name == "outside" else \
+            [int(b) for b in args.batches.split(",")]
+        for batch in batches:
+            try:
+                rows.append(run_case(name, batch, only_mirage=name ==
+                                     "outside"))
+            except Exception as failure:  # noqa: BLE001 - recorded
+                rows.append({"model": name, "batch": batch,
+                             "failed": f"{type(failure).__name__}: "
+                                       f"{failure}"})
+                print(json.dumps(rows[-1]), flush=True)
+            with open(args.out, "w") as handle:
+                json.dump({"device": torch.cuda.get_device_name(),
+                           "torch": torch.__version__, "rows": rows},
+                          handle, indent=1)
+    return 1 if any("failed" in r for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,299 @@
+"""`torch.compile(model, backend="mirage")` (docs/TorchCompile.md).
+
+Dynamo hands the backend an FX graph and example inputs. The backend
+finds the subgraphs the kernel dialect expresses (mirage.torch.partition),
+converts each into a KernelGraph (mirage.torch.convert), superoptimizes it
+(the kernel cache and the tuning database make the second compile of a
+model fast), and keeps it only when it matches the subgraph run eagerly
+and is faster than the subgraph as Inductor compiles it in the caller's
+mode, both measured in CUDA graphs on the example inputs' device. Every
+other subgraph — one that fails, is slower, or holds an op outside the set
+— is left where it was, with a warning that names it. The graph, with a
+`mirage::run` call in place of each subgraph kept, then goes to Inductor,
+in the caller's mode (`mode="reduce-overhead"` captures it in CUDA graphs).
+
+Inference only: a graph that needs gradients goes to Inductor unchanged.
+"""
+
+import dataclasses
+import math
+import warnings
+from typing import Optional
+
+import torch
+
+from mirage.torch import convert, ops, partition
+
+__all__ = ["Config", "config", "Subgraph", "backend", "transform",
+           "reports", "clear_reports"]
+
+
+@dataclasses.dataclass
+class Config:
+    """What the backend does; change `mirage.torch.config` before compiling
+    (torch.compile does not pass options together with a mode)."""
+    #: Seconds of search per subgraph.
+    time_limit: float = 60
+    #: Search threads (None: the CPU count, at most 16).
+    search_threads: Optional[int] = None
+    #: The most matmuls one subgraph holds.
+    max_matmuls: int = 3
+    #: Inductor's time over Mirage's that a subgraph must reach to be kept.
+    min_speedup: float = 1.0
+
+
+config = Config()
+_REPORT = []
+
+
+def reports():
+    """What the compiles of this process decided, one dict per subgraph:
+    `ops`, `kept`, and where measured `mirage_us` and `inductor_us`, where
+    left `reason`."""
+    return list(_REPORT)
+
+
+def clear_reports():
+    """Forgets the decisions `reports` returns."""
+    _REPORT.clear()
+
+
+class Subgraph:
+    """A converted subgraph at run time: called with the tensors of its
+    arguments (convert.Converted.arguments), it makes its kernel inputs
+    (convert.Input), runs `kernel(*tensors, out=[...])`, and returns the
+    kernel outputs in their FX shapes. Stacked weights are made once, and
+    again only when one of their sources changes (data pointer or version
+    counter; not checked when a CUDA graph replays)."""
+
+    def __init__(self, converted, kernel):
+        self.kernel = kernel
+        self.inputs = converted.inputs
+        dtypes = {}
+        for output in converted.outputs:
+            dtypes[output.index] = convert.tensor_meta(output.node)[1]
+        self.outputs = [(shape, dtypes[i]) for i, shape in
+                        enumerate(converted.kernel_shapes)]
+        self.rows = [tuple(t.dims) for t in converted.graph.outputs]
+        self.weights = {}
+
+    def _weights(self, index, spec, tensors):
+        sources = [tensors[i].detach() for i in spec.sources]
+        try:
+            version = [(t.data_ptr(), t._version) for t in sources]
+        except RuntimeError:  # inference tensors have no version counter
+            version = [(t.data_ptr(), None) for t in sources]
+        held = self.weights.get(index)
+        if held is not None and held[0] == version:
+            return held[1]
+        scale = sources.pop() if spec.scaled else None
+        weight = torch.cat(sources) if len(sources) > 1 else sources[0]
+        if scale is not None:
+            weight = weight * scale
+        if held is None:
+            held = [version, weight.t().contiguous()]
+            self.weights[index] = held
+        else:
+            held[1].copy_(weight.t())
+            held[0] = version
+        return held[1]
+
+    def empty_outputs(self, inputs):
+        """New tensors for the kernel outputs, on the inputs' device."""
+        device = inputs[0].device
+        return [torch.empty(shape, dtype=dtype, device=device)
+                for shape, dtype in self.outputs]
+
+    def __call__(self, arguments):
+        tensors = []
+        for index, spec in enumerate(self.inputs):
+            if spec.kind == "weights":
+                tensor = self._weights(index, spec, arguments)
+            else:
+                tensor = arguments[spec.sources[0]].reshape(spec.shape)
+                if not tensor.is_contiguous():
+                    tensor = tensor.contiguous()
+            tensors.append(tensor)
+        outputs = self.empty_outputs(arguments)
+        self.kernel(*tensors, out=[o.view(rows) for o, rows in
+                                   zip(outputs, self.rows)])
+        return outputs
+
+
+def _describe(nodes):
+    names = []
+    for node in nodes:
+        target = node.target
+        name = target if isinstance(target, str) else getattr(
+            target, "__name__", str(target))
+        if name not in names:
+            names.append(name)
+    return f"[{', '.join(names)}] ({nodes[0].name} .. {nodes[-1].name})"
+
+
+def transform(gm, example_inputs, make_subgraph, max_matmuls=3):
+    """Replaces, in place, each subgraph of `gm` that Mirage expresses by a
+    call of `make_subgraph(converted, nodes)` (a Subgraph, or None to leave
+    the nodes as they are); returns the report (see last_report)."""
+    partition.prepare(gm)
+    static = partition.static_inputs(gm, example_inputs)
+    report = []
+    for nodes in partition.propose(gm, static, max_matmuls):
+        entry = {"ops": _describe(nodes), "kept": False}
+        report.append(entry)
+        try:
+            converted = convert.convert(nodes, static.__contains__)
+        except convert.Unsupported as error:
+            entry["reason"] = f"not expressed: {error}"
+            continue
+        subgraph = make_subgraph(converted, nodes, entry)
+        if subgraph is None:
+            continue
+        entry["kept"] = True
+        key = ops.register(subgraph)
+        partition.replace(gm, nodes, converted.outputs, ops.target(),
+                          (key, list(converted.arguments)))
+    return report
+
+
+# -- on a GPU ----------------------------------------------------------------
+
+def _example_values(gm, example_inputs, nodes):
+    """A tensor for each outside node the subgraph `nodes` reads: the
+    example input of a placeholder or the attribute of a get_attr, else
+    random numbers of the node's shape and dtype."""
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    examples = dict(zip(placeholders, example_inputs))
+    members, values = set(nodes), {}
+    generator = torch.Generator(device="cuda").manual_seed(0)
+    for node in nodes:
+        for operand in node.all_input_nodes:
+            if operand in members or operand in values:
+                continue
+            if operand.op == "get_attr":
+                value = gm
+                for part in operand.target.split("."):
+                    value = getattr(value, part)
+            else:
+                value = examples.get(operand)
+            if not isinstance(value, torch.Tensor) or value.device.type != \
+                    "cuda" or type(value).__name__ == "FakeTensor":
+                shape, dtype = convert.tensor_meta(operand)
+                value = torch.randn(shape, dtype=dtype, device="cuda",
+                                    generator=generator)
+            values[operand] = value
+    return values
+
+
+def _microseconds(function, repeats=5, iterations=20):
+    """The time of one call of `function`, replayed from a CUDA graph when
+    it can be captured (as under mode="reduce-overhead")."""
+    function()
+    torch.cuda.synchronize()
+    run = function
+    try:
+        captured = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(captured):
+            function()
+        run = captured.replay
+    except RuntimeError:
+        torch.cuda.synchronize()
+    best = math.inf
+    for _ in range(repeats):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(iterations):
+            run()
+        end.record()
+        end.synchronize()
+        best = min(best, start.elapsed_time(end) * 1000 / iterations)
+    return best
+
+
+def _mode_patches(mode):
+    if not mode or mode == "default":
+        return {}
+    import torch._inductor
+    return dict(torch._inductor.list_mode_options(mode))
+
+
+def _close(got, expected):
+    got, expected = got.float(), expected.float()
+    if not torch.isfinite(got).all():
+        return torch.isfinite(expected).all().item() is False
+    scale = expected.abs().max().item()
+    return (got - expected).abs().max().item() <= 2e-2 * scale + 2e-2
+
+
+def _gpu_subgraph(gm, example_inputs, mode):
+    """make_subgraph for a GPU: superoptimize, check against the subgraph
+    run eagerly, time against Inductor's compile of it."""
+    from torch._inductor.compile_fx import compile_fx
+    from torch.fx.passes.utils.fuser_utils import fuse_as_graphmodule
+
+    patches = _mode_patches(mode)
+    patches.pop("triton.cudagraphs", None)
+
+    def make(converted, nodes, entry):
+        try:
+            kernel = converted.graph.superoptimize(
+                time_limit=config.time_limit,
+                search_threads=config.search_threads)
+        except Exception as error:  # noqa: BLE001 - reported, then skipped
+            entry["reason"] = f"superoptimize failed: {error}"
+            return None
+        subgraph = Subgraph(converted, kernel)
+        values = _example_values(gm, example_inputs, nodes)
+        piece, inputs, outputs = fuse_as_graphmodule(gm, nodes, "piece")[:3]
+        arguments = [values[node] for node in inputs]
+        ours = [values[node] for node in converted.arguments]
+        with torch.no_grad():
+            expected = piece(*arguments)
+            if not isinstance(expected, (tuple, list)):
+                expected = (expected,)
+            results = subgraph(ours)
+            got = {o.node: results[o.index] if o.columns is None else
+                   results[o.index][..., o.columns[0]:o.columns[1]]
+                   for o in converted.outputs}
+            for node, value in zip(outputs, expected):
+                if not _close(got[node], value):
+                    entry["reason"] = (f"its Mirage kernel disagrees with "
+                                       f"PyTorch on {node.name}")
+                    return None
+            inductor = compile_fx(piece, arguments, config_patches=patches)
+            entry["inductor_us"] = _microseconds(lambda: inductor(*arguments))
+            entry["mirage_us"] = _microseconds(lambda: subgraph(ours))
+        speedup = entry["inductor_us"] / entry["mirage_us"]
+        if speedup < config.min_speedup:
+            entry["reason"] = (f"{entry['mirage_us']:.1f} us against "
+                               f"Inductor's {entry['inductor_us']:.1f} us")
+            return None
+        return subgraph
+
+    return make
+
+
+def backend(gm, example_inputs, mode=None, options=None):
+    """The Dynamo backend: Mirage subgraphs in `gm`, then Inductor in
+    `mode` (its `options`, as torch.compile passes them, too)."""
+    from torch._inductor.compile_fx import compile_fx
+
+    wants_gradients = torch.is_grad_enabled() and any(
+        getattr(x, "requires_grad", False) for x in example_inputs)
+    if wants_gradients:
+        warnings.warn("mirage: the graph needs gradients; Mirage kernels "
+                      "serve inference only, so Inductor compiles it alone",
+                      stacklevel=2)
+    elif torch.cuda.is_available():
+        report = transform(gm, example_inputs,
+                           _gpu_subgraph(gm, example_inputs, mode),
+                           config.max_matmuls)
+        _REPORT.extend(report)
+        for entry in report:
+            if not entry["kept"]:
+                warnings.warn(f"mirage: subgraph {entry['ops']} left to "
+                              f"Inductor: {entry['reason']}", stacklevel=2)
+    patches = _mode_patches(mode)
+    patches.update(options or {})
+    return compile_fx(gm, example_inputs, config_patches=patches)

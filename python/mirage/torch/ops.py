@@ -1,0 +1,50 @@
+"""The op a compiled FX graph calls for each Mirage subgraph.
+
+On torch 2.4 and later that is the custom op `torch.ops.mirage.run(key,
+inputs)`, which Inductor keeps as an opaque call and traces through its
+fake implementation (the output shapes and dtypes the subgraph records);
+elsewhere (torch.fx alone) the plain function `run`. Both look the
+subgraph up by `key` in this process's registry.
+"""
+
+import itertools
+from typing import List
+
+import torch
+
+__all__ = ["register", "target", "run"]
+
+_SUBGRAPHS = {}
+_NUMBERS = itertools.count()
+
+
+def register(subgraph):
+    """Records `subgraph` (callable on a list of tensors, with
+    `empty_outputs(inputs)`); returns its key."""
+    key = f"subgraph{next(_NUMBERS)}"
+    _SUBGRAPHS[key] = subgraph
+    return key
+
+
+def run(key, inputs):
+    """The outputs of subgraph `key` on `inputs`, a list."""
+    return _SUBGRAPHS[key](inputs)
+
+
+if hasattr(torch, "library") and hasattr(torch.library, "custom_op"):
+    @torch.library.custom_op("mirage::run", mutates_args=())
+    def _run_op(key: str, inputs: List[torch.Tensor]) -> List[torch.Tensor]:
+        return run(key, inputs)
+
+    @_run_op.register_fake
+    def _run_fake(key, inputs):
+        return _SUBGRAPHS[key].empty_outputs(inputs)
+
+    _TARGET = torch.ops.mirage.run.default
+else:
+    _TARGET = run
+
+
+def target():
+    """What an FX call_function node calls: (key, [input tensors])."""
+    return _TARGET

@@ -1,0 +1,319 @@
+"""The torch.compile backend's partitioner and converter on
+torch.fx.symbolic_trace graphs (mirage.torch; docs/TorchCompile.md).
+
+Shapes come from ShapeProp over a copy of the module on the meta device
+(CPU torch may lack half-precision matmuls). Subgraphs run through the
+program interpreter, in f64, on the compiler's own reference of each
+converted graph, so a transformed module can be compared with the module
+itself, computed in f32.
+"""
+
+import copy
+import operator
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("torch.fx.passes.infra.partitioner")
+
+from torch import nn  # noqa: E402
+from torch.fx.passes.shape_prop import ShapeProp  # noqa: E402
+
+from mirage import interpreter  # noqa: E402
+from mirage.backends import TorchBackend  # noqa: E402
+from mirage.plan import read_plan  # noqa: E402
+from mirage.torch import convert, dynamo, ops, partition  # noqa: E402
+
+
+class RMSNorm(nn.Module):
+    """Hugging Face's LlamaRMSNorm."""
+
+    def __init__(self, size, eps=1e-6):
+        super().__init__()
+        self.weight = nn.Parameter(torch.rand(size) + 0.5)
+        self.eps = eps
+
+    def forward(self, hidden):
+        dtype = hidden.dtype
+        hidden = hidden.to(torch.float32)
+        variance = hidden.pow(2).mean(-1, keepdim=True)
+        hidden = hidden * torch.rsqrt(variance + self.eps)
+        return self.weight * hidden.to(dtype)
+
+
+class NormLinear(nn.Module):
+    def __init__(self, hidden=64, out=96, bias=False):
+        super().__init__()
+        self.norm = RMSNorm(hidden)
+        self.proj = nn.Linear(hidden, out, bias=bias)
+
+    def forward(self, x):
+        return self.proj(self.norm(x))
+
+
+class GatedMLP(nn.Module):
+    """norm -> gate/up -> silu * up -> down, plus the residual."""
+
+    def __init__(self, hidden=64, inner=128):
+        super().__init__()
+        self.norm = RMSNorm(hidden)
+        self.gate = nn.Linear(hidden, inner, bias=False)
+        self.up = nn.Linear(hidden, inner, bias=False)
+        self.down = nn.Linear(inner, hidden, bias=False)
+
+    def forward(self, x):
+        h = self.norm(x)
+        return x + self.down(nn.functional.silu(self.gate(h)) * self.up(h))
+
+
+class Chain(nn.Module):
+    """Four linears in a row, with a flip (no kernel op) in between."""
+
+    def __init__(self, size=32, flip=False):
+        super().__init__()
+        self.layers = nn.ModuleList(nn.Linear(size, size, bias=False)
+                                    for _ in range(4))
+        self.flip = flip
+
+    def forward(self, x):
+        for i, layer in enumerate(self.layers):
+            x = layer(x)
+            if self.flip and i == 1:
+                x = x.flip(-1)
+        return x
+
+
+def traced(module, *shapes):
+    """(gm, example inputs) of `module` in f16 with shapes recorded."""
+    module = module.half()
+    meta = copy.deepcopy(module).to("meta")
+    shaped = torch.fx.symbolic_trace(meta)
+    ShapeProp(shaped).propagate(*[torch.empty(s, dtype=torch.float16,
+                                              device="meta")
+                                  for s in shapes])
+    gm = torch.fx.symbolic_trace(module)
+    metas = {node.name: node.meta for node in shaped.graph.nodes}
+    for node in gm.graph.nodes:
+        node.meta.update(metas[node.name])
+    inputs = [(torch.randn(s) * 0.5).half() for s in shapes]
+    return gm, inputs
+
+
+def interpreted(converted, nodes, entry):
+    """A Subgraph that runs the compiler's reference of `converted` in the
+    interpreter."""
+    kernel = converted.graph.compile()
+    spec = read_plan(kernel.directory).functions[kernel.function]
+    program = interpreter.Program.from_json(spec.reference)
+
+    def run(*tensors, out):
+        results = interpreter.evaluate(program, list(tensors),
+                                       TorchBackend(torch), "f64")
+        for target, result in zip(out, results):
+            target.copy_(result.to(target.dtype))
+
+    entry["converted"] = converted
+    return dynamo.Subgraph(converted, run)
+
+
+def transformed(module, *shapes, **options):
+    gm, inputs = traced(module, *shapes)
+    report = dynamo.transform(gm, inputs, interpreted, **options)
+    return gm, inputs, report
+
+
+def reference(module, inputs):
+    with torch.no_grad():
+        return module.float()(*[x.float() for x in inputs])
+
+
+def assert_close(got, expected):
+    error = (got.float() - expected).abs().max().item()
+    assert error <= 2e-2 * expected.abs().max().item() + 2e-3, error
+
+
+def calls(gm):
+    return [n for n in gm.graph.nodes if n.target is ops.target()]
+
+
+def test_rms_norm_and_linear_become_one_subgraph():
+    gm, inputs, report = transformed(NormLinear(bias=True), (2, 3, 64))
+    assert [e["kept"] for e in report] == [True]
+    converted = report[0]["converted"]
+    text = converted.graph.to_mlir()
+    for op in ("rms_norm", "matmul", "mul", "add"):
+        assert f"mirage_kernel.{op} " in text
+    # Row form: x as 6 rows, the norm's weight and the bias as one row, the
+    # weight transposed. With a bias the norm's weight is not folded.
+    assert [(i.kind, i.shape) for i in converted.inputs] == [
+        ("rows", (6, 64)), ("rows", (1, 64)), ("weights", (64, 96)),
+        ("rows", (1, 96))]
+    assert len(calls(gm)) == 1
+    module = NormLinear(bias=True)
+    module.load_state_dict(gm.state_dict())
+    assert_close(gm(*inputs), reference(module, inputs))
+
+
+def test_a_norm_weight_folds_into_the_layers_it_feeds():
+    module = NormLinear()
+    gm, inputs, report = transformed(copy.deepcopy(module), (2, 3, 64))
+    converted = report[0]["converted"]
+    assert [(i.kind, i.shape, i.scaled) for i in converted.inputs] == [
+        ("rows", (6, 64), False), ("weights", (64, 96), True)]
+    assert "mirage_kernel.mul " not in converted.graph.to_mlir()
+    assert_close(gm(*inputs), reference(module.half(), inputs))
+
+
+class NormQKV(nn.Module):
+    """A norm, then separate q, k and v projections of unequal widths whose
+    results leave the subgraph (reshaped for heads)."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = RMSNorm(64)
+        self.q = nn.Linear(64, 64, bias=False)
+        self.k = nn.Linear(64, 16, bias=False)
+        self.v = nn.Linear(64, 16, bias=False)
+
+    def forward(self, x):
+        h = self.norm(x)
+        q = self.q(h).view(2, 3, 4, 16)
+        return q.flip(-1), self.k(h), self.v(h).flip(-1)
+
+
+def test_sibling_layers_share_one_matmul_of_stacked_weights():
+    module = NormQKV()
+    gm, inputs, report = transformed(copy.deepcopy(module), (2, 3, 64))
+    converted = report[0]["converted"]
+    text = converted.graph.to_mlir()
+    assert text.count("mirage_kernel.matmul ") == 1
+    assert "64x96xf16" in text
+    assert [(o.node.name, o.columns) for o in converted.outputs] == [
+        ("linear", (0, 64)), ("linear_1", (64, 80)), ("linear_2", (80, 96))]
+    for got, expected in zip(gm(*inputs), reference(module.half(), inputs)):
+        assert_close(got, expected)
+
+
+def test_gated_mlp_with_residual_matches_the_module():
+    module = GatedMLP()
+    gm, inputs, report = transformed(copy.deepcopy(module), (4, 64))
+    assert [e["kept"] for e in report] == [True]
+    assert "silu" in report[0]["ops"]
+    [call] = calls(gm)
+    assert not [n for n in gm.graph.nodes if n.op == "call_module"]
+    assert_close(gm(*inputs), reference(module.half(), inputs))
+
+
+def test_subgraphs_hold_at_most_max_matmuls():
+    def matmuls(report):
+        return [e["converted"].graph.to_mlir().count("mirage_kernel.matmul")
+                for e in report]
+
+    gm, inputs, report = transformed(Chain(), (2, 32), max_matmuls=3)
+    assert matmuls(report) == [3, 1] and len(calls(gm)) == 2
+    gm, inputs, report = transformed(Chain(), (2, 32), max_matmuls=2)
+    assert matmuls(report) == [2, 2]
+
+
+def test_an_op_outside_the_set_stays_and_splits_the_subgraph():
+    module = Chain(flip=True)
+    gm, inputs, report = transformed(copy.deepcopy(module), (2, 32))
+    assert len(report) == 2
+    assert [n for n in gm.graph.nodes if n.target == "flip"]
+    assert_close(gm(*inputs), reference(module.half(), inputs))
+
+
+class Diamond(nn.Module):
+    """a = linear(x); b = flip(a); c = a + b: merging a and c around b
+    would make a cycle."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(32, 32, bias=False)
+        self.out = nn.Linear(32, 32, bias=False)
+
+    def forward(self, x):
+        a = self.proj(x)
+        return self.out(a + a.flip(-1))
+
+
+def test_no_subgraph_reaches_around_an_outside_node():
+    module = Diamond()
+    gm, inputs, report = transformed(copy.deepcopy(module), (2, 32))
+    gm.graph.lint()
+    assert len(calls(gm)) == 2
+    assert_close(gm(*inputs), reference(module.half(), inputs))
+
+
+class InputWeight(nn.Module):
+    def forward(self, x, w):
+        return nn.functional.linear(x, w)
+
+
+def test_a_weight_that_is_no_parameter_is_left_alone():
+    gm, inputs, report = transformed(InputWeight(), (2, 32), (16, 32))
+    assert report == [] and not calls(gm)
+
+
+class ScalarAdd(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(32, 32, bias=False)
+
+    def forward(self, x):
+        return self.proj(x) * 0.5 + 1.0
+
+
+def test_numbers_multiply_but_do_not_add():
+    gm, inputs, report = transformed(ScalarAdd(), (2, 32))
+    assert [e["kept"] for e in report] == [True]
+    assert "mul_scalar" in report[0]["converted"].graph.to_mlir()
+    assert [n for n in gm.graph.nodes if n.target is operator.add]
+
+
+class RowsBroadcast(nn.Module):
+    """y * s where s (3, 1, 32) broadcasts over some rows of (3, 4, 32) but
+    not all: row form cannot express it."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(32, 32, bias=False)
+        self.scale = nn.Parameter(torch.rand(3, 1, 32))
+
+    def forward(self, x):
+        return self.proj(x) * self.scale
+
+
+def test_a_broadcast_row_form_cannot_express_stays_outside():
+    gm, inputs, report = transformed(RowsBroadcast(), (3, 4, 32))
+    assert [e["kept"] for e in report] == [True]
+    assert "mul" not in report[0]["ops"]
+    assert [n for n in gm.graph.nodes if n.target is operator.mul]
+
+
+def test_decomposed_rms_norm_becomes_one_node():
+    gm, _ = traced(RMSNorm(64), (2, 64))
+    partition.prepare(gm)
+    targets = [n.target for n in gm.graph.nodes if n.op != "placeholder"]
+    assert convert.rms_norm in targets
+    assert torch.rsqrt not in targets and "pow" not in targets
+
+
+def test_subgraph_remakes_its_stacked_weights_when_one_changes():
+    gm, inputs = traced(NormLinear(), (2, 64))
+    dynamo.transform(gm, inputs, interpreted)
+    first = gm(*inputs).float()
+    with torch.no_grad():
+        gm.proj.weight.mul_(2)
+    assert_close(gm(*inputs), 2 * first)
+    with torch.no_grad():
+        gm.norm.weight.mul_(0.5)
+    assert_close(gm(*inputs), first)
+
+
+@pytest.mark.skipif(not hasattr(torch, "_dynamo"),
+                    reason="torch.compile needs torch 2")
+def test_the_backend_is_registered_as_mirage():
+    import mirage.torch  # noqa: F401
+    from torch._dynamo import list_backends
+    assert "mirage" in list_backends(exclude_tags=())
