@@ -31,6 +31,7 @@ import torch
 from torch import nn
 
 import mirage.torch
+import mirage.torch.ops
 from mirage.torch import config
 
 HIDDEN, HEADS, KV_HEADS, INNER = 2048, 32, 8, 8192
@@ -57,6 +58,14 @@ def rotate(x, cos, sin):
     return x * cos + rotated * sin
 
 
+def repeat_heads(x):
+    """Each of the KV heads of x repeated for its group of query heads (as
+    Hugging Face's repeat_kv)."""
+    batch, length = x.shape[0], x.shape[2]
+    return x[:, :, None].expand(batch, KV_HEADS, HEADS // KV_HEADS, length,
+                                HEAD).reshape(batch, HEADS, length, HEAD)
+
+
 class DecoderLayer(nn.Module):
     """One decode step of a Llama-style layer over a KV cache."""
 
@@ -81,9 +90,7 @@ class DecoderLayer(nn.Module):
         q, k = rotate(q, cos, sin), rotate(k, cos, sin)
         keys = torch.cat((k_cache, k), dim=2)
         values = torch.cat((v_cache, v), dim=2)
-        groups = HEADS // KV_HEADS
-        keys = keys.repeat_interleave(groups, dim=1)
-        values = values.repeat_interleave(groups, dim=1)
+        keys, values = repeat_heads(keys), repeat_heads(values)
         attended = nn.functional.scaled_dot_product_attention(q, keys, values)
         x = x + self.o(attended.transpose(1, 2).reshape(batch, 1, HIDDEN))
         h = self.mlp_norm(x)
@@ -133,6 +140,10 @@ def outside_case(batch):
 
 
 CASES = {"layer": layer_case, "llama": llama_case, "outside": outside_case}
+#: How each variant is compiled.
+VARIANTS = {"mirage": dict(backend="mirage", mode="reduce-overhead"),
+            "max_autotune": dict(mode="max-autotune"),
+            "reduce_overhead": dict(mode="reduce-overhead")}
 
 
 def on_gpu(model, inputs):
@@ -159,25 +170,40 @@ def microseconds(function, inputs, calls=200):
     return best
 
 
+PROFILE = False
+
+
+def profile(variant, function, inputs, calls=20):
+    """Prints the CUDA kernels of `calls` calls, most time first."""
+    from torch.profiler import ProfilerActivity
+    with torch.profiler.profile(activities=[ProfilerActivity.CPU,
+                                            ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            function(*inputs)
+        torch.cuda.synchronize()
+    print(f"== {variant}: {calls} calls", flush=True)
+    print(prof.key_averages().table(sort_by="cuda_time_total", row_limit=25,
+                                    max_name_column_width=70), flush=True)
+
+
 def error(got, expected):
     got, expected = got.float(), expected.float()
     return (got - expected).abs().max().item() / max(
         expected.abs().max().item(), 1e-6)
 
 
-def run_case(name, batch, only_mirage=False):
+def run_case(name, batch, variants=("mirage", "max_autotune",
+                                     "reduce_overhead")):
     torch.manual_seed(0)
     model, inputs = on_gpu(*CASES[name](batch))
     row = {"model": name, "batch": batch}
     with torch.no_grad():
         expected = model(*inputs)
-        compiled = {}
-        variants = [("mirage", dict(backend="mirage", mode="reduce-overhead")),
-                    ("max_autotune", dict(mode="max-autotune")),
-                    ("reduce_overhead", dict(mode="reduce-overhead"))]
-        for variant, options in variants:
-            if only_mirage and variant != "mirage":
-                continue
+        row["eager_us"] = microseconds(model, inputs)
+        for variant in variants:
+            options = VARIANTS[variant]
+            # Each variant is compiled and timed before the next one, whose
+            # reset discards its compiled code.
             torch._dynamo.reset()
             before = len(mirage.torch.reports())
             function = torch.compile(model, dynamic=False, **options)
@@ -189,15 +215,19 @@ def run_case(name, batch, only_mirage=False):
             row[f"{variant}_compile_s"] = round(time.time() - start, 1)
             row[f"{variant}_error"] = error(got, expected)
             if variant == "mirage":
+                from torch._dynamo.utils import counters
+                row["inductor_counters"] = {
+                    k: dict(v) for k, v in counters.items()
+                    if k in ("inductor", "graph_break")}
                 row["subgraphs"] = mirage.torch.reports()[before:]
-                for entry in row["subgraphs"]:
-                    entry.pop("converted", None)
                 row["warnings"] = [str(w.message) for w in caught
                                    if "mirage" in str(w.message)]
-            compiled[variant] = function
-        row["eager_us"] = microseconds(model, inputs)
-        for variant, function in compiled.items():
             row[f"{variant}_us"] = microseconds(function, inputs)
+            if variant == "mirage":
+                row["weight_restacks"] = sum(
+                    s.restacks for s in mirage.torch.ops.registered().values())
+            if PROFILE:
+                profile(variant, function, inputs)
     if "max_autotune_us" in row:
         row["speedup_vs_max_autotune"] = row["max_autotune_us"] / row[
             "mirage_us"]
@@ -209,9 +239,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default="layer,llama,outside")
     parser.add_argument("--batches", default="1,8")
+    parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--time-limit", type=float, default=30)
     parser.add_argument("--out", default="torch-compile.json")
+    parser.add_argument("--profile", action="store_true",
+                        help="print the kernels of each variant's calls")
     args = parser.parse_args()
+    global PROFILE
+    PROFILE = args.profile
     config.time_limit = args.time_limit
     rows = []
     for name in args.models.split(","):
@@ -219,8 +254,9 @@ def main():
             [int(b) for b in args.batches.split(",")]
         for batch in batches:
             try:
-                rows.append(run_case(name, batch, only_mirage=name ==
-                                     "outside"))
+                variants = args.variants.split(",")
+                rows.append(run_case(name, batch, ["mirage"] if name ==
+                                     "outside" else variants))
             except Exception as failure:  # noqa: BLE001 - recorded
                 rows.append({"model": name, "batch": batch,
                              "failed": f"{type(failure).__name__}: "

@@ -10,6 +10,7 @@ one.
 """
 
 import hashlib
+import json
 import os
 import pathlib
 import shutil
@@ -118,7 +119,8 @@ def _tune_on_gpu(graph, searched, chips):
     """Measured selection: the search's candidates and the program as
     written, compiled as one tuning group, checked and timed on the current
     CUDA device; the winner goes to the tuning database, where the
-    superoptimize that follows finds it."""
+    superoptimize that follows finds it. Without candidates (a program the
+    search does not cover) there is nothing to measure."""
     import torch
     from mirage import runtime
     text = compiler.run_pipeline(
@@ -128,6 +130,9 @@ def _tune_on_gpu(graph, searched, chips):
     with tempfile.TemporaryDirectory(prefix="mirage-tune-") as directory:
         compiler.write_bundle(text, directory, chips,
                               name=f"{graph.name}.mlir")
+        plan = json.loads((pathlib.Path(directory) / "plan.json").read_text())
+        if not any("tuning" in f for f in plan["functions"]):
+            return "nothing to tune: the search emitted no candidates\n"
         bundle = runtime.load_bundle(directory)
         try:
             return bundle.tune(device_index=torch.cuda.current_device())

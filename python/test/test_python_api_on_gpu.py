@@ -6,6 +6,8 @@ package of scripts/build-python-package.sh) and the runtime library;
 elsewhere it skips. bench/gpu-python-api.sh runs it on the GPU machine.
 """
 
+import re
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -33,7 +35,8 @@ def rmsnorm_linear(tmp_path_factory):
 def test_the_choice_was_measured(rmsnorm_linear):
     report = (rmsnorm_linear.directory / "tuning.txt").read_text()
     assert "winner:" in report
-    assert "measured winner" in rmsnorm_linear.remarks
+    # The winner may be a candidate or the program as written.
+    assert re.search(r"measured (winner|fastest)", rmsnorm_linear.remarks)
 
 
 def inputs():

@@ -113,7 +113,8 @@ def interpreted(converted, nodes, entry):
             target.copy_(result.to(target.dtype))
 
     entry["converted"] = converted
-    return dynamo.Subgraph(converted, run)
+    entry["subgraph"] = dynamo.Subgraph(converted, run)
+    return entry["subgraph"]
 
 
 def transformed(module, *shapes, **options):
@@ -299,16 +300,24 @@ def test_decomposed_rms_norm_becomes_one_node():
     assert torch.rsqrt not in targets and "pow" not in targets
 
 
-def test_subgraph_remakes_its_stacked_weights_when_one_changes():
+def test_subgraph_remakes_its_stacked_weights_only_when_one_moves():
     gm, inputs = traced(NormLinear(), (2, 64))
-    dynamo.transform(gm, inputs, interpreted)
+    [entry] = dynamo.transform(gm, inputs, interpreted)
+    subgraph = entry["subgraph"]
+    assert subgraph in ops.registered().values()
     first = gm(*inputs).float()
+    gm(*inputs)
+    assert subgraph.restacks == 1
+    # In place: frozen, like Inductor's freezing.
     with torch.no_grad():
         gm.proj.weight.mul_(2)
-    assert_close(gm(*inputs), 2 * first)
-    with torch.no_grad():
-        gm.norm.weight.mul_(0.5)
     assert_close(gm(*inputs), first)
+    # A new tensor (4 times the first weight now): remade.
+    gm.proj.weight = nn.Parameter(gm.proj.weight.detach() * 2)
+    assert_close(gm(*inputs), 4 * first)
+    gm.norm.weight = nn.Parameter(gm.norm.weight.detach() * 0.5)
+    assert_close(gm(*inputs), 2 * first)
+    assert subgraph.restacks == 3
 
 
 @pytest.mark.skipif(not hasattr(torch, "_dynamo"),

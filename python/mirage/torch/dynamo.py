@@ -62,9 +62,14 @@ class Subgraph:
     """A converted subgraph at run time: called with the tensors of its
     arguments (convert.Converted.arguments), it makes its kernel inputs
     (convert.Input), runs `kernel(*tensors, out=[...])`, and returns the
-    kernel outputs in their FX shapes. Stacked weights are made once, and
-    again only when one of their sources changes (data pointer or version
-    counter; not checked when a CUDA graph replays)."""
+    kernel outputs in their FX shapes.
+
+    Stacked weights are made once, when the subgraph is first called, and
+    again only when a source tensor moves (its data pointer changes, as
+    after `model.to(...)` or a `load_state_dict(..., assign=True)`). A
+    weight changed in place is not seen: like Inductor's `freezing`, the
+    backend treats the weights of the layers it covers as constants
+    (docs/TorchCompile.md, "Weights"). `restacks` counts the remakes."""
 
     def __init__(self, converted, kernel):
         self.kernel = kernel
@@ -76,26 +81,25 @@ class Subgraph:
                         enumerate(converted.kernel_shapes)]
         self.rows = [tuple(t.dims) for t in converted.graph.outputs]
         self.weights = {}
+        self.restacks = 0
 
     def _weights(self, index, spec, tensors):
         sources = [tensors[i].detach() for i in spec.sources]
-        try:
-            version = [(t.data_ptr(), t._version) for t in sources]
-        except RuntimeError:  # inference tensors have no version counter
-            version = [(t.data_ptr(), None) for t in sources]
+        pointers = [t.data_ptr() for t in sources]
         held = self.weights.get(index)
-        if held is not None and held[0] == version:
+        if held is not None and held[0] == pointers:
             return held[1]
+        self.restacks += 1
         scale = sources.pop() if spec.scaled else None
         weight = torch.cat(sources) if len(sources) > 1 else sources[0]
         if scale is not None:
             weight = weight * scale
         if held is None:
-            held = [version, weight.t().contiguous()]
+            held = [pointers, weight.t().contiguous()]
             self.weights[index] = held
         else:
             held[1].copy_(weight.t())
-            held[0] = version
+            held[0] = pointers
         return held[1]
 
     def empty_outputs(self, inputs):
@@ -139,7 +143,8 @@ def transform(gm, example_inputs, make_subgraph, max_matmuls=3):
     static = partition.static_inputs(gm, example_inputs)
     report = []
     for nodes in partition.propose(gm, static, max_matmuls):
-        entry = {"ops": _describe(nodes), "kept": False}
+        entry = {"ops": _describe(nodes), "nodes": [n.name for n in nodes],
+                 "kept": False}
         report.append(entry)
         try:
             converted = convert.convert(nodes, static.__contains__)

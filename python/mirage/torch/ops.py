@@ -12,7 +12,7 @@ from typing import List
 
 import torch
 
-__all__ = ["register", "target", "run"]
+__all__ = ["register", "registered", "target", "run"]
 
 _SUBGRAPHS = {}
 _NUMBERS = itertools.count()
@@ -24,6 +24,11 @@ def register(subgraph):
     key = f"subgraph{next(_NUMBERS)}"
     _SUBGRAPHS[key] = subgraph
     return key
+
+
+def registered():
+    """{key: subgraph} of every subgraph registered in this process."""
+    return dict(_SUBGRAPHS)
 
 
 def run(key, inputs):

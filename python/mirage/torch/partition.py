@@ -175,16 +175,44 @@ def propose(gm, static, max_matmuls=3):
         gm, _Support(static), allows_single_node_partition=True)
     pieces = []
     for partition in partitioner.propose_partitions():
-        piece, matmuls = [], 0
-        for node in sorted(partition.nodes, key=order.__getitem__):
-            full = matmuls == max_matmuls and convert.is_matmul(node)
-            if full or (matmuls and convert.is_row_reduction(node)):
-                pieces.append(piece)
-                piece, matmuls = [], 0
-            matmuls += convert.is_matmul(node)
-            piece.append(node)
-        pieces.append(piece)
+        for component in _components(partition.nodes):
+            pieces.extend(_split(sorted(component, key=order.__getitem__),
+                              max_matmuls))
     return [p for p in pieces if any(convert.is_matmul(n) for n in p)]
+
+
+def _components(nodes):
+    """The weakly connected parts of `nodes` (the partitioner also merges
+    nodes that share no data). Each is as free of cycles through the rest
+    of the graph as `nodes` is."""
+    members, seen, parts = set(nodes), set(), []
+    for start in nodes:
+        if start in seen:
+            continue
+        part, stack = [], [start]
+        seen.add(start)
+        while stack:
+            node = stack.pop()
+            part.append(node)
+            for other in list(node.all_input_nodes) + list(node.users):
+                if other in members and other not in seen:
+                    seen.add(other)
+                    stack.append(other)
+        parts.append(part)
+    return parts
+
+
+def _split(nodes, max_matmuls):
+    """`nodes`, in topological order, cut into pieces (see propose)."""
+    pieces, piece, matmuls = [], [], 0
+    for node in nodes:
+        full = matmuls == max_matmuls and convert.is_matmul(node)
+        if full or (matmuls and convert.is_row_reduction(node)):
+            pieces.append(piece)
+            piece, matmuls = [], 0
+        matmuls += convert.is_matmul(node)
+        piece.append(node)
+    return pieces + [piece]
 
 
 def _stable_topological_sort(graph):
