@@ -26,6 +26,7 @@ backend kept.
 import argparse
 import json
 import math
+import subprocess
 import sys
 import time
 import warnings
@@ -257,8 +258,18 @@ def run_case(name, batch, variants=("mirage", "max_autotune",
             "mirage_us"]
         row["gpu_speedup_vs_max_autotune"] = row["max_autotune_gpu_us"] / \
             row["mirage_gpu_us"]
-    print(json.dumps(row), flush=True)
     return row
+
+
+def child(case, variants):
+    """Runs one case in this process and prints its row."""
+    name, batch = case.split(":")
+    try:
+        row = run_case(name, int(batch), variants)
+    except Exception as failure:  # noqa: BLE001 - recorded
+        row = {"model": name, "batch": int(batch),
+               "failed": f"{type(failure).__name__}: {failure}"}
+    print("ROW " + json.dumps(row), flush=True)
 
 
 def main():
@@ -270,24 +281,34 @@ def main():
     parser.add_argument("--out", default="torch-compile.json")
     parser.add_argument("--profile", action="store_true",
                         help="print the kernels of each variant's calls")
+    parser.add_argument("--case", help=argparse.SUPPRESS)
     args = parser.parse_args()
     global PROFILE
     PROFILE = args.profile
     config.time_limit = args.time_limit
+    if args.case:
+        name = args.case.split(":")[0]
+        child(args.case, ["mirage"] if name == "outside" else
+              args.variants.split(","))
+        return 0
+    # Each case in a process of its own: Dynamo's and the CUDA graph trees'
+    # state from one model does not reach the next.
     rows = []
     for name in args.models.split(","):
         batches = [1] if name == "outside" else \
             [int(b) for b in args.batches.split(",")]
         for batch in batches:
-            try:
-                variants = args.variants.split(",")
-                rows.append(run_case(name, batch, ["mirage"] if name ==
-                                     "outside" else variants))
-            except Exception as failure:  # noqa: BLE001 - recorded
-                rows.append({"model": name, "batch": batch,
-                             "failed": f"{type(failure).__name__}: "
-                                       f"{failure}"})
-                print(json.dumps(rows[-1]), flush=True)
+            command = [sys.executable, __file__, "--case", f"{name}:{batch}",
+                       "--variants", args.variants, "--time-limit",
+                       str(args.time_limit)] + (["--profile"] if PROFILE
+                                                else [])
+            run = subprocess.run(command, stdout=subprocess.PIPE, text=True)
+            sys.stdout.write(run.stdout)
+            found = [line[4:] for line in run.stdout.splitlines()
+                     if line.startswith("ROW ")]
+            rows.append(json.loads(found[-1]) if found else {
+                "model": name, "batch": batch,
+                "failed": f"exit status {run.returncode}"})
             with open(args.out, "w") as handle:
                 json.dump({"device": torch.cuda.get_device_name(),
                            "torch": torch.__version__, "rows": rows},
