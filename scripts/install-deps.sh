@@ -10,6 +10,9 @@ packages=(
   libz3-dev libzstd-dev libgtest-dev
   pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-z3
   graphviz
+  # CPU torch (1.13): tensor arguments and the torch.compile backend's FX
+  # partitioner and converter in the Python tests (docs/TorchCompile.md).
+  python3-torch
 )
 
 missing=()

@@ -16,18 +16,18 @@ import pathlib
 import shutil
 import sys
 import tempfile
+import warnings
 
 from mirage import compiler
 
 __all__ = ["Kernel", "superoptimize", "compile_graph", "cache_dir"]
 
-#: Options of the public implementation's `superoptimize` that this one
-#: does not take, with what the search does instead.
-_NOT_YET = {
-    "imaps": "the input maps",
-    "omaps": "the output maps",
-    "fmaps": "the for-loop maps",
-}
+#: The public implementation's map options: candidate maps its search
+#: explores for every input (imaps, fmaps) and output (omaps), each an
+#: (x, y, z) triple of tensor dimensions per grid axis (-1: replicated) or,
+#: for fmaps, one dimension (-1: loaded once). The search here explores
+#: the maps itself, so they are checked and change nothing.
+_MAPS = {"imaps": 3, "omaps": 3, "fmaps": None}
 #: The public implementation's search configurations (`config=`): presets
 #: of its search space per program family. The search here derives its
 #: space from the program, so a known name is accepted and changes nothing.
@@ -47,11 +47,10 @@ def _search_options(time_limit, search_threads, griddims, franges, options):
     not accepted."""
     blockdims = options.pop("blockdims", None)
     config = options.pop("config", None)
+    for name, width in _MAPS.items():
+        if name in options:
+            _check_maps(name, options.pop(name), width)
     for name in options:
-        if name in _NOT_YET:
-            raise ValueError(f"superoptimize: the option {name!r} is not "
-                             f"supported yet (the search chooses "
-                             f"{_NOT_YET[name]} itself)")
         raise TypeError(f"superoptimize: unknown option {name!r}")
     if config is not None and config not in _CONFIGS:
         raise ValueError(f"superoptimize: config must be one of {_CONFIGS} "
@@ -90,6 +89,25 @@ def _search_options(time_limit, search_threads, griddims, franges, options):
                              f"got {franges!r}")
         parts.append("forloop-ranges=" + ",".join(map(str, franges)))
     return " ".join(parts)
+
+
+def _check_maps(name, maps, width):
+    """Checks the public implementation's map option `name` (see _MAPS)
+    and warns that it changes nothing."""
+    def is_dim(d):
+        return isinstance(d, int) and not isinstance(d, bool) and d >= -1
+
+    entries = list(maps) if isinstance(maps, (list, tuple)) else None
+    if not entries or any(
+            not is_dim(e) if width is None else
+            (not isinstance(e, (list, tuple)) or len(e) != width or
+             not all(is_dim(d) for d in e)) for e in entries):
+        shape = "dimensions (-1 or more)" if width is None else \
+            "(x, y, z) triples of dimensions (-1 or more)"
+        raise ValueError(f"superoptimize: {name} is a non-empty list of "
+                         f"{shape}, got {maps!r}")
+    warnings.warn(f"superoptimize: {name} is checked and changes nothing: "
+                  "the search explores the maps itself", stacklevel=3)
 
 
 def _gpu_to_tune(tune):

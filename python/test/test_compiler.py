@@ -96,9 +96,20 @@ def test_tuning_needs_a_gpu(compiler_library, kernel_cache):
     assert "the cost model chose" in chosen.remarks
 
 
+def test_superoptimize_takes_the_public_map_options_with_a_warning(
+        kernel_cache):
+    with pytest.warns(UserWarning, match="imaps is checked and changes "
+                      "nothing"):
+        kernel = small_graph().superoptimize(
+            time_limit=5, search_threads=1, imaps=[(0, -1, -1), (-1, 1, -1)],
+            omaps=[(0, -1, -1)], fmaps=[-1, 1])
+    assert kernel.directory.is_dir()
+
+
 @pytest.mark.parametrize("options, error, message", [
-    ({"imaps": [(0, -1, -1)]}, ValueError, "'imaps' is not supported yet"),
-    ({"omaps": [(1, -1, -1)]}, ValueError, "'omaps' is not supported yet"),
+    ({"imaps": [(0, -1)]}, ValueError, "imaps is a non-empty list of (x, y, z)"),
+    ({"omaps": []}, ValueError, "omaps is a non-empty list"),
+    ({"fmaps": [-2]}, ValueError, "fmaps is a non-empty list of dimensions"),
     ({"blockdims": [(128, 1, 1), (256, 1, 1)]}, ValueError,
      "blockdims must name one block shape"),
     ({"blockdims": [(128, 2, 1)]}, ValueError, "(threads, 1, 1)"),
