@@ -8,8 +8,6 @@ the backend's settings; `reports()` says what each
 compile kept.
 """
 
-import torch
-
 from mirage.torch.dynamo import (Config, backend, clear_reports, config,
                                   reports)
 

@@ -23,7 +23,8 @@ import torch
 from mirage import graph as kernel_graph
 
 __all__ = ["Unsupported", "Input", "Output", "Converted", "is_supported",
-           "is_matmul", "is_row_reduction", "convert", "rms_norm", "tensor_meta"]
+           "is_matmul", "is_row_reduction", "convert", "rms_norm",
+           "tensor_meta"]
 
 _DTYPES = {torch.float16: kernel_graph.float16,
            torch.bfloat16: kernel_graph.bfloat16}
@@ -76,7 +77,8 @@ def _functions(*names):
     found = []
     for name in names:
         module, _, attribute = name.rpartition(".")
-        owner = {"torch": torch, "torch._C._nn": getattr(torch._C, "_nn", None),
+        owner = {"torch": torch,
+                 "torch._C._nn": getattr(torch._C, "_nn", None),
                  "torch.nn.functional": torch.nn.functional}[module]
         if owner is not None and hasattr(owner, attribute):
             found.append(getattr(owner, attribute))

@@ -64,9 +64,10 @@ class Subgraph:
     (convert.Input), runs `kernel(*tensors, out=[...])`, and returns the
     kernel outputs in their FX shapes.
 
-    Stacked weights are made once, when the subgraph is first called, and
-    again only when a source tensor moves (its data pointer changes, as
-    after `model.to(...)` or a `load_state_dict(..., assign=True)`). A
+    Stacked weights are made once, when the subgraph is first called (the
+    backend's check, at compile time), and again only when a source tensor
+    moves (its data pointer changes, as after `model.to(...)` or a
+    `load_state_dict(..., assign=True)`). A
     weight changed in place is not seen: like Inductor's `freezing`, the
     backend treats the weights of the layers it covers as constants
     (docs/TorchCompile.md, "Weights"). `restacks` counts the remakes."""

@@ -8,9 +8,10 @@ RMSNorm of Hugging Face's models becomes one `convert.rms_norm` node.
 `propose` groups the supported nodes into subgraphs with PyTorch's
 `CapabilityBasedPartitioner` (maximal, and never creating a cycle through
 the rest of the graph), splits each in topological order into pieces of at
-most `max_matmuls` matmuls (the sizes the search handles) that start
-a new piece at a norm following a matmul, and keeps those with a matmul: elementwise ops and norms alone are left to Inductor,
-which fuses them as well. `replace` swaps a subgraph for one call node.
+most `max_matmuls` matmuls (the sizes the search handles), starting a new
+piece at a norm that follows a matmul, and keeps those with a matmul:
+elementwise ops and norms alone are left to Inductor, which fuses them as
+well. `replace` swaps a subgraph for one call node.
 """
 
 import operator
