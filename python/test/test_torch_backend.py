@@ -195,6 +195,21 @@ def test_sibling_layers_share_one_matmul_of_stacked_weights():
         assert_close(got, expected)
 
 
+def test_parts_that_read_each_other_merge_unless_that_makes_a_cycle():
+    gm, inputs = traced(NormQKV(), (2, 3, 64))
+    partition.prepare(gm)
+    nodes = {n.name: n for n in gm.graph.nodes}
+    head = [nodes[n] for n in ("rms_norm", "mul_1", "linear", "linear_1")]
+    [merged] = partition.merge_linked([head, [nodes["linear_2"]]])
+    assert merged == set(head) | {nodes["linear_2"]}
+    # Diamond: out reads a directly and through a flip outside.
+    gm, inputs = traced(Diamond(), (2, 32))
+    partition.prepare(gm)
+    nodes = {n.name: n for n in gm.graph.nodes}
+    parts = [[nodes["linear"]], [nodes["add"], nodes["linear_1"]]]
+    assert len(partition.merge_linked(parts)) == 2
+
+
 def test_gated_mlp_with_residual_matches_the_module():
     module = GatedMLP()
     gm, inputs, report = transformed(copy.deepcopy(module), (4, 64))

@@ -14,6 +14,7 @@ elementwise ops and norms alone are left to Inductor, which fuses them as
 well. `replace` swaps a subgraph for one call node.
 """
 
+import itertools
 import operator
 
 import torch
@@ -22,7 +23,7 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 
 from mirage.torch import convert
 
-__all__ = ["prepare", "propose", "replace", "static_inputs"]
+__all__ = ["merge_linked", "prepare", "propose", "replace", "static_inputs"]
 
 _MODULE_FUNCTIONS = {
     torch.nn.SiLU: torch.nn.functional.silu,
@@ -174,12 +175,50 @@ def propose(gm, static, max_matmuls=3):
     order = {node: i for i, node in enumerate(gm.graph.nodes)}
     partitioner = CapabilityBasedPartitioner(
         gm, _Support(static), allows_single_node_partition=True)
-    pieces = []
+    components = []
     for partition in partitioner.propose_partitions():
-        for component in _components(partition.nodes):
-            pieces.extend(_split(sorted(component, key=order.__getitem__),
-                              max_matmuls))
+        components.extend(_components(partition.nodes))
+    pieces = []
+    for component in merge_linked(components):
+        pieces.extend(_split(sorted(component, key=order.__getitem__),
+                             max_matmuls))
     return [p for p in pieces if any(convert.is_matmul(n) for n in p)]
+
+
+def _is_convex(nodes):
+    """Whether no path leaves `nodes` and comes back into them."""
+    seen = set()
+    stack = [u for n in nodes for u in n.users if u not in nodes]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for user in node.users:
+            if user in nodes:
+                return False
+            stack.append(user)
+    return True
+
+
+def merge_linked(parts):
+    """`parts` (sets of nodes), with each part that reads another's node
+    directly merged into it where the union stays free of cycles through
+    the rest of the graph. The partitioner can leave a layer apart from
+    the norm that feeds it (it had merged the layer with unrelated nodes
+    first), and sibling layers belong in one piece (convert stacks them)."""
+    parts = [set(p) for p in parts]
+    merged = True
+    while merged:
+        merged = False
+        for i, j in itertools.permutations(range(len(parts)), 2):
+            reads = any(a in parts[i] for n in parts[j]
+                        for a in n.all_input_nodes)
+            if reads and _is_convex(parts[i] | parts[j]):
+                parts[i] |= parts.pop(j)
+                merged = True
+                break
+    return parts
 
 
 def _components(nodes):
