@@ -307,6 +307,18 @@ def test_a_broadcast_row_form_cannot_express_stays_outside():
     assert [n for n in gm.graph.nodes if n.target is operator.mul]
 
 
+def test_a_piece_whose_kernel_fails_stays_with_its_reason():
+    def failing(converted, nodes, entry):
+        raise RuntimeError("no runtime library")
+
+    gm, inputs = traced(NormLinear(), (2, 64))
+    [entry] = dynamo.transform(gm, inputs, failing)
+    assert not entry["kept"]
+    assert entry["reason"] == "RuntimeError: no runtime library"
+    assert not calls(gm)
+    assert [n for n in gm.graph.nodes if n.target is convert.rms_norm]
+
+
 def test_decomposed_rms_norm_becomes_one_node():
     gm, _ = traced(RMSNorm(64), (2, 64))
     partition.prepare(gm)

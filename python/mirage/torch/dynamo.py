@@ -138,8 +138,10 @@ def _describe(nodes):
 
 def transform(gm, example_inputs, make_subgraph, max_matmuls=3):
     """Replaces, in place, each subgraph of `gm` that Mirage expresses by a
-    call of `make_subgraph(converted, nodes)` (a Subgraph, or None to leave
-    the nodes as they are); returns the report (see last_report)."""
+    call of `make_subgraph(converted, nodes, entry)`: a Subgraph, or None to
+    leave the nodes as they are with `entry["reason"]` saying why. An
+    exception it raises leaves them too, and becomes the reason. Returns
+    the report (see reports)."""
     partition.prepare(gm)
     static = partition.static_inputs(gm, example_inputs)
     report = []
@@ -152,7 +154,11 @@ def transform(gm, example_inputs, make_subgraph, max_matmuls=3):
         except convert.Unsupported as error:
             entry["reason"] = f"not expressed: {error}"
             continue
-        subgraph = make_subgraph(converted, nodes, entry)
+        try:
+            subgraph = make_subgraph(converted, nodes, entry)
+        except Exception as error:  # noqa: BLE001 - the piece stays as is
+            entry["reason"] = f"{type(error).__name__}: {error}"
+            continue
         if subgraph is None:
             continue
         entry["kept"] = True
@@ -296,6 +302,10 @@ def backend(gm, example_inputs, mode=None, options=None):
         warnings.warn("mirage: the graph needs gradients; Mirage kernels "
                       "serve inference only, so Inductor compiles it alone",
                       stacklevel=2)
+    elif not ops.HAS_CUSTOM_OP:
+        warnings.warn("mirage: this torch has no torch.library.custom_op "
+                      "(torch 2.4 or later), so Inductor compiles the graph "
+                      "alone", stacklevel=2)
     elif torch.cuda.is_available():
         report = transform(gm, example_inputs,
                            _gpu_subgraph(gm, example_inputs, mode),

@@ -12,7 +12,7 @@ from typing import List
 
 import torch
 
-__all__ = ["register", "registered", "target", "run"]
+__all__ = ["HAS_CUSTOM_OP", "register", "registered", "target", "run"]
 
 _SUBGRAPHS = {}
 _NUMBERS = itertools.count()
@@ -36,7 +36,12 @@ def run(key, inputs):
     return _SUBGRAPHS[key](inputs)
 
 
-if hasattr(torch, "library") and hasattr(torch.library, "custom_op"):
+#: Whether this torch has torch.library.custom_op (2.4 and later), which
+#: Inductor needs to keep a Mirage subgraph as one opaque call.
+HAS_CUSTOM_OP = hasattr(torch, "library") and hasattr(torch.library,
+                                                      "custom_op")
+
+if HAS_CUSTOM_OP:
     @torch.library.custom_op("mirage::run", mutates_args=())
     def _run_op(key: str, inputs: List[torch.Tensor]) -> List[torch.Tensor]:
         return run(key, inputs)
