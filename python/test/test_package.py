@@ -84,10 +84,16 @@ def test_runs_from_the_extracted_directory(package, tmp_path):
 
 
 def test_installs_offline_with_pip(package, tmp_path):
-    pip_install(package, tmp_path / "site")
-    assert (tmp_path / "site" / "mirage" / "lib" /
-            "libmirage_compiler.so").is_file()
-    smoke(tmp_path / "site", tmp_path)
+    site = tmp_path / "site"
+    pip_install(package, site)
+    assert (site / "mirage" / "lib" / "libmirage_compiler.so").is_file()
+    # The torch.compile backend, under the name Dynamo looks up.
+    assert (site / "mirage" / "torch" / "dynamo.py").is_file()
+    [entry_points] = site.glob("mirage-*.dist-info/entry_points.txt")
+    text = entry_points.read_text()
+    assert "[torch_dynamo_backends]" in text
+    assert "mirage = mirage.torch:backend" in text
+    smoke(site, tmp_path)
 
 
 def test_pip_install_of_the_checkout_after_a_build(compiler_library,

@@ -10,6 +10,7 @@ itself, computed in f32.
 
 import copy
 import operator
+import types
 
 import pytest
 
@@ -317,6 +318,21 @@ def test_a_piece_whose_kernel_fails_stays_with_its_reason():
     assert entry["reason"] == "RuntimeError: no runtime library"
     assert not calls(gm)
     assert [n for n in gm.graph.nodes if n.target is convert.rms_norm]
+
+
+def test_a_node_on_a_symbolic_shape_stays_outside():
+    class Symbol:
+        """Stands for a torch.SymInt (Dynamo's dynamic dimensions)."""
+
+    gm, inputs = traced(NormLinear(), (2, 64))
+    partition.prepare(gm)
+    x = next(n for n in gm.graph.nodes if n.op == "placeholder")
+    x.meta = {"val": types.SimpleNamespace(shape=(Symbol(), 64),
+                                           dtype=torch.float16)}
+    static = partition.static_inputs(gm, inputs)
+    pieces = partition.propose(gm, static)
+    assert pieces and all(convert.rms_norm not in [n.target for n in p]
+                          for p in pieces)
 
 
 def test_decomposed_rms_norm_becomes_one_node():
