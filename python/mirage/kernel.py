@@ -9,6 +9,8 @@ directory and renamed into place, so concurrent callers never see half of
 one.
 """
 
+import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -19,6 +21,7 @@ import tempfile
 import warnings
 
 from mirage import compiler
+from mirage import progress as progress_bar
 
 __all__ = ["Kernel", "superoptimize", "compile_graph", "cache_dir"]
 
@@ -133,7 +136,7 @@ def _gpu_to_tune(tune):
     return reason is None if tune is None else bool(tune)
 
 
-def _tune_on_gpu(graph, searched, chips):
+def _tune_on_gpu(graph, searched, chips, watch):
     """Measured selection: the search's candidates and the program as
     written, compiled as one tuning group, checked and timed on the current
     CUDA device; the winner goes to the tuning database, where the
@@ -141,10 +144,11 @@ def _tune_on_gpu(graph, searched, chips):
     search does not cover) there is nothing to measure."""
     import torch
     from mirage import runtime
-    text = compiler.run_pipeline(
-        graph.to_mlir(),
-        "mirage-superoptimize{" + searched + " emit-candidates=true}",
-        name=f"{graph.name}.mlir")
+    with watch():
+        text = compiler.run_pipeline(
+            graph.to_mlir(),
+            "mirage-superoptimize{" + searched + " emit-candidates=true}",
+            name=f"{graph.name}.mlir")
     with tempfile.TemporaryDirectory(prefix="mirage-tune-") as directory:
         compiler.write_bundle(text, directory, chips,
                               name=f"{graph.name}.mlir")
@@ -158,20 +162,35 @@ def _tune_on_gpu(graph, searched, chips):
             bundle.close()
 
 
+def _progress_mode(progress):
+    """"bar", "lines" or None, for superoptimize's `progress`."""
+    if progress is None or progress is True:
+        if sys.stderr.isatty():
+            return "bar"
+        return "lines" if progress else None
+    if progress is False:
+        return None
+    if progress in ("bar", "lines"):
+        return progress
+    raise ValueError(f"superoptimize: progress is True, False, None, "
+                     f'"bar" or "lines", got {progress!r}')
+
+
 def superoptimize(graph, time_limit=60, search_threads=None, griddims=None,
                   franges=None, chips=(), progress=None, tune=None,
                   **options):
     """Searches `graph` (a KernelGraph), verifies and compiles the winner,
     and returns a Kernel. The result is cached (see the module's doc).
-    `progress` (default: when stderr is a terminal) reports each for-loop
-    range the search explores on stderr. `tune` (default: when a GPU is
-    there) measures the best candidates and the program as written on the
-    GPU and keeps the fastest correct one; otherwise the cost model
+    `progress` shows the search's progress on stderr: "bar" (one line
+    rewritten in place, mirage.progress), "lines" (a line per for-loop
+    range), True (the bar on a terminal, else lines), False, or None (the
+    default: the bar on a terminal, else nothing). `tune` (default: when a
+    GPU is there) measures the best candidates and the program as written
+    on the GPU and keeps the fastest correct one; otherwise the cost model
     chooses."""
     if search_threads is None:
         search_threads = max(1, min(os.cpu_count() or 1, 16))
-    if progress is None:
-        progress = sys.stderr.isatty()
+    mode = _progress_mode(progress)
     searched = _search_options(time_limit, search_threads, griddims, franges,
                                options)
     tuned = _gpu_to_tune(tune)
@@ -181,13 +200,17 @@ def superoptimize(graph, time_limit=60, search_threads=None, griddims=None,
         import torch
         major, _ = torch.cuda.get_device_capability()
         searched += " chip=" + ("sm_90a" if major >= 9 else "sm_80")
-    pipeline = ("mirage-superoptimize{" + searched +
-                (" progress=true" if progress else "") + "}")
+    shown = " progress=true" if mode else ""
+    watch = contextlib.nullcontext
+    if mode == "bar":
+        watch = functools.partial(progress_bar.bar, time_limit)
+    pipeline = "mirage-superoptimize{" + searched + shown + "}"
     if not tuned:
-        return _cached_kernel(graph, searched, pipeline, chips)
+        return _cached_kernel(graph, searched, pipeline, chips, watch=watch)
     return _cached_kernel(graph, searched + " tuned", pipeline, chips,
-                          prepare=lambda: _tune_on_gpu(graph, searched,
-                                                       chips))
+                          prepare=lambda: _tune_on_gpu(
+                              graph, searched + shown, chips, watch),
+                          watch=watch)
 
 
 def compile_graph(graph, chips=()):
@@ -196,18 +219,20 @@ def compile_graph(graph, chips=()):
     return _cached_kernel(graph, "as written", "", chips)
 
 
-def _cached_kernel(graph, what, pipeline, chips, prepare=None):
-    """The cache entry of `graph` run through `pipeline` (keyed by `what`),
-    made when missing, after `prepare()` (whose text, the tuning report,
-    the entry keeps as tuning.txt): a Kernel."""
+def _cached_kernel(graph, what, pipeline, chips, prepare=None,
+                   watch=contextlib.nullcontext):
+    """The cache entry of `graph` run through `pipeline` (keyed by `what`)
+    within `watch()`, made when missing, after `prepare()` (whose text, the
+    tuning report, the entry keeps as tuning.txt): a Kernel."""
     source = graph.to_mlir()
     key = hashlib.sha256("\0".join(
         [source, what, ",".join(chips), compiler.version()]).encode())
     entry = cache_dir() / "kernels" / key.hexdigest()[:32]
     if not (entry / "plan.json").is_file():
         report = prepare() if prepare else None
-        text = compiler.run_pipeline(source, pipeline,
-                                     name=f"{graph.name}.mlir")
+        with watch():
+            text = compiler.run_pipeline(source, pipeline,
+                                         name=f"{graph.name}.mlir")
         remarks = compiler.last_remarks()
         entry.parent.mkdir(parents=True, exist_ok=True)
         staging = pathlib.Path(tempfile.mkdtemp(prefix=".staging-",

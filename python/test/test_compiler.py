@@ -1,8 +1,10 @@
 """The compiler in-process (mirage.compiler over libmirage_compiler.so) and
 `superoptimize` with its kernel cache (mirage.kernel)."""
 
+import io
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -10,7 +12,7 @@ import time
 import pytest
 
 import mirage as mi
-from mirage import compiler, kernel
+from mirage import compiler, kernel, progress
 
 SOURCE = """func.func @rmsnorm_linear(%x: tensor<2x64xf16>, %w: tensor<64x32xf16>) -> tensor<2x32xf16> {
   %n = mirage_kernel.rms_norm %x size 64 : tensor<2x64xf16>
@@ -164,3 +166,36 @@ def test_progress_goes_to_stderr_and_not_into_the_key(compiler_library,
                            capture_output=True, text=True, env=env)
     assert quiet.stderr == ""
     assert quiet.stdout == shown.stdout  # the same cache entry
+    # The bar: one line rewritten in place, with what the lines said. A
+    # new graph name, so that the search runs again.
+    env["MIRAGE_CACHE_DIR"] = str(kernel_cache / "bar")
+    bar = subprocess.run([sys.executable, "-c", script.format('"bar"')],
+                         capture_output=True, env=env)
+    stderr = bar.stderr.decode()  # as written: no newline translation
+    assert bar.returncode == 0, stderr
+    assert "mirage-superoptimize:" not in stderr
+    assert re.search(r"^\r\[[#.]{24}\] \d+/5 s, 1 for-loop range, \d+ "
+                     r"verified", stderr)
+    assert stderr.endswith("\n") and stderr.count("\n") == 1
+
+
+def test_the_progress_bar_passes_other_lines_through():
+    out = io.StringIO()
+    with progress.bar(60, stream=out):
+        os.write(2, b"mirage-superoptimize: f: forloop 1: 3 launches, 10 "
+                    b"states, 2 complete, 1 of 1 verified, best 5.2 us, "
+                    b"30.0 s\n")
+        os.write(2, b"warning: something else\n")
+        os.write(2, b"mirage-superoptimize: f: forloop 2: 3 launches, 20 "
+                    b"states, 4 complete, 2 of 2 verified, best 4.1 us, "
+                    b"60.0 s (time limit)\n")
+    assert out.getvalue() == (
+        "\r[############............] 30/60 s, 1 for-loop range, 1 "
+        "verified, best 5.2 us\nwarning: something else\n"
+        "\r[########################] 60/60 s, 2 for-loop ranges, 2 "
+        "verified, best 4.1 us (time limit)\n")
+
+
+def test_progress_takes_the_documented_values():
+    with pytest.raises(ValueError, match='"bar" or "lines"'):
+        small_graph().superoptimize(progress="yes")
