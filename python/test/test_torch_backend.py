@@ -100,21 +100,27 @@ def traced(module, *shapes):
     return gm, inputs
 
 
-def interpreted(converted, nodes, entry):
-    """A Subgraph that runs the compiler's reference of `converted` in the
-    interpreter."""
-    kernel = converted.graph.compile()
-    spec = read_plan(kernel.directory).functions[kernel.function]
-    program = interpreter.Program.from_json(spec.reference)
+class Interpreted:
+    """Runs the compiler's reference of a converted graph in the
+    interpreter; `directory` is its kernel cache entry, as a Kernel's."""
 
-    def run(*tensors, out):
-        results = interpreter.evaluate(program, list(tensors),
+    def __init__(self, converted):
+        kernel = converted.graph.compile()
+        spec = read_plan(kernel.directory).functions[kernel.function]
+        self.program = interpreter.Program.from_json(spec.reference)
+        self.directory = kernel.directory
+
+    def __call__(self, *tensors, out):
+        results = interpreter.evaluate(self.program, list(tensors),
                                        TorchBackend(torch), "f64")
         for target, result in zip(out, results):
             target.copy_(result.to(target.dtype))
 
+
+def interpreted(converted, nodes, entry):
+    """A Subgraph that runs in the interpreter."""
     entry["converted"] = converted
-    entry["subgraph"] = dynamo.Subgraph(converted, run)
+    entry["subgraph"] = dynamo.Subgraph(converted, Interpreted(converted))
     return entry["subgraph"]
 
 
@@ -333,6 +339,31 @@ def test_a_node_on_a_symbolic_shape_stays_outside():
     pieces = partition.propose(gm, static)
     assert pieces and all(convert.rms_norm not in [n.target for n in p]
                           for p in pieces)
+
+
+class TwoLayers(nn.Module):
+    """Two layers of the same shapes: one kernel, two sets of weights."""
+
+    def __init__(self):
+        super().__init__()
+        self.first = NormLinear(64, 64)
+        self.second = NormLinear(64, 64)
+
+    def forward(self, x):
+        return self.second(self.first(x).flip(-1))
+
+
+def test_keys_name_the_call_site_and_survive_a_new_process():
+    module = TwoLayers()
+    gm, inputs, report = transformed(copy.deepcopy(module), (2, 64))
+    keys = [call.args[0] for call in calls(gm)]
+    assert len(set(keys)) == 2
+    assert report[0]["subgraph"].kernel.directory == \
+        report[1]["subgraph"].kernel.directory
+    assert_close(gm(*inputs), reference(module.half(), inputs))
+    # The same model compiled again (as in another process): the same keys.
+    again, _, _ = transformed(copy.deepcopy(module), (2, 64))
+    assert [call.args[0] for call in calls(again)] == keys
 
 
 def test_decomposed_rms_norm_becomes_one_node():

@@ -16,6 +16,7 @@ Inference only: a graph that needs gradients goes to Inductor unchanged.
 """
 
 import dataclasses
+import hashlib
 import math
 import warnings
 from typing import Optional
@@ -103,6 +104,14 @@ class Subgraph:
             held[0] = pointers
         return held[1]
 
+    def describe(self):
+        """What the subgraph computes: its kernel (the cache entry, which
+        names the program and the search's options), its inputs and its
+        outputs."""
+        kernel = getattr(self.kernel, "directory", None) or id(self.kernel)
+        inputs = [(i.kind, i.sources, i.shape, i.scaled) for i in self.inputs]
+        return repr((str(kernel), inputs, self.outputs, self.rows))
+
     def empty_outputs(self, inputs):
         """New tensors for the kernel outputs, on the inputs' device."""
         device = inputs[0].device
@@ -142,6 +151,7 @@ def transform(gm, example_inputs, make_subgraph, max_matmuls=3):
     leave the nodes as they are with `entry["reason"]` saying why. An
     exception it raises leaves them too, and becomes the reason. Returns
     the report (see reports)."""
+    graph_digest = hashlib.sha256(gm.code.encode()).hexdigest()
     partition.prepare(gm)
     static = partition.static_inputs(gm, example_inputs)
     report = []
@@ -162,7 +172,9 @@ def transform(gm, example_inputs, make_subgraph, max_matmuls=3):
         if subgraph is None:
             continue
         entry["kept"] = True
-        key = ops.register(subgraph)
+        key = ops.register(subgraph, "\n".join(
+            [graph_digest, subgraph.describe()] +
+            [n.name for n in converted.arguments]))
         partition.replace(gm, nodes, converted.outputs, ops.target(),
                           (key, list(converted.arguments)))
     return report

@@ -7,7 +7,7 @@ elsewhere (torch.fx alone) the plain function `run`. Both look the
 subgraph up by `key` in this process's registry.
 """
 
-import itertools
+import hashlib
 from typing import List
 
 import torch
@@ -15,13 +15,20 @@ import torch
 __all__ = ["HAS_CUSTOM_OP", "register", "registered", "target", "run"]
 
 _SUBGRAPHS = {}
-_NUMBERS = itertools.count()
 
 
-def register(subgraph):
+def register(subgraph, identity):
     """Records `subgraph` (callable on a list of tensors, with
-    `empty_outputs(inputs)`); returns its key."""
-    key = f"subgraph{next(_NUMBERS)}"
+    `empty_outputs(inputs)`) under a key made from `identity`, a text that
+    names what it computes and where it sits; returns the key.
+
+    The key is derived from that text, not from the order of compiles:
+    Inductor's graph cache can hand a compiled graph, with its keys, to
+    another process, where the backend registers the same subgraph under
+    the same key before Inductor looks it up, and a different subgraph
+    never under it."""
+    digest = hashlib.sha256(identity.encode()).hexdigest()[:20]
+    key = f"mirage-{digest}"
     _SUBGRAPHS[key] = subgraph
     return key
 
