@@ -339,6 +339,12 @@ def test_a_node_on_a_symbolic_shape_stays_outside():
     pieces = partition.propose(gm, static)
     assert pieces and all(convert.rms_norm not in [n.target for n in p]
                           for p in pieces)
+    # A layer on a symbolic shape is reported, with the way out.
+    linear = next(n for n in gm.graph.nodes if convert.is_matmul(n))
+    linear.meta = {"val": types.SimpleNamespace(shape=(Symbol(), 96),
+                                                dtype=torch.float16)}
+    report = dynamo.transform(gm, inputs, interpreted)
+    assert not report[0]["kept"] and "dynamic=False" in report[0]["reason"]
 
 
 class TwoLayers(nn.Module):

@@ -23,8 +23,8 @@ import torch
 from mirage import graph as kernel_graph
 
 __all__ = ["Unsupported", "Input", "Output", "Converted", "is_supported",
-           "is_matmul", "is_row_reduction", "convert", "rms_norm",
-           "tensor_meta"]
+           "is_matmul", "is_row_reduction", "convert", "has_symbolic_shape",
+           "rms_norm", "tensor_meta"]
 
 _DTYPES = {torch.float16: kernel_graph.float16,
            torch.bfloat16: kernel_graph.bfloat16}
@@ -60,6 +60,15 @@ def tensor_meta(node):
     if any(type(d) is not int for d in shape):
         return None
     return tuple(shape), dtype
+
+
+def has_symbolic_shape(node):
+    """Whether `node` yields a tensor whose shape is not static (Dynamo's
+    dynamic dimensions)."""
+    meta = getattr(node, "meta", {})
+    value = meta.get("example_value", meta.get("val"))
+    shape = getattr(value, "shape", None)
+    return shape is not None and any(type(d) is not int for d in shape)
 
 
 def _rows(shape):

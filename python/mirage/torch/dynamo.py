@@ -155,6 +155,14 @@ def transform(gm, example_inputs, make_subgraph, max_matmuls=3):
     partition.prepare(gm)
     static = partition.static_inputs(gm, example_inputs)
     report = []
+    symbolic = [n for n in gm.graph.nodes if convert.is_matmul(n) and
+                convert.has_symbolic_shape(n)]
+    if symbolic:
+        report.append({
+            "ops": _describe(symbolic), "nodes": [n.name for n in symbolic],
+            "kept": False,
+            "reason": "shapes that are not static; compile with "
+                      "torch.compile(..., dynamic=False) to keep them static"})
     for nodes in partition.propose(gm, static, max_matmuls):
         entry = {"ops": _describe(nodes), "nodes": [n.name for n in nodes],
                  "kept": False}
