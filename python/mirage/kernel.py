@@ -12,7 +12,6 @@ one.
 import contextlib
 import functools
 import hashlib
-import json
 import os
 import pathlib
 import shutil
@@ -22,6 +21,7 @@ import warnings
 
 from mirage import compiler
 from mirage import progress as progress_bar
+from mirage.plan import read_plan
 
 __all__ = ["Kernel", "superoptimize", "compile_graph", "cache_dir"]
 
@@ -152,8 +152,8 @@ def _tune_on_gpu(graph, searched, chips, watch):
     with tempfile.TemporaryDirectory(prefix="mirage-tune-") as directory:
         compiler.write_bundle(text, directory, chips,
                               name=f"{graph.name}.mlir")
-        plan = json.loads((pathlib.Path(directory) / "plan.json").read_text())
-        if not any("tuning" in f for f in plan["functions"]):
+        functions = read_plan(directory).functions.values()
+        if not any(f.tuning is not None for f in functions):
             return "nothing to tune: the search emitted no candidates\n"
         bundle = runtime.load_bundle(directory)
         try:

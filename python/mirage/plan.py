@@ -96,14 +96,17 @@ class TensorSpec:
 class FunctionSpec:
     """A bundle function's signature, and the programs plan.json records for
     testing, if any: `reference` (what it must compute) and `program` (what
-    was compiled)."""
+    was compiled); `tuning`, the function's tuning object when it belongs
+    to a tuning group (docs/Runtime.md, "Tuning"), else None."""
 
-    def __init__(self, name, inputs, outputs, reference=None, program=None):
+    def __init__(self, name, inputs, outputs, reference=None, program=None,
+                 tuning=None):
         self.name = name
         self.inputs = list(inputs)
         self.outputs = list(outputs)
         self.reference = reference
         self.program = program
+        self.tuning = tuning
 
     def __repr__(self):
         return (f"FunctionSpec({self.name!r}, inputs={self.inputs}, "
@@ -551,7 +554,7 @@ class _PlanReader:
         if "tuning" in value:
             _read_tuning(value["tuning"], _member(path, "tuning"))
         return FunctionSpec(name, inputs, outputs, value.get("reference"),
-                            value.get("program"))
+                            value.get("program"), value.get("tuning"))
 
     def read_launch(self, value, path, memory):
         if isinstance(value, dict) and "library" in value:

@@ -5,7 +5,8 @@ file descriptor 2 (docs/Search.md, "progress"). `bar()` catches those
 lines for the duration of a compiler call and shows the latest as one
 line, rewritten in place: how much of the time limit is used, the ranges
 done, the candidates verified and the best estimate. The time limit bounds
-the whole search, so the bar's fill is an upper bound on the work left.
+the whole search, so the bar's fill (the share of the limit used) never
+runs ahead of the search: it ends full at the latest.
 Anything else written to descriptor 2 meanwhile passes through unchanged.
 """
 

@@ -21,7 +21,9 @@ def test_reads_the_test_bundles():
     assert scale_add.outputs[0].dtype == "f32"
     assert scale_add.outputs[0].strides == (300, 1)
     assert scale_add.reference["ops"][1]["op"] == "mul_scalar"
-    assert scale_add.program is None
+    assert scale_add.program is None and scale_add.tuning is None
+    tuned = read_plan(BUNDLES / "tuning_mean").functions
+    assert [f.tuning["candidate"] for f in tuned.values()] == [-1, 0, 1, 2]
     assert specs["mean_bf16"].inputs[0].strides == (35, 7, 1)
     cluster = read_plan(BUNDLES / "cluster_exp")
     assert cluster.functions["cluster_exp"].inputs[0].dtype == "f16"
