@@ -51,6 +51,8 @@ mlir::mirage::lookupMeasuredChoice(StringRef path, StringRef key,
   choice.date = newest.date;
   choice.candidate = newest.winner.candidate;
   choice.medianUs = newest.winner.medianUs;
+  choice.triton =
+      newest.winner.backend == ::mirage::runtime::TuningBackend::Triton;
   if (choice.candidate == kAsWrittenCandidate)
     return std::optional<MeasuredChoice>(std::move(choice));
 

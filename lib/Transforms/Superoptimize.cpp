@@ -406,8 +406,17 @@ struct SuperoptimizePass
     std::string measured = llvm::formatv(
         "{0:f1} us on {1} ({2}; tuning database '{3}')", (*choice)->medianUs,
         (*choice)->device, (*choice)->date, *path);
+    // The Python API runs a function so marked as its Triton module.
+    auto markBackend = [&] {
+      if ((*choice)->triton)
+        function->setAttr(kBackendAttrName,
+                          StringAttr::get(function.getContext(), "triton"));
+    };
+    StringRef asTriton = (*choice)->triton ? " as Triton" : "";
     if (!(*choice)->program) {
-      function.emitRemark("left as written, measured fastest: ") << measured;
+      markBackend();
+      function.emitRemark("left as written, measured fastest")
+          << asTriton << ": " << measured;
       return true;
     }
     // Anyone who can change the file can change the winner: it replaces the
@@ -438,8 +447,10 @@ struct SuperoptimizePass
     search::RankedProgram winner{*(*choice)->program, {}};
     if (failed(replaceBody(function, {&winner, /*projected=*/false})))
       return failure();
+    markBackend();
     function.emitRemark("superoptimized, measured winner (candidate ")
-        << (*choice)->candidate << " of its tuning group): " << measured;
+        << (*choice)->candidate << " of its tuning group"
+        << ((*choice)->triton ? ", as Triton" : "") << "): " << measured;
     return true;
   }
 

@@ -173,6 +173,12 @@ int mirage_bundle_run(const mirage_bundle *bundle, const char *function,
 
 int mirage_bundle_tune(const mirage_bundle *bundle, const char *database,
                        const char **report) {
+  return mirage_bundle_tune_measured(bundle, database, nullptr, report);
+}
+
+int mirage_bundle_tune_measured(const mirage_bundle *bundle,
+                                const char *database, const char *measurements,
+                                const char **report) {
   return guarded([&]() -> Error {
     if (!bundle || !report)
       return invalid("mirage_bundle_tune: null argument");
@@ -194,13 +200,25 @@ int mirage_bundle_tune(const mirage_bundle *bundle, const char *database,
         getTuningGroups(loaded, loaded.directory());
     if (!groups)
       return groups.takeError();
+    std::vector<std::vector<TuningMeasurement>> measured;
+    if (measurements) {
+      Expected<std::vector<TuningMeasurement>> parsed =
+          parseTuningMeasurements(measurements);
+      if (!parsed)
+        return parsed.takeError();
+      Expected<std::vector<std::vector<TuningMeasurement>>> split =
+          splitMeasurements(*groups, std::move(*parsed));
+      if (!split)
+        return split.takeError();
+      measured = std::move(*split);
+    }
     Expected<std::unique_ptr<Tuner>> tuner =
         Tuner::create(loaded, TuneOptions());
     if (!tuner)
       return tuner.takeError();
     Error first = Error::success();
     tuneAndRecord(
-        **tuner, *groups, store,
+        **tuner, *groups, measured, store,
         [&](const Expected<TuningEntry> &entry, const Error &recorded) {
           const Error &failure = entry ? recorded : entry.error();
           if (entry)

@@ -18,6 +18,15 @@ using namespace mirage::runtime;
 
 namespace {
 
+/// The function of `functions` named `name`, or null.
+const Function *findFunction(const std::vector<const Function *> &functions,
+                             const std::string &name) {
+  for (const Function *function : functions)
+    if (function->name == name)
+      return function;
+  return nullptr;
+}
+
 /// The smallest L2 flush, for devices that report no L2 size.
 constexpr size_t minimumFlushBytes = size_t(1) << 20;
 
@@ -319,7 +328,9 @@ Error Tuner::fillInputs(const std::vector<TensorType> &types,
   return Error::success();
 }
 
-Expected<TuningEntry> Tuner::tune(const TuningGroup &group) {
+Expected<TuningEntry>
+Tuner::tune(const TuningGroup &group,
+            const std::vector<TuningMeasurement> &measured) {
   std::string where = "tuning group " + group.key.substr(0, 16) + ": ";
   auto located = [&](const Error &error) {
     return Error(error.code(), where + error.message());
@@ -328,6 +339,27 @@ Expected<TuningEntry> Tuner::tune(const TuningGroup &group) {
   std::vector<const Function *> functions = {&asWritten};
   functions.insert(functions.end(), group.candidates.begin(),
                    group.candidates.end());
+  // The function of each of the caller's measurements, checked first.
+  std::vector<const Function *> measuredFunctions;
+  for (const TuningMeasurement &measurement : measured) {
+    auto named = findFunction(functions, measurement.function);
+    std::string what = "the measurement of " + measurement.function + " (" +
+                       std::string(tuningBackendName(measurement.backend)) +
+                       ")";
+    if (!named)
+      return located(Error(ErrorCode::InvalidArgument,
+                           what + " names no function of the group"));
+    int64_t candidate = named->tuning ? named->tuning->candidate : -1;
+    if (measurement.candidate != candidate)
+      return located(Error(ErrorCode::InvalidArgument,
+                           what + " gives candidate " +
+                               std::to_string(measurement.candidate) +
+                               ", the plan " + std::to_string(candidate)));
+    if (measurement.backend == TuningBackend::Ptx)
+      return located(Error(ErrorCode::InvalidArgument,
+                           what + ": the tuner measures the PTX itself"));
+    measuredFunctions.push_back(named);
+  }
 
   // Declared before the tensors, so that they are freed in the context.
   ContextScope scope;
@@ -385,11 +417,14 @@ Expected<TuningEntry> Tuner::tune(const TuningGroup &group) {
                   bundle.device().minor};
   entry.chip = bundle.chip();
   entry.date = utcDate(std::time(nullptr));
+  measurements->insert(measurements->end(), measured.begin(), measured.end());
+  functions.insert(functions.end(), measuredFunctions.begin(),
+                   measuredFunctions.end());
   // The program as written is Ok here, so there is a winner.
   const TuningMeasurement &winner = *fastestCorrect(*measurements);
   const Function &winning = *functions[&winner - measurements->data()];
   entry.winner = {winner.function, winner.candidate, *winner.medianUs,
-                  winning.program};
+                  winning.program, winner.backend};
   entry.measurements = std::move(*measurements);
   return entry;
 }
@@ -410,13 +445,37 @@ mirage::runtime::getTuningGroups(const Bundle &bundle,
   return groups;
 }
 
+Expected<std::vector<std::vector<TuningMeasurement>>>
+mirage::runtime::splitMeasurements(const std::vector<TuningGroup> &groups,
+                                   std::vector<TuningMeasurement> measured) {
+  std::vector<std::vector<TuningMeasurement>> split(groups.size());
+  for (size_t i = 0; i < measured.size(); ++i) {
+    auto inGroup = [&](const TuningGroup &group) {
+      return group.asWritten->name == measured[i].function ||
+             findFunction(group.candidates, measured[i].function);
+    };
+    auto found = std::find_if(groups.begin(), groups.end(), inGroup);
+    if (found == groups.end())
+      return Error(ErrorCode::InvalidArgument,
+                   "measurements[" + std::to_string(i) + "].function: " +
+                       measured[i].function +
+                       " is not a function of a tuning group of the bundle");
+    split[found - groups.begin()].push_back(std::move(measured[i]));
+  }
+  return split;
+}
+
 void mirage::runtime::tuneAndRecord(
     Tuner &tuner, const std::vector<TuningGroup> &groups,
+    const std::vector<std::vector<TuningMeasurement>> &measured,
     const TuningDatabase &database,
     const std::function<void(const Expected<TuningEntry> &, const Error &)>
         &done) {
-  for (const TuningGroup &group : groups) {
-    Expected<TuningEntry> entry = tuner.tune(group);
+  for (size_t i = 0; i < groups.size(); ++i) {
+    const TuningGroup &group = groups[i];
+    Expected<TuningEntry> entry =
+        tuner.tune(group, measured.empty() ? std::vector<TuningMeasurement>()
+                                           : measured[i]);
     Error recorded = entry ? database.record(*entry) : Error::success();
     done(entry, recorded);
   }

@@ -36,6 +36,10 @@ mirage::runtime::measurementStatusName(MeasurementStatus status) {
   return "?";
 }
 
+std::string_view mirage::runtime::tuningBackendName(TuningBackend backend) {
+  return backend == TuningBackend::Triton ? "triton" : "ptx";
+}
+
 bool TuningEntry::sameIdentity(const TuningEntry &other) const {
   return key == other.key && compiler == other.compiler &&
          device.name == other.device.name &&
@@ -48,8 +52,9 @@ namespace {
 constexpr int64_t maxCandidate = std::numeric_limits<int32_t>::max();
 
 /// The version this runtime writes; it reads every version up to it.
-/// Version 2 added each measurement's cold_us and warm_us.
-constexpr int databaseVersion = 2;
+/// Version 2 added each measurement's cold_us and warm_us; version 3 the
+/// backend of measurements and winners.
+constexpr int databaseVersion = 3;
 
 /// Reads a database's JSON tree into entries; see json::Reader.
 class DatabaseReader : json::Reader {
@@ -81,6 +86,19 @@ public:
     if (Error error = takeError(ErrorCode::TuningDatabase))
       return error;
     return entries;
+  }
+
+  /// Reads a JSON array of measurements, as of the newest version.
+  Expected<std::vector<TuningMeasurement>>
+  readMeasurements(const json::Value &root) {
+    std::vector<TuningMeasurement> measurements;
+    const std::vector<json::Value> &elements = array(root, "measurements");
+    for (size_t i = 0; i < elements.size() && !failed(); ++i)
+      measurements.push_back(
+          readMeasurement(elements[i], indexed("measurements", i)));
+    if (Error error = takeError(ErrorCode::InvalidArgument))
+      return error;
+    return measurements;
   }
 
 private:
@@ -142,8 +160,8 @@ private:
                                     const std::string &path) {
     TuningMeasurement measurement;
     if (!checkObject(value, path,
-                     {"function", "candidate", "status", "median_us", "cold_us",
-                      "warm_us", "max_rel_err", "message"}))
+                     {"function", "candidate", "backend", "status", "median_us",
+                      "cold_us", "warm_us", "max_rel_err", "message"}))
       return measurement;
     if (const json::Value *function = field(value, path, "function"))
       measurement.function =
@@ -151,6 +169,8 @@ private:
     if (const json::Value *candidate = field(value, path, "candidate"))
       measurement.candidate =
           integer(*candidate, member(path, "candidate"), -1, maxCandidate);
+    if (const json::Value *backend = value.find("backend"))
+      measurement.backend = readBackend(*backend, member(path, "backend"));
     if (const json::Value *status = field(value, path, "status")) {
       std::string name = requireString(*status, member(path, "status"));
       bool known = false;
@@ -195,13 +215,16 @@ private:
                           const std::vector<TuningMeasurement> &measurements) {
     TuningWinner winner;
     if (!checkObject(value, path,
-                     {"function", "candidate", "median_us", "program"}))
+                     {"function", "candidate", "backend", "median_us",
+                      "program"}))
       return winner;
     if (const json::Value *function = field(value, path, "function"))
       winner.function = nonEmptyString(*function, member(path, "function"));
     if (const json::Value *candidate = field(value, path, "candidate"))
       winner.candidate =
           integer(*candidate, member(path, "candidate"), -1, maxCandidate);
+    if (const json::Value *backend = value.find("backend"))
+      winner.backend = readBackend(*backend, member(path, "backend"));
     if (const json::Value *median = field(value, path, "median_us"))
       winner.medianUs = nonNegativeNumber(*median, member(path, "median_us"));
     if (const json::Value *program = value.find("program"))
@@ -211,12 +234,30 @@ private:
     for (const TuningMeasurement &measurement : measurements)
       measured |= measurement.function == winner.function &&
                   measurement.candidate == winner.candidate &&
+                  measurement.backend == winner.backend &&
                   measurement.status == MeasurementStatus::Ok;
     if (!failed() && !measured)
       fail(path, winner.function + " (candidate " +
-                     std::to_string(winner.candidate) +
+                     std::to_string(winner.candidate) + ", " +
+                     std::string(tuningBackendName(winner.backend)) +
                      ") is not an \"ok\" measurement of the entry");
     return winner;
+  }
+
+  /// "ptx" or "triton", from version 3 on.
+  TuningBackend readBackend(const json::Value &value, const std::string &path) {
+    std::string name = requireString(value, path);
+    if (failed())
+      return TuningBackend::Ptx;
+    if (readVersion < 3) {
+      fail(path, "a backend is recorded from version 3 on");
+      return TuningBackend::Ptx;
+    }
+    for (TuningBackend backend : {TuningBackend::Ptx, TuningBackend::Triton})
+      if (tuningBackendName(backend) == name)
+        return backend;
+    fail(path, "unknown backend \"" + name + "\" (expected ptx or triton)");
+    return TuningBackend::Ptx;
   }
 
   /// The version of the database being read.
@@ -230,8 +271,12 @@ json::Value string(const std::string &text) {
 json::Value entryValue(const TuningEntry &entry) {
   std::vector<json::Value::Member> winner = {
       {"function", string(entry.winner.function)},
-      {"candidate", json::Value::makeInteger(entry.winner.candidate)},
-      {"median_us", json::Value::makeReal(entry.winner.medianUs)}};
+      {"candidate", json::Value::makeInteger(entry.winner.candidate)}};
+  if (entry.winner.backend != TuningBackend::Ptx)
+    winner.emplace_back(
+        "backend",
+        string(std::string(tuningBackendName(entry.winner.backend))));
+  winner.emplace_back("median_us", json::Value::makeReal(entry.winner.medianUs));
   if (!entry.winner.program.empty()) {
     // Text that is no JSON is kept as a string, which the reader rejects.
     Expected<json::Value> program = json::parse(entry.winner.program);
@@ -242,9 +287,14 @@ json::Value entryValue(const TuningEntry &entry) {
   for (const TuningMeasurement &measurement : entry.measurements) {
     std::vector<json::Value::Member> members = {
         {"function", string(measurement.function)},
-        {"candidate", json::Value::makeInteger(measurement.candidate)},
-        {"status",
-         string(std::string(measurementStatusName(measurement.status)))}};
+        {"candidate", json::Value::makeInteger(measurement.candidate)}};
+    if (measurement.backend != TuningBackend::Ptx)
+      members.emplace_back(
+          "backend",
+          string(std::string(tuningBackendName(measurement.backend))));
+    members.emplace_back(
+        "status",
+         string(std::string(measurementStatusName(measurement.status))));
     if (measurement.medianUs)
       members.emplace_back("median_us",
                            json::Value::makeReal(*measurement.medianUs));
@@ -286,6 +336,15 @@ mirage::runtime::parseTuningDatabase(std::string_view text) {
   return DatabaseReader().read(*root);
 }
 
+Expected<std::vector<TuningMeasurement>>
+mirage::runtime::parseTuningMeasurements(std::string_view text) {
+  Expected<json::Value> root = json::parse(text);
+  if (!root)
+    return Error(ErrorCode::InvalidArgument,
+                 "measurements: " + root.error().message());
+  return DatabaseReader().readMeasurements(*root);
+}
+
 std::string
 mirage::runtime::formatTuningDatabase(const std::vector<TuningEntry> &entries) {
   std::vector<json::Value> values;
@@ -305,6 +364,8 @@ std::string mirage::runtime::summarizeTuningEntry(const TuningEntry &entry) {
   std::string choice = winner.candidate == -1
                            ? "as written"
                            : "candidate " + std::to_string(winner.candidate);
+  if (winner.backend != TuningBackend::Ptx)
+    choice += ", " + std::string(tuningBackendName(winner.backend));
   return entry.key.substr(0, 16) + "  " + entry.device.name + " (" +
          std::to_string(entry.device.major) + "." +
          std::to_string(entry.device.minor) + ", " + entry.chip + ")  " +

@@ -31,6 +31,11 @@ std::string candidateName(int64_t candidate) {
   return candidate == -1 ? "as written" : std::to_string(candidate);
 }
 
+/// How the report names a measured function: Triton forms are marked.
+std::string measuredName(const std::string &function, TuningBackend backend) {
+  return backend == TuningBackend::Ptx ? function : function + " [triton]";
+}
+
 } // namespace
 
 void mirage::runtime::judgeOutputs(const std::vector<Difference> &outputs,
@@ -73,11 +78,14 @@ mirage::runtime::fastestCorrect(const std::vector<TuningMeasurement> &list) {
 }
 
 std::string mirage::runtime::formatTuningReport(const TuningEntry &entry) {
+  // Speedups are over the program as written's PTX form.
   std::optional<double> asWritten;
   size_t width = std::string("function").size();
   for (const TuningMeasurement &measurement : entry.measurements) {
-    width = std::max(width, measurement.function.size());
-    if (measurement.candidate == -1)
+    width = std::max(
+        width, measuredName(measurement.function, measurement.backend).size());
+    if (measurement.candidate == -1 &&
+        measurement.backend == TuningBackend::Ptx)
       asWritten = measurement.medianUs;
   }
   auto row = [&](const std::string &function, const std::string &candidate,
@@ -105,7 +113,8 @@ std::string mirage::runtime::formatTuningReport(const TuningEntry &entry) {
   std::string messages;
   for (const TuningMeasurement &measurement : entry.measurements) {
     report +=
-        row(measurement.function, candidateName(measurement.candidate),
+        row(measuredName(measurement.function, measurement.backend),
+            candidateName(measurement.candidate),
             std::string(measurementStatusName(measurement.status)),
             microseconds(measurement.coldUs), microseconds(measurement.warmUs),
             microseconds(measurement.medianUs),
@@ -114,17 +123,22 @@ std::string mirage::runtime::formatTuningReport(const TuningEntry &entry) {
                 : "-",
             measurement.medianUs ? speedup(*measurement.medianUs) : "-");
     if (!measurement.message.empty())
-      messages +=
-          "  " + measurement.function + ": " + measurement.message + "\n";
+      messages += "  " +
+                  measuredName(measurement.function, measurement.backend) +
+                  ": " + measurement.message + "\n";
   }
   const TuningWinner &winner = entry.winner;
   std::string median = formatted("%.2f us", winner.medianUs);
-  return report + messages +
-         (winner.candidate == -1
-              ? "winner: " + winner.function + ", the program as written (" +
-                    median + "); no correct candidate is faster\n"
-              : "winner: " + winner.function + " (candidate " +
-                    std::to_string(winner.candidate) + "), " + median + ", " +
-                    speedup(winner.medianUs) +
-                    " the speed of the program as written\n");
+  bool triton = winner.backend == TuningBackend::Triton;
+  if (winner.candidate == -1 && !triton)
+    return report + messages + "winner: " + winner.function +
+           ", the program as written (" + median +
+           "); no correct candidate is faster\n";
+  std::string which =
+      winner.candidate == -1 ? std::string("the program as written")
+                             : "candidate " + std::to_string(winner.candidate);
+  return report + messages + "winner: " + winner.function + " (" + which +
+         (triton ? ", as Triton" : "") + "), " + median + ", " +
+         speedup(winner.medianUs) +
+         " the speed of the program as written\n";
 }

@@ -222,7 +222,7 @@ Expected<int> tuneBundle(const Options &options,
     ++failures;
   };
   std::vector<TuningEntry> entries;
-  tuneAndRecord(**tuner, *groups, database,
+  tuneAndRecord(**tuner, *groups, {}, database,
                 [&](const Expected<TuningEntry> &entry, const Error &recorded) {
                   if (!entry) {
                     failed(entry.error());

@@ -146,7 +146,7 @@ MIRAGE_TEST(TuningDatabase, RoundTripsEntries) {
   EXPECT_EQ(text(*entries), text({entry}));
   std::string file = readBytes(database.path());
   EXPECT_TRUE(
-      file.rfind("{\n  \"format\": \"mirage-tuning\",\n  \"version\": 2,", 0) ==
+      file.rfind("{\n  \"format\": \"mirage-tuning\",\n  \"version\": 3,", 0) ==
       0);
   EXPECT_TRUE(file.back() == '\n');
   EXPECT_EQ(join(listing(directory.path / "a/b")),
@@ -235,8 +235,8 @@ MIRAGE_TEST(TuningDatabase, RefusesUnreadableFilesAndLeavesThemAlone) {
       {"\x01garbage", "line 1, column 1: expected a value"},
       {R"({"format": "mirage-bundle", "version": 1, "entries": []})",
        "format: expected \"mirage-tuning\""},
-      {R"({"format": "mirage-tuning", "version": 3, "entries": []})",
-       "version: version 3 is newer than this runtime reads (2); update "
+      {R"({"format": "mirage-tuning", "version": 4, "entries": []})",
+       "version: version 4 is newer than this runtime reads (3); update "
        "Mirage"},
       {R"({"format": "mirage-tuning", "version": 0, "entries": []})",
        "version: expected an integer in [1, "},
@@ -405,7 +405,7 @@ MIRAGE_TEST(TuningDatabase, RejectsBadEntries) {
                     "entries[0].measurements[0]: cold_us and warm_us come "
                     "together, in an \"ok\" measurement of version 2 or "
                     "later");
-  EXPECT_FAILS_WITH(edited("\"version\": 2", "\"version\": 1"),
+  EXPECT_FAILS_WITH(edited("\"version\": 3", "\"version\": 1"),
                     "entries[0].measurements[0]: cold_us and warm_us come "
                     "together");
   EXPECT_FAILS_WITH(edited("\"median_us\": 20.25", "\"median_us\": -1"),
@@ -414,7 +414,7 @@ MIRAGE_TEST(TuningDatabase, RejectsBadEntries) {
   EXPECT_FAILS_WITH(
       edited("\"function\": \"f_candidate_1\",\n        \"candidate\": 1",
              "\"function\": \"f_candidate_0\",\n        \"candidate\": 0"),
-      "entries[0].winner: f_candidate_0 (candidate 0) is not an \"ok\" "
+      "entries[0].winner: f_candidate_0 (candidate 0, ptx) is not an \"ok\" "
       "measurement of the entry");
   EXPECT_FAILS_WITH(
       edited("\"chip\": \"sm_90a\"", "\"chip\": \"sm_90a\", \"colour\": 1"),
@@ -424,6 +424,90 @@ MIRAGE_TEST(TuningDatabase, RejectsBadEntries) {
       parseTuningDatabase(
           R"({"format": "mirage-tuning", "version": 1, "entries": {}})"),
       "entries: expected an array, got an object");
+}
+
+/// makeEntry's entry where candidate 1's Triton form was measured too and
+/// won.
+TuningEntry makeTritonEntry() {
+  TuningEntry entry = makeEntry(makeKey("ab"));
+  TuningMeasurement triton = entry.measurements[2];
+  triton.backend = TuningBackend::Triton;
+  triton.medianUs = triton.coldUs = 10.5;
+  triton.warmUs = 11.0;
+  entry.measurements.push_back(triton);
+  entry.winner.medianUs = 10.5;
+  entry.winner.backend = TuningBackend::Triton;
+  return entry;
+}
+
+MIRAGE_TEST(TuningDatabase, RoundTripsTritonMeasurementsAndWinners) {
+  TuningEntry entry = makeTritonEntry();
+  std::string written = formatTuningDatabase({entry});
+  // Only the Triton forms carry a backend; PTX is the default.
+  size_t backends = 0;
+  for (size_t at = written.find("\"backend\": \"triton\"");
+       at != std::string::npos;
+       at = written.find("\"backend\": \"triton\"", at + 1))
+    ++backends;
+  EXPECT_EQ(backends, size_t(2));
+  EXPECT_TRUE(written.find("\"backend\": \"ptx\"") == std::string::npos);
+  Expected<std::vector<TuningEntry>> read = parseTuningDatabase(written);
+  EXPECT_OK(read);
+  if (!read)
+    return;
+  EXPECT_TRUE((*read)[0].winner.backend == TuningBackend::Triton);
+  EXPECT_TRUE((*read)[0].measurements[4].backend == TuningBackend::Triton);
+  EXPECT_TRUE((*read)[0].measurements[2].backend == TuningBackend::Ptx);
+  EXPECT_EQ(text(*read), written);
+}
+
+MIRAGE_TEST(TuningDatabase, RejectsBadBackends) {
+  std::string valid = formatTuningDatabase({makeTritonEntry()});
+  auto edited = [&](const std::string &from, const std::string &to) {
+    std::string changed = valid;
+    size_t position = changed.find(from);
+    EXPECT_TRUE(position != std::string::npos);
+    if (position != std::string::npos)
+      changed.replace(position, from.size(), to);
+    return parseTuningDatabase(changed);
+  };
+  EXPECT_FAILS_WITH(edited("\"backend\": \"triton\"", "\"backend\": \"cuda\""),
+                    "entries[0].winner.backend: unknown backend \"cuda\" "
+                    "(expected ptx or triton)");
+  EXPECT_FAILS_WITH(edited("\"version\": 3", "\"version\": 2"),
+                    "entries[0].measurements[4].backend: a backend is "
+                    "recorded from version 3 on");
+  // The winner must be an "ok" measurement of its own backend.
+  EXPECT_FAILS_WITH(edited("\"backend\": \"triton\",\n          \"status\"",
+                           "\"status\""),
+                    "entries[0].winner: f_candidate_1 (candidate 1, triton) "
+                    "is not an \"ok\" measurement");
+  EXPECT_FAILS_WITH(edited("\"backend\": \"triton\"", "\"backend\": 3"),
+                    "entries[0].winner.backend: expected a string");
+}
+
+MIRAGE_TEST(TuningDatabase, ParsesACallersMeasurements) {
+  Expected<std::vector<TuningMeasurement>> parsed = parseTuningMeasurements(
+      R"([{"function": "f_candidate_1", "candidate": 1, "backend": "triton",
+           "status": "ok", "median_us": 3.5, "cold_us": 4.0, "warm_us": 3.5,
+           "max_rel_err": 0.001},
+          {"function": "f", "candidate": -1, "backend": "triton",
+           "status": "failed", "message": "CompilationError"}])");
+  EXPECT_OK(parsed);
+  if (parsed) {
+    EXPECT_EQ(parsed->size(), size_t(2));
+    EXPECT_TRUE((*parsed)[0].backend == TuningBackend::Triton &&
+                (*parsed)[0].medianUs.value_or(0) == 3.5);
+    EXPECT_TRUE((*parsed)[1].status == MeasurementStatus::Failed);
+  }
+  EXPECT_FAILS_WITH(parseTuningMeasurements("{}"),
+                    "measurements: expected an array, got an object");
+  EXPECT_FAILS_WITH(parseTuningMeasurements("[{"),
+                    "measurements: line 1, column 3");
+  EXPECT_FAILS_WITH(
+      parseTuningMeasurements(R"([{"function": "f", "candidate": -1,
+                                   "status": "ok"}])"),
+      "measurements[0]: an \"ok\" measurement needs median_us");
 }
 
 MIRAGE_TEST(TuningDatabase, RecordsOnlyValidEntries) {
@@ -473,6 +557,10 @@ MIRAGE_TEST(TuningDatabase, SummarizesEntries) {
             std::string("ab00000000000000  NVIDIA H100 80GB HBM3 (9.0, "
                         "sm_90a)  mirage 1  winner f_candidate_1 "
                         "(candidate 1)  12.50 us  2026-11-25T10:00:00Z"));
+  entry = makeTritonEntry();
+  EXPECT_TRUE(summarizeTuningEntry(entry).find(
+                  "winner f_candidate_1 (candidate 1, triton)  10.50 us") !=
+              std::string::npos);
   entry.winner = {"f", -1, 20.25, ""};
   EXPECT_EQ(summarizeTuningEntry(entry),
             std::string("ab00000000000000  NVIDIA H100 80GB HBM3 (9.0, "

@@ -104,6 +104,19 @@ MIRAGE_TEST(TuningResults, FormatsTheReport) {
           "  f_candidate_1: cuLaunchKernelEx: CUDA_ERROR_INVALID_VALUE\n"
           "winner: f_candidate_2 (candidate 2), 12.30 us, 1.63x the speed of "
           "the program as written\n"));
+  // A Triton form is marked, its speedup is over the PTX program as
+  // written, and the winner line names the backend.
+  TuningMeasurement triton = ok("f", -1, 10.05, 0.0, 10.05, 11.0);
+  triton.backend = TuningBackend::Triton;
+  entry.measurements.push_back(triton);
+  entry.winner = {"f", -1, 10.05, "", TuningBackend::Triton};
+  std::string withTriton = formatTuningReport(entry);
+  EXPECT_TRUE(withTriton.find("  f [triton]     as written  ok        10.05 ") !=
+              std::string::npos);
+  EXPECT_TRUE(withTriton.find("winner: f (the program as written, as "
+                              "Triton), 10.05 us, 2.00x the speed of the "
+                              "program as written\n") != std::string::npos);
+  entry.measurements.pop_back();
   entry.winner = {"f", -1, 20.1, ""};
   std::string report = formatTuningReport(entry);
   EXPECT_TRUE(report.find("winner: f, the program as written (20.10 us); no "

@@ -29,6 +29,11 @@ namespace mlir::mirage {
 /// The attribute of a function of a tuning group.
 inline constexpr llvm::StringLiteral kTuningAttrName = "mirage.tuning";
 
+/// The attribute that marks a function whose measured winner is its Triton
+/// form (value "triton"); the Python API runs such a function as its Triton
+/// module.
+inline constexpr llvm::StringLiteral kBackendAttrName = "mirage.backend";
+
 /// The `candidate` of the program as written.
 inline constexpr int64_t kAsWrittenCandidate = -1;
 

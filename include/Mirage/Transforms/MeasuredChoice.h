@@ -38,6 +38,9 @@ struct MeasuredChoice {
   int64_t candidate = -1;
   /// The winner's median time, in microseconds.
   double medianUs = 0;
+  /// Whether the winner's time is that of its Triton form
+  /// (mirage-translate --mirage-to-triton) rather than its PTX.
+  bool triton = false;
   /// The winner's program; set exactly when `candidate` is not -1.
   std::optional<sem::Program> program;
 };

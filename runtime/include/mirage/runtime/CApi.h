@@ -101,6 +101,18 @@ int mirage_bundle_run(const mirage_bundle *bundle, const char *function,
 int mirage_bundle_tune(const mirage_bundle *bundle, const char *database,
                        const char **report);
 
+/** mirage_bundle_tune, with measurements the caller made itself of the
+ *  groups' functions under another backend (the Triton forms, which
+ *  mirage.tuning measures in Python): `measurements` is a JSON array of
+ *  measurements in the tuning database's form, each with "backend":
+ *  "triton" (NULL: none). They join their group's entry and compete for the
+ *  win (docs/Runtime.md, "Triton measurements"); one that names no function
+ *  of a group, or that does not parse, fails the call before any
+ *  measuring. */
+int mirage_bundle_tune_measured(const mirage_bundle *bundle,
+                                const char *database, const char *measurements,
+                                const char **report);
+
 /** The message of the last failed call on this thread ("" if none). */
 const char *mirage_last_error(void);
 

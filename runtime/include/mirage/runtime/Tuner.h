@@ -87,7 +87,16 @@ public:
   /// (fastestCorrect), with that function's program. Fails when the
   /// program as written cannot be run or timed, or when a failure leaves
   /// the CUDA context unusable.
-  Expected<TuningEntry> tune(const TuningGroup &group);
+  ///
+  /// `measured` are measurements of the group's functions that the caller
+  /// made itself (the Triton forms, which only Python can run), with the
+  /// same inputs' distribution, rule and timing method; they join the
+  /// entry after the tuner's own and compete for the win (a tie goes to
+  /// the tuner's own). Each must name a function of the group with its
+  /// candidate number and a backend other than PTX, else InvalidArgument.
+  Expected<TuningEntry>
+  tune(const TuningGroup &group,
+       const std::vector<TuningMeasurement> &measured = {});
 
   /// The input scale the last tune() settled on.
   double lastInputScale() const { return inputScale; }
@@ -155,11 +164,21 @@ private:
 Expected<std::vector<TuningGroup>>
 getTuningGroups(const Bundle &bundle, const std::string &bundleName);
 
+/// `measured`, the caller's measurements of functions of `groups`, split
+/// by group (index for index). InvalidArgument, naming the measurement,
+/// for one whose function is in no group.
+Expected<std::vector<std::vector<TuningMeasurement>>>
+splitMeasurements(const std::vector<TuningGroup> &groups,
+                  std::vector<TuningMeasurement> measured);
+
 /// Tunes each of `groups` with `tuner` and records each winner in
 /// `database`, calling `done` after each group with its entry (or the error
 /// that stopped it) and the error recording gave (success when it was
 /// recorded or not tuned). A group's failure does not stop the others.
+/// `measured` holds the caller's measurements (Tuner::tune) of each
+/// group, index for index, or is empty.
 void tuneAndRecord(Tuner &tuner, const std::vector<TuningGroup> &groups,
+                   const std::vector<std::vector<TuningMeasurement>> &measured,
                    const TuningDatabase &database,
                    const std::function<void(const Expected<TuningEntry> &,
                                             const Error &)> &done);

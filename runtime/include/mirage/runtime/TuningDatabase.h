@@ -41,6 +41,18 @@ enum class MeasurementStatus {
 /// The database's spelling of `status`: "ok", "wrong" or "failed".
 std::string_view measurementStatusName(MeasurementStatus status);
 
+/// The code generator a function was measured under: the bundle's PTX,
+/// or the Triton module of the same µGraph (mirage-translate
+/// --mirage-to-triton), which the tuner cannot run itself and takes as
+/// measured by its caller (docs/Runtime.md, "Triton measurements").
+enum class TuningBackend {
+  Ptx,
+  Triton,
+};
+
+/// The database's spelling of `backend`: "ptx" or "triton".
+std::string_view tuningBackendName(TuningBackend backend);
+
 /// One function of a tuning group, as measured.
 struct TuningMeasurement {
   std::string function;
@@ -59,6 +71,9 @@ struct TuningMeasurement {
   /// of one call among back-to-back calls (inputs left in L2), in
   /// microseconds; set when Ok in a version 2 database, unset in version 1.
   std::optional<double> coldUs, warmUs;
+  /// Which form of the function ran; written as "backend" only when not
+  /// PTX (version 3).
+  TuningBackend backend = TuningBackend::Ptx;
 };
 
 /// The fastest correct function of a tuning group.
@@ -70,6 +85,8 @@ struct TuningWinner {
   /// The winner's plan.json "program" as compact JSON text, copied
   /// verbatim; empty when the function had none.
   std::string program;
+  /// The form that was fastest: the choice is the function and its backend.
+  TuningBackend backend = TuningBackend::Ptx;
 };
 
 /// The device a group was tuned on.
@@ -104,11 +121,19 @@ struct TuningEntry {
 /// The largest database file the runtime reads or writes: 64 MiB.
 inline constexpr int64_t maxTuningDatabaseBytes = int64_t(64) << 20;
 
-/// Parses the text of a database file (format "mirage-tuning", version 1).
+/// Parses the text of a database file (format "mirage-tuning", versions 1
+/// to 3).
 /// Failures are TuningDatabase errors naming the field, e.g.
 /// "entries[0].winner.median_us: expected a number >= 0", or the line and
 /// column of a JSON syntax error.
 Expected<std::vector<TuningEntry>> parseTuningDatabase(std::string_view text);
+
+/// Parses a JSON array of measurements in the database's form (version 3,
+/// so "backend" may be given), as a tuner's caller passes the measurements
+/// it made itself. Failures are InvalidArgument errors naming the field,
+/// e.g. "measurements[1].status: unknown status ...".
+Expected<std::vector<TuningMeasurement>>
+parseTuningMeasurements(std::string_view text);
 
 /// The text of a database file holding `entries`: indented JSON, ending
 /// with a newline.
