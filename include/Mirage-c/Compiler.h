@@ -78,6 +78,12 @@ mirageCompilerExportMirageJSON(const char *source, const char *name);
 MLIR_CAPI_EXPORTED MirageCompilerResult
 mirageCompilerTranslateToTriton(const char *source, const char *name);
 
+/// mirageCompilerTranslateToTriton, leaving out with a warning each function
+/// the Triton backend does not support (listed in a comment of the module),
+/// as `mirage-translate --mirage-to-triton --triton-skip-unsupported` does.
+MLIR_CAPI_EXPORTED MirageCompilerResult
+mirageCompilerTranslateSupportedToTriton(const char *source, const char *name);
+
 /// Frees the strings of `result` and clears it.
 MLIR_CAPI_EXPORTED void
 mirageCompilerResultDestroy(MirageCompilerResult *result);

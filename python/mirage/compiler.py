@@ -72,7 +72,8 @@ _FUNCTIONS = {"mirageCompilerRunPipeline": 3, "mirageCompilerWriteBundle": 4,
               "mirageCompilerDescribeFunction": 3,
               "mirageCompilerImportMirageJSON": 3,
               "mirageCompilerExportMirageJSON": 2,
-              "mirageCompilerTranslateToTriton": 2}
+              "mirageCompilerTranslateToTriton": 2,
+              "mirageCompilerTranslateSupportedToTriton": 2}
 
 _lock = threading.Lock()
 _library = None
@@ -157,16 +158,21 @@ def export_mirage_json(source, name="<graph>"):
                  "mirageCompilerExportMirageJSON", source, name)
 
 
-def translate_to_triton(source, name="<graph>"):
+def translate_to_triton(source, name="<graph>", skip_unsupported=False):
     """MLIR `source` as one Triton Python module (docs/Triton.md): a
-    `@triton.jit` kernel per graph_def and a host function per function."""
-    return _call(f"{name}: no Triton program", "mirageCompilerTranslateToTriton",
-                 source, name)
+    `@triton.jit` kernel per graph_def and a host function per function.
+    A function the backend does not support is an error naming the
+    construct, or with `skip_unsupported` is left out (the warning is in
+    last_remarks(), the module lists it in a comment)."""
+    function = ("mirageCompilerTranslateSupportedToTriton" if skip_unsupported
+                else "mirageCompilerTranslateToTriton")
+    return _call(f"{name}: no Triton program", function, source, name)
 
 
-def write_triton_program(source, path, name="<graph>"):
+def write_triton_program(source, path, name="<graph>",
+                         skip_unsupported=False):
     """Writes translate_to_triton(source) to `path`; returns `path`."""
-    text = translate_to_triton(source, name)
+    text = translate_to_triton(source, name, skip_unsupported)
     with open(path, "w") as f:
         f.write(text)
     return path

@@ -23,7 +23,12 @@ namespace mlir::mirage {
 /// Writes the Triton Python module of every function of `module` to
 /// `output`. Fails with a diagnostic naming the op on a construct the Triton
 /// backend cannot express; nothing is written then.
-LogicalResult translateToTriton(ModuleOp module, raw_ostream &output);
+/// Writes `module` as one Triton Python module (docs/Triton.md). A function
+/// the backend does not support fails the translation with an error naming
+/// the construct, or, with `skipUnsupported`, is left out with a warning
+/// and listed in a comment of the module (its FUNCTIONS omits it).
+LogicalResult translateToTriton(ModuleOp module, raw_ostream &output,
+                                bool skipUnsupported = false);
 
 /// Registers `--mirage-to-triton`.
 void registerTritonTranslation();

@@ -225,18 +225,33 @@ MirageCompilerResult mirageCompilerExportMirageJSON(const char *source,
   });
 }
 
-MirageCompilerResult mirageCompilerTranslateToTriton(const char *source,
-                                                     const char *name) {
+/// The Triton module of `source`, refusing unsupported functions or
+/// (`skipUnsupported`) leaving them out.
+static MirageCompilerResult translateToTriton(const char *source,
+                                              const char *name,
+                                              bool skipUnsupported) {
   return onLargeStack([&] {
     Call call(source, name);
     if (!call.parse())
       return call.finish(false);
     std::string module;
     llvm::raw_string_ostream os(module);
-    if (failed(mirage::translateToTriton(*call.module, os)))
+    if (failed(
+            mirage::translateToTriton(*call.module, os, skipUnsupported)))
       return call.finish(false);
     return call.finish(true, module);
   });
+}
+
+MirageCompilerResult mirageCompilerTranslateToTriton(const char *source,
+                                                     const char *name) {
+  return translateToTriton(source, name, /*skipUnsupported=*/false);
+}
+
+MirageCompilerResult
+mirageCompilerTranslateSupportedToTriton(const char *source,
+                                         const char *name) {
+  return translateToTriton(source, name, /*skipUnsupported=*/true);
 }
 
 void mirageCompilerResultDestroy(MirageCompilerResult *result) {

@@ -76,6 +76,10 @@ public:
 
   LogicalResult check(func::FuncOp function);
   void writeFunction(func::FuncOp function);
+  /// Notes `function` as left out of the module, for `reason`.
+  void leaveOut(func::FuncOp function, StringRef reason) {
+    leftOut.push_back(("#   @" + function.getSymName() + ": " + reason).str());
+  }
   void finish(raw_ostream &output);
 
 private:
@@ -94,6 +98,7 @@ private:
   llvm::raw_string_ostream kernels, hosts;
   PythonWriter kernelWriter{kernels}, hostWriter{hosts};
   SmallVector<std::string> table;
+  SmallVector<std::string> leftOut;
   llvm::DenseMap<Value, std::string> names;
   bool usesLibdevice = false;
   unsigned opIndex = 0;
@@ -316,6 +321,9 @@ void ModuleWriter::finish(raw_ostream &output) {
             "import triton.language as tl\n";
   if (usesLibdevice)
     output << "from triton.language.extra import libdevice\n";
+  if (!leftOut.empty())
+    output << "\n# Left out (not supported by the Triton backend):\n"
+           << llvm::join(leftOut, "\n") << "\n";
   output << kernelText << hostText << "\n\n"
          << "#: Every host function: symbol name -> (function, input specs, "
             "output specs),\n"
@@ -327,15 +335,39 @@ void ModuleWriter::finish(raw_ostream &output) {
 } // namespace
 
 LogicalResult mlir::mirage::translateToTriton(ModuleOp module,
-                                              raw_ostream &output) {
+                                              raw_ostream &output,
+                                              bool skipUnsupported) {
   ModuleWriter writer;
   SmallVector<func::FuncOp> functions;
   for (auto function : module.getOps<func::FuncOp>()) {
     if (function.isExternal())
       continue;
-    if (failed(writer.check(function)))
-      return failure();
-    functions.push_back(function);
+    if (!skipUnsupported) {
+      if (failed(writer.check(function)))
+        return failure();
+      functions.push_back(function);
+      continue;
+    }
+    // The refusal's error becomes the reason the function is left out.
+    std::string reason;
+    LogicalResult checked = success();
+    {
+      ScopedDiagnosticHandler capture(
+          module.getContext(), [&](Diagnostic &diagnostic) {
+            if (diagnostic.getSeverity() != DiagnosticSeverity::Error)
+              return failure();
+            if (reason.empty())
+              reason = diagnostic.str();
+            return success();
+          });
+      checked = writer.check(function);
+    }
+    if (succeeded(checked)) {
+      functions.push_back(function);
+      continue;
+    }
+    function.emitWarning("left out of the Triton module: ") << reason;
+    writer.leaveOut(function, reason);
   }
   for (func::FuncOp function : functions)
     writer.writeFunction(function);

@@ -9,8 +9,16 @@
 #include "Mirage/Target/Triton.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
 
 using namespace mlir;
+
+/// mirage-translate's --triton-skip-unsupported.
+static llvm::cl::opt<bool> skipUnsupported(
+    "triton-skip-unsupported",
+    llvm::cl::desc("With --mirage-to-triton: leave out, with a warning, the "
+                   "functions the Triton backend does not support"),
+    llvm::cl::init(false));
 
 void mlir::mirage::registerTritonTranslation() {
   TranslateFromMLIRRegistration registration(
@@ -20,7 +28,7 @@ void mlir::mirage::registerTritonTranslation() {
         auto module = dyn_cast<ModuleOp>(op);
         if (!module)
           return op->emitError("expected a module");
-        return translateToTriton(module, output);
+        return translateToTriton(module, output, skipUnsupported);
       },
       [](DialectRegistry &registry) {
         mirage::registerAllDialects(registry);
