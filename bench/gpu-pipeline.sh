@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The main job's benchmark, to run on a GPU machine (docs/Benchmarks/Kernels.md):
-# builds runtime/ (the runtime library and mirage-tune), runs mirage-tune on
+# builds runtime/ (the runtime library and mirage-tune), runs mirage-tune (or,
+# for a bundle with a triton.py, `python3 -m mirage.tuning`, which measures
+# the Triton forms beside the PTX) on
 # every pipeline_<case> bundle of bench/make-pipeline-bundles.py under
 # PIPELINE (a fresh tuning database in $OUT), then bench/gpu/bench.py over
 # PIPELINE and COMPARISONS (bundles of bench/make-gpu-bundles.py, optional)
@@ -44,10 +46,18 @@ echo "mirage-tune GPU tests: $(tail -1 "$out/tune-gpu-tests.log")"
 
 db="$out/tuning.json"
 rm -f "$db"
+export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
 for bundle in "$pipeline"/pipeline_*/; do
   name="$(basename "$bundle")"
-  "$build/mirage-tune" "$bundle" --db "$db" >"$out/tune-${name#pipeline_}.txt" 2>&1
-  echo "mirage-tune $name: exit $?"
+  if [[ -f "$bundle/triton.py" ]]; then
+    # Triton forms measured beside the PTX (docs/Runtime.md, "Triton
+    # measurements").
+    MIRAGE_RUNTIME_LIBRARY="$build/libmirage_runtime.so" "$python" -m mirage.tuning \
+      "$bundle" --db "$db" >"$out/tune-${name#pipeline_}.txt" 2>&1
+  else
+    "$build/mirage-tune" "$bundle" --db "$db" >"$out/tune-${name#pipeline_}.txt" 2>&1
+  fi
+  echo "tuning $name: exit $?"
   tail -n 15 "$out/tune-${name#pipeline_}.txt"
 done
 
@@ -59,6 +69,5 @@ for bundle in "$pipeline"/pipeline_*/ ${comparisons:+"$comparisons"/*/}; do
   ln -s "${bundle%/}" "$all/$(basename "$bundle")"
 done
 
-export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
 PYTHONUNBUFFERED=1 "$python" "$root/bench/gpu/bench.py" "$all" --out "$out" \
   --library "$build/libmirage_runtime.so" --tuning-db "$db" "$@"

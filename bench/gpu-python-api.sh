@@ -4,7 +4,9 @@
 # the self-contained package that scripts/build-python-package.sh built
 # elsewhere, and runs python/test/test_python_api_on_gpu.py against that
 # package (a graph superoptimized in-process there, run on torch tensors,
-# checked against PyTorch), then every example of examples/python/ (search
+# checked against PyTorch) and python/test/test_tuning_on_gpu.py (Triton
+# forms measured beside the PTX, a Triton winner run as Triton), then every
+# example of examples/python/ (search
 # with measured selection, the kernel on torch tensors, checked against
 # PyTorch and timed).
 #
@@ -26,7 +28,8 @@ source "$root/bench/gpu-package-env.sh"
 # is the package's.
 "${PYTHON:-python3}" -m pytest -q -p no:cacheprovider -c /dev/null \
   --rootdir "$root/python" --junitxml="$out/python-api.xml" \
-  "$root/python/test/test_python_api_on_gpu.py" 2>&1 | tee "$out/python-api.log"
+  "$root/python/test/test_python_api_on_gpu.py" \
+  "$root/python/test/test_tuning_on_gpu.py" 2>&1 | tee "$out/python-api.log"
 status="${PIPESTATUS[0]}"
 (
   failed=0

@@ -3,7 +3,7 @@
 
     make-pipeline-bundles.py OUT_DIR [--build build] [--time-limit 60]
                              [--candidates 8] [--search-threads 2]
-                             [--cases A,B] [--programs DIR]
+                             [--cases A,B] [--programs DIR] [--triton]
 
 For every program of DIR (default examples/benchmarks, the benchmarks;
 bench/generality holds the generality suite): `mirage-superoptimize`
@@ -14,7 +14,10 @@ candidates as one tuning group (docs/Runtime.md, "Tuning"), then
 reference program goes in: `mirage-tune` on the GPU picks the group's
 fastest correct function, which is the pipeline's result
 (bench/gpu-pipeline.sh). Each bundle keeps the MLIR it was compiled from as
-source.mlir and the search's remark as search.txt.
+source.mlir and the search's remark as search.txt. With --triton, each
+bundle also gets triton.py, the Triton module of its functions
+(`mirage-translate --mirage-to-triton --triton-skip-unsupported`), whose
+forms bench/gpu-pipeline.sh then measures beside the PTX.
 """
 import argparse
 import os
@@ -39,6 +42,7 @@ def main():
     parser.add_argument("--programs",
                         default=os.path.join(CHECKOUT, "examples",
                                              "benchmarks"))
+    parser.add_argument("--triton", action="store_true")
     args = parser.parse_args()
     opt = os.path.join(args.build, "bin", "mirage-opt")
     bundler = os.path.join(args.build, "bin", "mirage-bundle")
@@ -67,6 +71,12 @@ def main():
                   file=sys.stderr)
             return 1
         subprocess.run([bundler, source, "-o", out], check=True)
+        if args.triton:
+            subprocess.run([os.path.join(args.build, "bin",
+                                         "mirage-translate"),
+                            "--mirage-to-triton", "--triton-skip-unsupported",
+                            source, "-o", os.path.join(out, "triton.py")],
+                           check=True, capture_output=True)
         plan = read_plan(out)
         print(f"pipeline_{stem}: {len(plan.functions)} functions, chips "
               f"{', '.join(sorted(plan.ptx))}", flush=True)

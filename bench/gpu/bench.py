@@ -62,7 +62,7 @@ import kernel_results
 from bandwidth import BANDWIDTH
 from cases import CASES
 from generality import GENERALITY
-from mirage import CHECKOUT, interpreter, runtime
+from mirage import CHECKOUT, interpreter, runtime, tuning
 from mirage.backends import TorchBackend
 from mirage.mugraphs import HAND_WRITTEN, REFERENCES
 from mirage.plan import FunctionSpec, TensorSpec, read_plan
@@ -302,14 +302,15 @@ def case_reference(case, bundle_dirs):
     return None
 
 
-def tuned_winners(path):
-    """The winning function of every tuning key of the tuning database at
-    `path` (mirage-tune's, docs/Runtime.md "Tuning"), {} without one."""
+def tuned_winners(path, field="function"):
+    """The winner's `field` ("function", or "backend": "ptx" or "triton")
+    for every tuning key of the tuning database at `path`
+    (docs/Runtime.md "Tuning"), {} without one."""
     if path is None or not path.exists():
         return {}
     with open(path) as f:
         database = json.load(f)
-    return {entry["key"]: entry["winner"]["function"]
+    return {entry["key"]: entry["winner"].get(field, "ptx")
             for entry in database.get("entries", [])}
 
 
@@ -340,12 +341,12 @@ def mirage_candidates(case, bundle_dirs, inputs, expected, bound, options,
     import torch
     entries = []
     winners = tuned_winners(options.tuning_db)
+    backends = tuned_winners(options.tuning_db, "backend")
     for bundle_dir in bundle_dirs:
         base = {"bundle": bundle_dir.name, "function": None, "chip": None}
         try:
-            names = matching_functions(read_plan(bundle_dir).functions,
-                                       case)
-            sources = None
+            sources, plan = None, read_plan(bundle_dir)
+            names = matching_functions(plan.functions, case)
             if bundle_dir.name.startswith("pipeline_"):
                 sources = pipeline_functions(bundle_dir, names, winners)
                 names = list(sources)
@@ -356,7 +357,13 @@ def mirage_candidates(case, bundle_dirs, inputs, expected, bound, options,
                             "times": {}, "error": short(error)})
             continue
         for name in names:
-            function = bundle(name)
+            function, backend = bundle(name), "ptx"
+            tuned = plan.functions[name].tuning
+            if sources and sources[name] == "pipeline" and \
+                    backends.get(tuned.key) == "triton":
+                # The winner's Triton form, as the Python API runs it.
+                function = tuning.TritonFunction(bundle_dir, name)
+                backend = "triton"
             outputs = torch.empty(case.output, dtype=inputs[0].dtype,
                                   device=inputs[0].device)
 
@@ -364,6 +371,7 @@ def mirage_candidates(case, bundle_dirs, inputs, expected, bound, options,
                 return function(*inputs, out=outputs)
             entry = {**base, "function": name,
                      "source": sources[name] if sources else "comparison",
+                     "backend": backend,
                      "chip": bundle.chip(options.device),
                      **run_variant(call, expected, bound,
                                    poison=lambda: outputs.fill_(math.nan))}

@@ -14,6 +14,7 @@ import functools
 import hashlib
 import os
 import pathlib
+import re
 import shutil
 import sys
 import tempfile
@@ -136,14 +137,39 @@ def _gpu_to_tune(tune):
     return reason is None if tune is None else bool(tune)
 
 
-def _tune_on_gpu(graph, searched, chips, watch):
+#: The code generators measured selection can choose between.
+BACKENDS = ("ptx", "triton")
+
+
+def _backends(backends, tuned):
+    """The backends to measure: `backends` checked, or by default PTX and,
+    when Triton can be imported, Triton. Without tuning only PTX runs."""
+    if backends is None:
+        if not tuned:
+            return ("ptx",)
+        import importlib.util
+        return BACKENDS if importlib.util.find_spec("triton") else ("ptx",)
+    chosen = (backends,) if isinstance(backends, str) else tuple(backends)
+    if not chosen or "ptx" not in chosen or any(
+            b not in BACKENDS for b in chosen) or len(set(chosen)) != len(
+                chosen):
+        raise ValueError(f"superoptimize: backends names \"ptx\" and "
+                         f"optionally \"triton\", got {backends!r}")
+    if "triton" in chosen and not tuned:
+        raise ValueError("superoptimize: backends with \"triton\" needs "
+                         "tuning on a GPU (tune=True or a GPU present)")
+    return chosen
+
+
+def _tune_on_gpu(graph, searched, chips, watch, backends):
     """Measured selection: the search's candidates and the program as
     written, compiled as one tuning group, checked and timed on the current
-    CUDA device; the winner goes to the tuning database, where the
-    superoptimize that follows finds it. Without candidates (a program the
-    search does not cover) there is nothing to measure."""
+    CUDA device (as PTX and, with "triton" in `backends`, as Triton); the
+    winner, a function and its backend, goes to the tuning database, where
+    the superoptimize that follows finds it. Without candidates (a program
+    the search does not cover) there is nothing to measure."""
     import torch
-    from mirage import runtime
+    from mirage import runtime, tuning
     with watch():
         text = compiler.run_pipeline(
             graph.to_mlir(),
@@ -155,9 +181,15 @@ def _tune_on_gpu(graph, searched, chips, watch):
         functions = read_plan(directory).functions.values()
         if not any(f.tuning is not None for f in functions):
             return "nothing to tune: the search emitted no candidates\n"
+        module = None
+        if "triton" in backends:
+            module = compiler.write_triton_program(
+                text, pathlib.Path(directory) / "triton.py",
+                name=f"{graph.name}.mlir", skip_unsupported=True)
         bundle = runtime.load_bundle(directory)
         try:
-            return bundle.tune(device_index=torch.cuda.current_device())
+            return tuning.tune(bundle, module,
+                               device_index=torch.cuda.current_device())
         finally:
             bundle.close()
 
@@ -178,7 +210,7 @@ def _progress_mode(progress):
 
 def superoptimize(graph, time_limit=60, search_threads=None, griddims=None,
                   franges=None, chips=(), progress=None, tune=None,
-                  **options):
+                  backends=None, **options):
     """Searches `graph` (a KernelGraph), verifies and compiles the winner,
     and returns a Kernel. The result is cached (see the module's doc).
     `progress` shows the search's progress on stderr: "bar" (one line
@@ -187,13 +219,16 @@ def superoptimize(graph, time_limit=60, search_threads=None, griddims=None,
     default: the bar on a terminal, else nothing). `tune` (default: when a
     GPU is there) measures the best candidates and the program as written
     on the GPU and keeps the fastest correct one; otherwise the cost model
-    chooses."""
+    chooses. `backends` are the code generators tuning measures: "ptx"
+    and "triton" (the default when Triton imports): the winner is a
+    µGraph and a backend, and `Kernel.backend` says which runs."""
     if search_threads is None:
         search_threads = max(1, min(os.cpu_count() or 1, 16))
     mode = _progress_mode(progress)
     searched = _search_options(time_limit, search_threads, griddims, franges,
                                options)
     tuned = _gpu_to_tune(tune)
+    backends = _backends(backends, tuned)
     if tuned:
         # The cost model ranks for the GPU measured on, and the measurement
         # is recorded for its chip.
@@ -207,9 +242,11 @@ def superoptimize(graph, time_limit=60, search_threads=None, griddims=None,
     pipeline = "mirage-superoptimize{" + searched + shown + "}"
     if not tuned:
         return _cached_kernel(graph, searched, pipeline, chips, watch=watch)
-    return _cached_kernel(graph, searched + " tuned", pipeline, chips,
+    return _cached_kernel(graph, searched + " tuned " + ",".join(backends),
+                          pipeline, chips,
                           prepare=lambda: _tune_on_gpu(
-                              graph, searched + shown, chips, watch),
+                              graph, searched + shown, chips, watch,
+                              backends),
                           watch=watch)
 
 
@@ -241,6 +278,9 @@ def _cached_kernel(graph, what, pipeline, chips, prepare=None,
             compiler.write_bundle(text, staging, chips,
                                   name=f"{graph.name}.mlir")
             (staging / "source.mlir").write_text(text)
+            if function_backend(text, graph.name) == "triton":
+                compiler.write_triton_program(text, staging / "triton.py",
+                                              name=f"{graph.name}.mlir")
             (staging / "remarks.txt").write_text(remarks)
             if report is not None:
                 (staging / "tuning.txt").write_text(report)
@@ -254,6 +294,17 @@ def _cached_kernel(graph, what, pipeline, chips, prepare=None,
     return Kernel(entry, graph.name, len(graph.inputs))
 
 
+def function_backend(text, function):
+    """The backend that runs `function` of the MLIR `text`: "triton" when
+    mirage-superoptimize marked it `mirage.backend = "triton"` (its Triton
+    form was measured fastest), else "ptx"."""
+    signature = re.search(r"^\s*func\.func @" + re.escape(function) +
+                          r"\(.*$", text, re.MULTILINE)
+    if signature and 'mirage.backend = "triton"' in signature.group(0):
+        return "triton"
+    return "ptx"
+
+
 class Kernel:
     """A superoptimized graph: callable as `kernel(x, w)` (one tensor for one
     output, else a tuple) or `kernel(inputs=[x, w])` (always a list), on
@@ -265,6 +316,14 @@ class Kernel:
         self.function = function
         self.num_inputs = num_inputs
         self._function = None
+
+    @property
+    def backend(self):
+        """"ptx" (the bundle's PTX through the runtime) or "triton" (the
+        Triton module of the same µGraph), whichever measured fastest."""
+        if (self.directory / "triton.py").is_file():
+            return "triton"
+        return "ptx"
 
     @property
     def mlir(self):
@@ -290,9 +349,14 @@ class Kernel:
 
     def _bound(self):
         if self._function is None:
-            from mirage import runtime
-            self._function = runtime.load_bundle(self.directory)(
-                self.function)
+            if self.backend == "triton":
+                from mirage import tuning
+                self._function = tuning.TritonFunction(self.directory,
+                                                       self.function)
+            else:
+                from mirage import runtime
+                self._function = runtime.load_bundle(self.directory)(
+                    self.function)
         return self._function
 
     def __call__(self, *args, inputs=None, out=None):
@@ -311,3 +375,4 @@ class Kernel:
 
     def __repr__(self):
         return f"Kernel({self.function!r}, {str(self.directory)!r})"
+

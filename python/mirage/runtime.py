@@ -17,6 +17,7 @@ works on any object with `shape`, `dtype`, `stride()`, `device` and
 """
 
 import ctypes
+import json
 import os
 import pathlib
 import threading
@@ -53,6 +54,12 @@ class MirageError(RuntimeError):
 
 class MirageArgumentError(MirageError, ValueError):
     """Call arguments the runtime library rejected."""
+
+
+def torch_dtype(name):
+    """The torch dtype of plan dtype `name` ("f16", "bf16", "f32")."""
+    import torch
+    return getattr(torch, _TORCH_NAMES[name][len("torch."):])
 
 
 def _dtype_name(tensor):
@@ -177,13 +184,14 @@ def _load_library(path):
         library.mirage_bundle_run.argtypes = [
             handle, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(_Tensor),
             ctypes.c_int, ctypes.POINTER(_Tensor), ctypes.c_void_p]
-        library.mirage_bundle_tune.argtypes = [
-            handle, ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p)]
+        library.mirage_bundle_tune_measured.argtypes = [
+            handle, ctypes.c_char_p, ctypes.c_char_p,
+            ctypes.POINTER(ctypes.c_char_p)]
         library.mirage_last_error.argtypes = []
         library.mirage_last_error.restype = ctypes.c_char_p
         for name in ("mirage_bundle_load", "mirage_bundle_free",
                      "mirage_bundle_chip", "mirage_bundle_run",
-                     "mirage_bundle_tune"):
+                     "mirage_bundle_tune_measured"):
             getattr(library, name).restype = ctypes.c_int
         _libraries[key] = library
         return library
@@ -267,16 +275,21 @@ class Bundle:
         _raise_on_failure(self._library, status)
         return chip.value.decode()
 
-    def tune(self, database=None, device_index=0):
+    def tune(self, database=None, device_index=0, measurements=None):
         """Tunes every tuning group of the bundle on CUDA device
         `device_index`, as mirage-tune does, and records each winner in the
         tuning database `database` (default: $MIRAGE_TUNING_DB, else the
         user's cache); returns the groups' tables as text. Raises
-        MirageError naming the first group that failed."""
+        MirageError naming the first group that failed. `measurements` are
+        the caller's measurements of the groups' functions under another
+        backend, in the database's form (mirage.tuning.measure_triton):
+        they compete with the tuner's PTX timings."""
         report = ctypes.c_char_p()
-        status = self._library.mirage_bundle_tune(
+        status = self._library.mirage_bundle_tune_measured(
             self.handle(device_index),
             str(database).encode() if database else None,
+            json.dumps(measurements).encode()
+            if measurements is not None else None,
             ctypes.byref(report))
         text = (report.value or b"").decode(errors="replace")
         _raise_on_failure(self._library, status)
@@ -324,9 +337,7 @@ class BundleFunction:
         if device is None:
             device = torch.device("cuda", torch.cuda.current_device())
         if outputs is None:
-            dtypes = {"f16": torch.float16, "bf16": torch.bfloat16,
-                      "f32": torch.float32}
-            outputs = [torch.empty(spec.shape, dtype=dtypes[spec.dtype],
+            outputs = [torch.empty(spec.shape, dtype=torch_dtype(spec.dtype),
                                    device=device)
                        for spec in self.spec.outputs]
         stream = torch.cuda.current_stream(device)

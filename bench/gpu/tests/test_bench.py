@@ -373,6 +373,12 @@ def test_pipeline_functions_are_the_tuned_winner_and_the_cost_model_choice(
         "lora": "cost_model", "lora_candidate_1": "pipeline"}
     assert bench.tuned_winners(tmp_path / "missing.json") == {}
     assert bench.bundle_case("pipeline_lora") == "lora"
+    # The winner's backend: PTX unless its Triton form won.
+    assert bench.tuned_winners(database, "backend") == {key: "ptx"}
+    database.write_text(json.dumps({"format": "mirage-tuning", "version": 3,
+        "entries": [{"key": key, "winner": {"function": "lora_candidate_1",
+                                            "backend": "triton"}}]}))
+    assert bench.tuned_winners(database, "backend") == {key: "triton"}
 
 
 def test_ties_go_to_the_preferred_candidate():

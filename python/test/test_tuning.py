@@ -1,0 +1,79 @@
+"""mirage.tuning without a GPU: the rule that judges a Triton form, the
+module loader, the backend a superoptimized function is marked with, and
+the checks of superoptimize's `backends`. The measurements themselves run
+in test_tuning_on_gpu.py."""
+
+import pathlib
+
+import pytest
+
+from mirage import compiler, kernel, tuning
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+TRITON_DB = ROOT / "test" / "Transforms" / "Inputs" / \
+    "tuning-database-triton.json"
+MEASURED = ROOT / "test" / "Transforms" / "superoptimize-measured-triton.mlir"
+
+
+def test_judge_follows_the_tuners_rule():
+    torch = pytest.importorskip("torch")
+    reference = torch.tensor([1.0, -2.0, float("inf")])
+    assert tuning.judge([torch.tensor([1.0, -2.01, 5.0])], [reference],
+                        2e-2)[0] == "ok"
+    status, error, message = tuning.judge(
+        [torch.tensor([1.0, -2.5, 0.0])], [reference], 2e-2)
+    assert status == "wrong" and error == pytest.approx(0.25)
+    assert "max relative error 0.25 exceeds the tolerance 0.02" in message
+    status, _, message = tuning.judge(
+        [torch.tensor([float("nan"), -2.0, 0.0])], [reference], 2e-2)
+    assert status == "wrong"
+    assert "1 values are not finite where the program as written" in message
+    status, _, message = tuning.judge([torch.zeros(2)], [reference], 2e-2)
+    assert status == "wrong" and "shape (2,) differs from (3,)" in message
+
+
+def test_a_module_without_functions_is_refused(tmp_path):
+    (tmp_path / "m.py").write_text("x = 1\n")
+    with pytest.raises(ValueError, match="no FUNCTIONS table"):
+        tuning.load_triton_module(tmp_path / "m.py")
+    (tmp_path / "t.py").write_text("FUNCTIONS = {'f': (len, [], [])}\n")
+    assert tuning.load_triton_module(tmp_path / "t.py").FUNCTIONS["f"][0] \
+        is len
+
+
+def test_the_backend_follows_the_tuning_database(tmp_path):
+    version = compiler.version()
+    database = tmp_path / "db.json"
+    database.write_text(TRITON_DB.read_text().replace("@COMPILER@", version))
+    source = MEASURED.read_text()
+    text = compiler.run_pipeline(
+        source, f"mirage-superoptimize{{tuning-db={database} "
+        f"forloop-ranges=1}}")
+    assert kernel.function_backend(text, "scaled_exp") == "triton"
+    assert kernel.function_backend(text, "rmsnorm_linear") == "triton"
+    plain = compiler.run_pipeline(
+        source, "mirage-superoptimize{use-tuning-db=false forloop-ranges=1 "
+        "time-limit=5}")
+    assert kernel.function_backend(plain, "scaled_exp") == "ptx"
+    assert kernel.function_backend(text, "missing") == "ptx"
+
+
+@pytest.mark.parametrize("backends", [("triton",), ("ptx", "cuda"), (),
+                                      ("ptx", "ptx")])
+def test_backends_must_name_ptx_and_optionally_triton(backends):
+    with pytest.raises(ValueError, match="backends names"):
+        kernel._backends(backends, tuned=True)
+
+
+def test_triton_needs_tuning():
+    with pytest.raises(ValueError, match="needs tuning on a GPU"):
+        kernel._backends(("ptx", "triton"), tuned=False)
+    assert kernel._backends(None, tuned=False) == ("ptx",)
+    assert kernel._backends("ptx", tuned=True) == ("ptx",)
+
+
+def test_a_cache_entry_with_a_triton_module_runs_as_triton(tmp_path):
+    entry = kernel.Kernel(tmp_path, "f", 1)
+    assert entry.backend == "ptx"
+    (tmp_path / "triton.py").write_text("FUNCTIONS = {}\n")
+    assert entry.backend == "triton"
