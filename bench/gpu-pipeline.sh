@@ -12,7 +12,10 @@
 #   bench/gpu-pipeline.sh PIPELINE [COMPARISONS] [bench.py options...]
 #
 # Writes tuning.json, tune-<case>.txt, bench.json, bench.md, bench.png and
-# the logs to $OUT (default ./gpu-pipeline-out).
+# the logs to $OUT (default ./gpu-pipeline-out). MIRAGE_TUNE_ONLY=1 stops
+# after the tuning; MIRAGE_TUNED_DB=FILE skips it and benchmarks with the
+# tuning database FILE of an earlier run (so that the two fit in separate
+# time-limited calls).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [[ $# -lt 1 ]]; then
@@ -45,21 +48,30 @@ MIRAGE_TUNE="$build/mirage-tune" "$python" -m pytest -q -p no:cacheprovider \
 echo "mirage-tune GPU tests: $(tail -1 "$out/tune-gpu-tests.log")"
 
 db="$out/tuning.json"
-rm -f "$db"
 export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
-for bundle in "$pipeline"/pipeline_*/; do
-  name="$(basename "$bundle")"
-  if [[ -f "$bundle/triton.py" ]]; then
-    # Triton forms measured beside the PTX (docs/Runtime.md, "Triton
-    # measurements").
-    MIRAGE_RUNTIME_LIBRARY="$build/libmirage_runtime.so" "$python" -m mirage.tuning \
-      "$bundle" --db "$db" >"$out/tune-${name#pipeline_}.txt" 2>&1
-  else
-    "$build/mirage-tune" "$bundle" --db "$db" >"$out/tune-${name#pipeline_}.txt" 2>&1
-  fi
-  echo "tuning $name: exit $?"
-  tail -n 15 "$out/tune-${name#pipeline_}.txt"
-done
+if [[ -n "${MIRAGE_TUNED_DB:-}" ]]; then
+  # The tuning of an earlier run of the same bundles.
+  cp "$MIRAGE_TUNED_DB" "$db"
+else
+  rm -f "$db"
+  for bundle in "$pipeline"/pipeline_*/; do
+    name="$(basename "$bundle")"
+    log="$out/tune-${name#pipeline_}.txt"
+    if [[ -f "$bundle/triton.py" ]]; then
+      # Triton forms measured beside the PTX (docs/Runtime.md, "Triton
+      # measurements").
+      MIRAGE_RUNTIME_LIBRARY="$build/libmirage_runtime.so" \
+        "$python" -m mirage.tuning "$bundle" --db "$db" >"$log" 2>&1
+    else
+      "$build/mirage-tune" "$bundle" --db "$db" >"$log" 2>&1
+    fi
+    echo "tuning $name: exit $?"
+    tail -n 15 "$log"
+  done
+fi
+if [[ "${MIRAGE_TUNE_ONLY:-0}" == 1 ]]; then
+  exit 0
+fi
 
 # One root holding both sets of bundles, for bench.py.
 all="$(mktemp -d)/bundles"

@@ -360,7 +360,7 @@ def mirage_candidates(case, bundle_dirs, inputs, expected, bound, options,
             function, backend = bundle(name), "ptx"
             tuned = plan.functions[name].tuning
             if sources and sources[name] == "pipeline" and \
-                    backends.get(tuned.key) == "triton":
+                    backends.get(tuned["key"]) == "triton":
                 # The winner's Triton form, as the Python API runs it.
                 function = tuning.TritonFunction(bundle_dir, name)
                 backend = "triton"

@@ -183,9 +183,13 @@ def _tune_on_gpu(graph, searched, chips, watch, backends):
             return "nothing to tune: the search emitted no candidates\n"
         module = None
         if "triton" in backends:
-            module = compiler.write_triton_program(
-                text, pathlib.Path(directory) / "triton.py",
-                name=f"{graph.name}.mlir", skip_unsupported=True)
+            try:
+                module = compiler.write_triton_program(
+                    text, pathlib.Path(directory) / "triton.py",
+                    name=f"{graph.name}.mlir", skip_unsupported=True)
+            except compiler.CompilerError as error:
+                warnings.warn(f"superoptimize: no Triton forms to measure, "
+                              f"PTX only: {error}", stacklevel=4)
         bundle = runtime.load_bundle(directory)
         try:
             return tuning.tune(bundle, module,

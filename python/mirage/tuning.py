@@ -67,9 +67,9 @@ def _groups(plan):
     groups = {}
     for spec in plan.functions.values():
         if spec.tuning is not None:
-            groups.setdefault(spec.tuning.key, []).append(spec)
+            groups.setdefault(spec.tuning["key"], []).append(spec)
     for members in groups.values():
-        members.sort(key=lambda spec: spec.tuning.candidate)
+        members.sort(key=lambda spec: spec.tuning["candidate"])
     return groups
 
 
@@ -192,7 +192,7 @@ def measure_triton(bundle, module, device_index=0, runs=50, warmup=5,
 def _measure(function, spec, inputs, references, rtol, timer):
     """One Triton form's measurement (see measure_triton)."""
     import torch
-    record = {"function": spec.name, "candidate": spec.tuning.candidate,
+    record = {"function": spec.name, "candidate": spec.tuning["candidate"],
               "backend": "triton"}
     try:
         outputs = function(*inputs)
@@ -274,14 +274,15 @@ def main(argv=None):
     module = args.triton
     if module is None and (args.bundle / "triton.py").is_file():
         module = args.bundle / "triton.py"
-    bundle = runtime.load_bundle(args.bundle, device=args.device)
     try:
-        print(tune(bundle, module, args.db, args.device), end="")
-    except runtime.MirageError as error:
+        bundle = runtime.load_bundle(args.bundle, device=args.device)
+        try:
+            print(tune(bundle, module, args.db, args.device), end="")
+        finally:
+            bundle.close()
+    except (runtime.MirageError, ValueError, OSError) as error:
         print(f"mirage.tuning: error: {error}", file=sys.stderr)
         return 1
-    finally:
-        bundle.close()
     return 0
 
 

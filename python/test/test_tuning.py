@@ -77,3 +77,16 @@ def test_a_cache_entry_with_a_triton_module_runs_as_triton(tmp_path):
     assert entry.backend == "ptx"
     (tmp_path / "triton.py").write_text("FUNCTIONS = {}\n")
     assert entry.backend == "triton"
+
+
+def test_groups_list_the_program_as_written_first():
+    from mirage.plan import read_plan
+    plan = read_plan(ROOT / "runtime" / "test" / "bundles" / "tuning_mean")
+    (members,) = tuning._groups(plan).values()
+    assert [spec.name for spec in members] == [
+        "mean", "mean_candidate_0", "mean_candidate_1", "mean_candidate_2"]
+
+
+def test_the_command_line_reports_errors(tmp_path, capsys):
+    assert tuning.main([str(tmp_path / "missing")]) == 1
+    assert "mirage.tuning: error: " in capsys.readouterr().err

@@ -1,32 +1,34 @@
-"""Tests of bench/gpu/triton_vs_ptx.py: the Triton-versus-PTX rows join the
-benchmark's tuned winner with the Triton check of the same function."""
+"""Tests of bench/gpu/triton_vs_ptx.py: per tuning group, the fastest PTX
+and Triton forms, the PTX winner's own Triton time and the choice."""
 
 import triton_vs_ptx
 
 
-def case(name, function, graph_us):
-    return {"case": name, "candidates": [
-        {"function": name + "_as_written", "source": "comparison",
-         "times": {"cudagraph": 99.0}},
-        {"function": function, "source": "pipeline",
-         "times": {"cudagraph": graph_us}}]}
+def ok(function, us, backend=None):
+    m = {"function": function, "status": "ok", "median_us": us}
+    if backend:
+        m["backend"] = backend
+    return m
 
 
-def test_joins_the_winner_with_its_triton_check():
-    bench = [case("gqa_bs1", "gqa_bs1_candidate_6", 8.0),
-             case("lora", "lora_candidate_1", 4.0),
-             {"case": "failed", "candidates": []}]
-    check = {"results": [
-        {"function": "gqa_bs1_candidate_6", "passed": True,
-         "errors": [1e-4, 3e-4], "triton_graph_us": 12.0},
-        {"function": "gqa_bs1_candidate_5", "passed": True,
-         "errors": [1e-4], "triton_graph_us": 1.0},
-        {"module": "broken", "passed": False, "exception": "boom"}]}
-    rows = triton_vs_ptx.rows(bench, check)
-    assert [r["case"] for r in rows] == ["gqa_bs1", "lora"]
-    gqa, lora = rows
-    assert gqa["triton_us"] == 12.0 and gqa["ptx_us"] == 8.0
-    assert gqa["triton_over_ptx"] == 1.5 and gqa["triton_error"] == 3e-4
-    assert gqa["triton_passed"] is True
-    assert lora["triton_us"] is None and lora["triton_passed"] is None
-    assert lora["triton_over_ptx"] is None
+def test_rows_compare_the_backends_of_each_group():
+    database = {"entries": [
+        {"winner": {"function": "lora_candidate_1", "backend": "triton"},
+         "measurements": [
+             ok("lora_as_written", 9.0), ok("lora_candidate_1", 5.0),
+             {"function": "lora_candidate_2", "status": "wrong"},
+             ok("lora_as_written", 8.0, "triton"),
+             ok("lora_candidate_1", 4.0, "triton"),
+             {"function": "lora_candidate_2", "status": "failed",
+              "backend": "triton"}]},
+        {"winner": {"function": "gqa_bs1_candidate_0"},
+         "measurements": [ok("gqa_bs1_as_written", 20.0),
+                          ok("gqa_bs1_candidate_0", 7.0)]}]}
+    gqa, lora = triton_vs_ptx.rows(database)
+    assert lora["case"] == "lora" and lora["backend"] == "triton"
+    assert lora["ptx_us"] == 5.0 and lora["triton_us"] == 4.0
+    assert lora["triton_same_us"] == 4.0
+    assert lora["triton"] == {"ok": 2, "wrong": 0, "failed": 1}
+    assert gqa["case"] == "gqa_bs1" and gqa["backend"] == "ptx"
+    assert gqa["triton_us"] is None and gqa["triton_same_us"] is None
+    assert gqa["triton"] == {"ok": 0, "wrong": 0, "failed": 0}
