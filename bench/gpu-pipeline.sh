@@ -54,6 +54,9 @@ if [[ -n "${MIRAGE_TUNED_DB:-}" ]]; then
   cp "$MIRAGE_TUNED_DB" "$db"
 else
   rm -f "$db"
+  # Triton's compiles in parallel first; the measurements are sequential.
+  "$python" "$root/bench/gpu/triton_precompile.py" "$pipeline"/pipeline_*/ \
+    >"$out/triton-precompile.log" 2>&1
   for bundle in "$pipeline"/pipeline_*/; do
     name="$(basename "$bundle")"
     log="$out/tune-${name#pipeline_}.txt"

@@ -270,7 +270,16 @@ def main(argv=None):
     parser.add_argument("--db", help="the tuning database")
     parser.add_argument("--device", type=int, default=0)
     args = parser.parse_args(argv)
+    import faulthandler
+    faulthandler.enable()
     from mirage import runtime
+    try:
+        # torch's CUDA first: the runtime then shares its primary context.
+        import torch
+        torch.cuda.init()
+    except (ImportError, RuntimeError) as error:
+        print(f"mirage.tuning: error: {error}", file=sys.stderr)
+        return 1
     module = args.triton
     if module is None and (args.bundle / "triton.py").is_file():
         module = args.bundle / "triton.py"
