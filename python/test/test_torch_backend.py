@@ -406,3 +406,32 @@ def test_the_backend_is_registered_as_mirage():
     import mirage.torch  # noqa: F401
     from torch._dynamo import list_backends
     assert "mirage" in list_backends(exclude_tags=())
+
+
+def test_a_failing_pass_leaves_the_graph_to_inductor(monkeypatch):
+    # An error outside any one piece (here in the partitioner), or in the
+    # compile of the transformed graph, is a warning: the caller compiles
+    # the graph as it came.
+    gm, inputs = traced(NormLinear(), (4, 64))
+    before = gm.code
+
+    def broken(*args):
+        raise IndexError("list assignment index out of range")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(partition, "propose", broken)
+        with pytest.warns(UserWarning, match=r"the Mirage pass failed "
+                          r"\(IndexError: list assignment index out of "
+                          r"range at .*test_torch_backend.py:\d+\)"):
+            assert dynamo.compile_with_mirage(
+                gm, inputs, lambda work: interpreted, None) is None
+    assert gm.code == before
+    with pytest.warns(UserWarning, match="Inductor's compile of the graph "
+                      "with Mirage kernels failed"):
+        assert dynamo.compile_with_mirage(
+            gm, inputs, lambda work: interpreted, broken) is None
+    assert gm.code == before
+    compiled = dynamo.compile_with_mirage(gm, inputs,
+                                          lambda work: interpreted,
+                                          lambda work: work)
+    assert calls(compiled) and not calls(gm)

@@ -15,9 +15,12 @@ in the caller's mode (`mode="reduce-overhead"` captures it in CUDA graphs).
 Inference only: a graph that needs gradients goes to Inductor unchanged.
 """
 
+import contextlib
+import copy
 import dataclasses
 import hashlib
 import math
+import traceback
 import warnings
 from typing import Optional
 
@@ -293,13 +296,10 @@ def _gpu_subgraph(gm, example_inputs, mode):
                     entry["reason"] = (f"its Mirage kernel disagrees with "
                                        f"PyTorch on {node.name}")
                     return None
-            # Outside Dynamo's tracing context: the piece's compile must
-            # not add guards to the model's shape environment.
-            with torch._guards.tracing(None):
-                inductor = compile_fx(piece, arguments,
-                                      config_patches=patches)
-                entry["inductor_us"] = _microseconds(
-                    lambda: inductor(*arguments))
+            # (compile_with_mirage runs this outside Dynamo's tracing
+            # context: the piece's compile adds no guards to the model's.)
+            inductor = compile_fx(piece, arguments, config_patches=patches)
+            entry["inductor_us"] = _microseconds(lambda: inductor(*arguments))
             entry["mirage_us"] = _microseconds(lambda: subgraph(ours))
         speedup = entry["inductor_us"] / entry["mirage_us"]
         if speedup < config.min_speedup:
@@ -316,6 +316,12 @@ def backend(gm, example_inputs, mode=None, options=None):
     `mode` (its `options`, as torch.compile passes them, too)."""
     from torch._inductor.compile_fx import compile_fx
 
+    patches = _mode_patches(mode)
+    patches.update(options or {})
+
+    def inductor(graph):
+        return compile_fx(graph, example_inputs, config_patches=patches)
+
     wants_gradients = torch.is_grad_enabled() and any(
         getattr(x, "requires_grad", False) for x in example_inputs)
     if wants_gradients:
@@ -327,14 +333,51 @@ def backend(gm, example_inputs, mode=None, options=None):
                       "(torch 2.4 or later), so Inductor compiles the graph "
                       "alone", stacklevel=2)
     elif torch.cuda.is_available():
-        report = transform(gm, example_inputs,
-                           _gpu_subgraph(gm, example_inputs, mode),
-                           config.max_matmuls)
-        _REPORT.extend(report)
-        for entry in report:
-            if not entry["kept"]:
-                warnings.warn(f"mirage: subgraph {entry['ops']} left to "
-                              f"Inductor: {entry['reason']}", stacklevel=2)
-    patches = _mode_patches(mode)
-    patches.update(options or {})
-    return compile_fx(gm, example_inputs, config_patches=patches)
+        compiled = compile_with_mirage(
+            gm, example_inputs,
+            lambda work: _gpu_subgraph(work, example_inputs, mode), inductor)
+        if compiled is not None:
+            return compiled
+    return inductor(gm)
+
+
+def compile_with_mirage(gm, example_inputs, make_for, compile_graph):
+    """`compile_graph` of a copy of `gm` in which `transform` (with the
+    make_subgraph that `make_for(copy)` returns) put Mirage subgraphs; None
+    when it kept none or anything raised (warned, naming the error), so
+    that the caller compiles `gm`, left as it came. The pass runs outside
+    Dynamo's tracing context: nothing it does may add guards to the
+    model's shapes."""
+    work = torch.fx.GraphModule(gm, copy.deepcopy(gm.graph))
+    guards = getattr(torch, "_guards", None)
+    outside = guards.tracing(None) if guards else contextlib.nullcontext()
+    try:
+        with outside:
+            report = transform(work, example_inputs, make_for(work),
+                               config.max_matmuls)
+    except Exception as error:  # noqa: BLE001 - the model must compile
+        _warn_failed("the Mirage pass", error)
+        return None
+    _REPORT.extend(report)
+    for entry in report:
+        if not entry["kept"]:
+            warnings.warn(f"mirage: subgraph {entry['ops']} left to "
+                          f"Inductor: {entry['reason']}", stacklevel=3)
+    if not any(entry["kept"] for entry in report):
+        return None
+    try:
+        return compile_graph(work)
+    except Exception as error:  # noqa: BLE001 - as above
+        _warn_failed("Inductor's compile of the graph with Mirage kernels",
+                     error)
+        return None
+
+
+def _warn_failed(what, error):
+    """Warns that `what` raised `error` (with the place it was raised) and
+    that Inductor compiles the graph alone."""
+    place = traceback.extract_tb(error.__traceback__)[-1:]
+    where = f" at {place[0].filename}:{place[0].lineno}" if place else ""
+    warnings.warn(f"mirage: {what} failed ({type(error).__name__}: {error}"
+                  f"{where}); Inductor compiles the graph alone",
+                  stacklevel=3)
