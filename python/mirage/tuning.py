@@ -205,9 +205,12 @@ def _measure(function, spec, inputs, references, rtol, timer):
         else:
             record["status"] = status
     except Exception as failure:  # a compile or launch error of Triton's
-        lines = str(failure).strip().splitlines()
+        # Triton's compile errors give the place first, the cause last.
+        lines = [line.strip() for line in str(failure).splitlines()
+                 if line.strip()] or [""]
         status, error = "failed", None
-        message = f"{type(failure).__name__}: {lines[0] if lines else ''}"
+        message = f"{type(failure).__name__}: {lines[0]}" + (
+            f" ... {lines[-1]}" if len(lines) > 1 else "")
         record["status"] = status
     if error is not None:
         record["max_rel_err"] = error

@@ -45,6 +45,8 @@ namespace {
 constexpr const char *kAxisNames[3] = {"x", "y", "z"};
 /// Triton programs index with int32.
 constexpr int64_t kMaxElements = int64_t(1) << 31;
+/// Triton's largest tensor, in elements (TRITON_MAX_TENSOR_NUMEL).
+constexpr int64_t kMaxTritonTensorElements = int64_t(1) << 20;
 
 ArrayRef<int64_t> shapeOf(Value value) {
   return cast<ShapedType>(value.getType()).getShape();
@@ -777,6 +779,28 @@ void KernelWriter::writeAccumFinish(block::ForloopAccumOp accum) {
 
 } // namespace
 
+/// Refuses a body op with a result tile of more than Triton's largest
+/// tensor once padded. (What does not fit in a block's shared memory shows
+/// only when Triton compiles the kernel: an OutOfResources error.)
+static LogicalResult checkTileSizes(Operation *inner) {
+  auto paddedElements = [](Value value) {
+    return ShapedType::getNumElements(paddedShape(shapeOf(value)));
+  };
+  for (Value result : inner->getResults()) {
+    // A saver's result is the graph_def's tensor in global memory.
+    if (!isa<ShapedType>(result.getType()) ||
+        isa<RankedTensorType>(result.getType()))
+      continue;
+    int64_t elements = paddedElements(result);
+    if (elements > kMaxTritonTensorElements)
+      return inner->emitOpError("makes a tile of ")
+             << result.getType() << ", " << elements
+             << " elements once padded: more than Triton's largest tensor ("
+             << kMaxTritonTensorElements << " elements)";
+  }
+  return success();
+}
+
 LogicalResult triton::checkGraphDef(kernel::GraphDefOp op) {
   FailureOr<block::LoopPhaseMap> phases =
       block::analyzeLoopPhases(op.getBodyBlock(), op.getForloop());
@@ -793,6 +817,8 @@ LogicalResult triton::checkGraphDef(kernel::GraphDefOp op) {
              << value.getType()
              << ": the Triton backend indexes tensors with int32";
   for (Operation &inner : op.getBodyBlock().without_terminator()) {
+    if (failed(checkTileSizes(&inner)))
+      return failure();
     if (isa<block::ConcatOp>(inner))
       return inner.emitOpError(
           "is not supported by the Triton backend (Triton has no "

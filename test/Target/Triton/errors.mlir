@@ -41,3 +41,17 @@ func.func @all_reduce(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
   %o = mirage_kernel.all_reduce %x : tensor<8x64xf16>
   return %o : tensor<8x64xf16>
 }
+
+// -----
+
+// CHECK: 'mirage_block.input_loader' op makes a tile of '!mirage_block.stensor<2x64x4096xf16>', 4194304 elements once padded: more than Triton's largest tensor (1048576 elements)
+func.func @tile_too_large(%x: tensor<2x64x4096xf16>) -> tensor<2x64x4096xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<2x64x4096xf16>) -> tensor<2x64x4096xf16>
+      grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    // expected-error @below {{'mirage_block.input_loader' op makes a tile of '!mirage_block.stensor<2x64x4096xf16>', 4194304 elements once padded: more than Triton's largest tensor (1048576 elements)}}
+    %t = input_loader %X imap <> : tensor<2x64x4096xf16> -> !mirage_block.stensor<2x64x4096xf16>
+    %s = output_saver %t omap <> : !mirage_block.stensor<2x64x4096xf16> -> tensor<2x64x4096xf16>
+    yield %s : tensor<2x64x4096xf16>
+  }
+  return %o : tensor<2x64x4096xf16>
+}
