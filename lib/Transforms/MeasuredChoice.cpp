@@ -32,7 +32,8 @@ mlir::mirage::resolveTuningDatabasePath(StringRef path, std::string &error) {
 
 FailureOr<std::optional<MeasuredChoice>>
 mlir::mirage::lookupMeasuredChoice(StringRef path, StringRef key,
-                                   const Chip &chip, std::string &error) {
+                                   const Chip &chip, bool acceptTriton,
+                                   std::string &error) {
   ::mirage::runtime::TuningDatabase database(path.str());
   ::mirage::runtime::Expected<std::vector<::mirage::runtime::TuningEntry>>
       entries = database.lookup(key.str(), getCompilerVersion().str(),
@@ -46,13 +47,15 @@ mlir::mirage::lookupMeasuredChoice(StringRef path, StringRef key,
   // Dates are UTC in one fixed format: they order as strings.
   const ::mirage::runtime::TuningEntry &newest = *llvm::max_element(
       *entries, [](const auto &a, const auto &b) { return a.date < b.date; });
+  // The reader ensures a PTX winner beside any other.
+  const ::mirage::runtime::TuningWinner &winner =
+      acceptTriton || !newest.ptxWinner ? newest.winner : *newest.ptxWinner;
   MeasuredChoice choice;
   choice.device = newest.device.name;
   choice.date = newest.date;
-  choice.candidate = newest.winner.candidate;
-  choice.medianUs = newest.winner.medianUs;
-  choice.triton =
-      newest.winner.backend == ::mirage::runtime::TuningBackend::Triton;
+  choice.candidate = winner.candidate;
+  choice.medianUs = winner.medianUs;
+  choice.triton = winner.backend == ::mirage::runtime::TuningBackend::Triton;
   if (choice.candidate == kAsWrittenCandidate)
     return std::optional<MeasuredChoice>(std::move(choice));
 
@@ -63,10 +66,9 @@ mlir::mirage::lookupMeasuredChoice(StringRef path, StringRef key,
                 .str();
     return failure();
   };
-  if (newest.winner.program.empty())
+  if (winner.program.empty())
     return fail("records no program");
-  llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse(newest.winner.program);
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(winner.program);
   if (!json)
     return fail("is not JSON: " + llvm::toString(json.takeError()));
   sem::Program program;

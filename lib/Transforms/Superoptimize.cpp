@@ -391,7 +391,7 @@ struct SuperoptimizePass
     }
     std::string key = sem::getProgramKey(reference);
     FailureOr<std::optional<MeasuredChoice>> choice =
-        lookupMeasuredChoice(*path, key, chip, error);
+        lookupMeasuredChoice(*path, key, chip, tritonWinners, error);
     if (failed(choice)) {
       function.emitWarning(error) << "; the cost model decides";
       note = "; the tuning database could not be read: the cost model chose";

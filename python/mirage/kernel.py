@@ -233,6 +233,10 @@ def superoptimize(graph, time_limit=60, search_threads=None, griddims=None,
                                options)
     tuned = _gpu_to_tune(tune)
     backends = _backends(backends, tuned)
+    if "triton" in backends:
+        # A Triton winner is taken (and run as Triton) rather than the
+        # fastest PTX form a bundle would hold.
+        searched += " triton-winners=true"
     if tuned:
         # The cost model ranks for the GPU measured on, and the measurement
         # is recorded for its chip.

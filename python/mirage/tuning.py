@@ -273,8 +273,6 @@ def main(argv=None):
     parser.add_argument("--db", help="the tuning database")
     parser.add_argument("--device", type=int, default=0)
     args = parser.parse_args(argv)
-    import faulthandler
-    faulthandler.enable()
     from mirage import runtime
     try:
         # torch's CUDA first: the runtime then shares its primary context.

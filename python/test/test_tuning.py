@@ -48,9 +48,14 @@ def test_the_backend_follows_the_tuning_database(tmp_path):
     source = MEASURED.read_text()
     text = compiler.run_pipeline(
         source, f"mirage-superoptimize{{tuning-db={database} "
-        f"forloop-ranges=1}}")
+        f"forloop-ranges=1 triton-winners=true}}")
     assert kernel.function_backend(text, "scaled_exp") == "triton"
     assert kernel.function_backend(text, "rmsnorm_linear") == "triton"
+    # Without triton-winners, the fastest PTX forms (what a bundle holds).
+    ptx = compiler.run_pipeline(
+        source, f"mirage-superoptimize{{tuning-db={database} "
+        f"forloop-ranges=1}}")
+    assert kernel.function_backend(ptx, "scaled_exp") == "ptx"
     plain = compiler.run_pipeline(
         source, "mirage-superoptimize{use-tuning-db=false forloop-ranges=1 "
         "time-limit=5}")

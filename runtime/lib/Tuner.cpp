@@ -417,14 +417,22 @@ Tuner::tune(const TuningGroup &group,
                   bundle.device().minor};
   entry.chip = bundle.chip();
   entry.date = utcDate(std::time(nullptr));
+  // The program as written is Ok here, so there are winners: among the
+  // PTX forms, then among all.
+  auto winnerAt = [&](size_t index) {
+    const TuningMeasurement &winner = (*measurements)[index];
+    return TuningWinner{winner.function, winner.candidate, *winner.medianUs,
+                        functions[index]->program, winner.backend};
+  };
+  TuningWinner ptxWinner =
+      winnerAt(fastestCorrect(*measurements) - measurements->data());
   measurements->insert(measurements->end(), measured.begin(), measured.end());
   functions.insert(functions.end(), measuredFunctions.begin(),
                    measuredFunctions.end());
-  // The program as written is Ok here, so there is a winner.
-  const TuningMeasurement &winner = *fastestCorrect(*measurements);
-  const Function &winning = *functions[&winner - measurements->data()];
-  entry.winner = {winner.function, winner.candidate, *winner.medianUs,
-                  winning.program, winner.backend};
+  entry.winner =
+      winnerAt(fastestCorrect(*measurements) - measurements->data());
+  if (entry.winner.backend != TuningBackend::Ptx)
+    entry.ptxWinner = std::move(ptxWinner);
   entry.measurements = std::move(*measurements);
   return entry;
 }

@@ -106,7 +106,7 @@ private:
     TuningEntry entry;
     if (!checkObject(value, path,
                      {"key", "compiler", "device", "chip", "date", "winner",
-                      "measurements"}))
+                      "ptx_winner", "measurements"}))
       return entry;
     if (const json::Value *key = field(value, path, "key"))
       entry.key = tuningKey(*key, member(path, "key"));
@@ -128,6 +128,15 @@ private:
     if (const json::Value *winner = field(value, path, "winner"))
       entry.winner =
           readWinner(*winner, member(path, "winner"), entry.measurements);
+    std::string ptxPath = member(path, "ptx_winner");
+    if (const json::Value *ptx = value.find("ptx_winner")) {
+      entry.ptxWinner = readWinner(*ptx, ptxPath, entry.measurements);
+      if (!failed() && entry.ptxWinner->backend != TuningBackend::Ptx)
+        fail(member(ptxPath, "backend"), "the PTX winner's backend is ptx");
+    }
+    bool ptxWon = entry.winner.backend == TuningBackend::Ptx;
+    if (!failed() && ptxWon == entry.ptxWinner.has_value())
+      fail(ptxPath, "present exactly when the winner is not a PTX form");
     return entry;
   }
 
@@ -214,9 +223,9 @@ private:
   TuningWinner readWinner(const json::Value &value, const std::string &path,
                           const std::vector<TuningMeasurement> &measurements) {
     TuningWinner winner;
-    if (!checkObject(value, path,
-                     {"function", "candidate", "backend", "median_us",
-                      "program"}))
+    if (!checkObject(
+            value, path,
+            {"function", "candidate", "backend", "median_us", "program"}))
       return winner;
     if (const json::Value *function = field(value, path, "function"))
       winner.function = nonEmptyString(*function, member(path, "function"));
@@ -268,21 +277,24 @@ json::Value string(const std::string &text) {
   return json::Value::makeString(text);
 }
 
-json::Value entryValue(const TuningEntry &entry) {
-  std::vector<json::Value::Member> winner = {
-      {"function", string(entry.winner.function)},
-      {"candidate", json::Value::makeInteger(entry.winner.candidate)}};
-  if (entry.winner.backend != TuningBackend::Ptx)
-    winner.emplace_back(
-        "backend",
-        string(std::string(tuningBackendName(entry.winner.backend))));
-  winner.emplace_back("median_us", json::Value::makeReal(entry.winner.medianUs));
-  if (!entry.winner.program.empty()) {
+json::Value winnerValue(const TuningWinner &winner) {
+  std::vector<json::Value::Member> members = {
+      {"function", string(winner.function)},
+      {"candidate", json::Value::makeInteger(winner.candidate)}};
+  if (winner.backend != TuningBackend::Ptx)
+    members.emplace_back(
+        "backend", string(std::string(tuningBackendName(winner.backend))));
+  members.emplace_back("median_us", json::Value::makeReal(winner.medianUs));
+  if (!winner.program.empty()) {
     // Text that is no JSON is kept as a string, which the reader rejects.
-    Expected<json::Value> program = json::parse(entry.winner.program);
-    winner.emplace_back("program", program ? std::move(*program)
-                                           : string(entry.winner.program));
+    Expected<json::Value> program = json::parse(winner.program);
+    members.emplace_back("program", program ? std::move(*program)
+                                            : string(winner.program));
   }
+  return json::Value::makeObject(std::move(members));
+}
+
+json::Value entryValue(const TuningEntry &entry) {
   std::vector<json::Value> measurements;
   for (const TuningMeasurement &measurement : entry.measurements) {
     std::vector<json::Value::Member> members = {
@@ -294,7 +306,7 @@ json::Value entryValue(const TuningEntry &entry) {
           string(std::string(tuningBackendName(measurement.backend))));
     members.emplace_back(
         "status",
-         string(std::string(measurementStatusName(measurement.status))));
+        string(std::string(measurementStatusName(measurement.status))));
     if (measurement.medianUs)
       members.emplace_back("median_us",
                            json::Value::makeReal(*measurement.medianUs));
@@ -311,19 +323,23 @@ json::Value entryValue(const TuningEntry &entry) {
       members.emplace_back("message", string(measurement.message));
     measurements.push_back(json::Value::makeObject(std::move(members)));
   }
-  return json::Value::makeObject(
-      {{"key", string(entry.key)},
-       {"compiler", string(entry.compiler)},
-       {"device", json::Value::makeObject(
-                      {{"name", string(entry.device.name)},
-                       {"compute_capability",
-                        json::Value::makeArray(
-                            {json::Value::makeInteger(entry.device.major),
-                             json::Value::makeInteger(entry.device.minor)})}})},
-       {"chip", string(entry.chip)},
-       {"date", string(entry.date)},
-       {"winner", json::Value::makeObject(std::move(winner))},
-       {"measurements", json::Value::makeArray(std::move(measurements))}});
+  std::vector<json::Value::Member> fields = {
+      {"key", string(entry.key)},
+      {"compiler", string(entry.compiler)},
+      {"device", json::Value::makeObject(
+                     {{"name", string(entry.device.name)},
+                      {"compute_capability",
+                       json::Value::makeArray(
+                           {json::Value::makeInteger(entry.device.major),
+                            json::Value::makeInteger(entry.device.minor)})}})},
+      {"chip", string(entry.chip)},
+      {"date", string(entry.date)},
+      {"winner", winnerValue(entry.winner)}};
+  if (entry.ptxWinner)
+    fields.emplace_back("ptx_winner", winnerValue(*entry.ptxWinner));
+  fields.emplace_back("measurements",
+                      json::Value::makeArray(std::move(measurements)));
+  return json::Value::makeObject(std::move(fields));
 }
 
 } // namespace

@@ -435,6 +435,7 @@ TuningEntry makeTritonEntry() {
   triton.medianUs = triton.coldUs = 10.5;
   triton.warmUs = 11.0;
   entry.measurements.push_back(triton);
+  entry.ptxWinner = entry.winner;
   entry.winner.medianUs = 10.5;
   entry.winner.backend = TuningBackend::Triton;
   return entry;
@@ -456,6 +457,9 @@ MIRAGE_TEST(TuningDatabase, RoundTripsTritonMeasurementsAndWinners) {
   if (!read)
     return;
   EXPECT_TRUE((*read)[0].winner.backend == TuningBackend::Triton);
+  EXPECT_TRUE((*read)[0].ptxWinner &&
+              (*read)[0].ptxWinner->backend == TuningBackend::Ptx &&
+              (*read)[0].ptxWinner->medianUs == 12.5);
   EXPECT_TRUE((*read)[0].measurements[4].backend == TuningBackend::Triton);
   EXPECT_TRUE((*read)[0].measurements[2].backend == TuningBackend::Ptx);
   EXPECT_EQ(text(*read), written);
@@ -484,6 +488,19 @@ MIRAGE_TEST(TuningDatabase, RejectsBadBackends) {
                     "is not an \"ok\" measurement");
   EXPECT_FAILS_WITH(edited("\"backend\": \"triton\"", "\"backend\": 3"),
                     "entries[0].winner.backend: expected a string");
+  // A Triton winner comes with the PTX winner a bundle takes, and only
+  // then.
+  EXPECT_FAILS_WITH(edited("\"ptx_winner\"", "\"ptx_winner_\""),
+                    "entries[0]: unknown field \"ptx_winner_\"");
+  TuningEntry noPtx = makeTritonEntry();
+  noPtx.ptxWinner.reset();
+  EXPECT_FAILS_WITH(parseTuningDatabase(formatTuningDatabase({noPtx})),
+                    "entries[0].ptx_winner: present exactly when the winner "
+                    "is not a PTX form");
+  TuningEntry extra = makeEntry(makeKey("ab"));
+  extra.ptxWinner = extra.winner;
+  EXPECT_FAILS_WITH(parseTuningDatabase(formatTuningDatabase({extra})),
+                    "entries[0].ptx_winner: present exactly when");
 }
 
 MIRAGE_TEST(TuningDatabase, ParsesACallersMeasurements) {

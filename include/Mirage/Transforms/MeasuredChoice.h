@@ -55,11 +55,13 @@ FailureOr<std::string> resolveTuningDatabasePath(StringRef path,
 /// The newest entry of the database at `path` for the program of key `key`
 /// compiled by this compiler version and measured on a GPU of `chip`'s
 /// compute capability; nothing when there is none (a missing file holds
-/// none). Fails with `error`, naming the file and the field, when the file
-/// cannot be read as a database or the entry's winner is not a program.
+/// none). Its winner, or, unless `acceptTriton`, the fastest PTX form when
+/// a Triton form won. Fails with `error`, naming the file and the field,
+/// when the file cannot be read as a database or the winner is not a
+/// program.
 FailureOr<std::optional<MeasuredChoice>>
 lookupMeasuredChoice(StringRef path, StringRef key, const Chip &chip,
-                     std::string &error);
+                     bool acceptTriton, std::string &error);
 
 } // namespace mlir::mirage
 

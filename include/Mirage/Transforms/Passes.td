@@ -180,6 +180,11 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     Option<"useTuningDatabase", "use-tuning-db", "bool", "true",
            "Take the measured winner from the tuning database when it has "
            "one for the program, this compiler and the chip">,
+    Option<"tritonWinners", "triton-winners", "bool", "false",
+           "Take a winner measured fastest as its Triton form and mark the "
+           "function mirage.backend = \"triton\" (for callers that run the "
+           "Triton module, as the Python API does); otherwise take the "
+           "fastest PTX form, which a bundle holds">,
     Option<"tuningDatabase", "tuning-db", "std::string", "\"\"",
            "Tuning database file (default: $MIRAGE_TUNING_DB, else "
            "$XDG_CACHE_HOME/mirage/tuning.json, else "

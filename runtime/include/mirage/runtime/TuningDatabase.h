@@ -110,6 +110,9 @@ struct TuningEntry {
   /// When it was measured, in UTC: "2026-11-25T10:00:00Z" (utcDate).
   std::string date;
   TuningWinner winner;
+  /// The fastest correct PTX form, set exactly when the winner is another
+  /// backend's: what a bundle, which holds PTX, takes.
+  std::optional<TuningWinner> ptxWinner;
   /// Every function of the group: the program as written first, then the
   /// candidates by number.
   std::vector<TuningMeasurement> measurements;
