@@ -29,6 +29,7 @@ import math
 import subprocess
 import sys
 import time
+import traceback
 import warnings
 
 import torch
@@ -267,8 +268,11 @@ def child(case, variants):
     try:
         row = run_case(name, int(batch), variants)
     except Exception as failure:  # noqa: BLE001 - recorded
+        # The innermost frames say where (Dynamo wraps a backend's error).
+        frames = traceback.format_exception(failure)[-12:]
         row = {"model": name, "batch": int(batch),
-               "failed": f"{type(failure).__name__}: {failure}"}
+               "failed": f"{type(failure).__name__}: {failure}",
+               "traceback": "".join(frames)}
     print("ROW " + json.dumps(row), flush=True)
 
 
