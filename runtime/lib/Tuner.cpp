@@ -429,8 +429,7 @@ Tuner::tune(const TuningGroup &group,
   measurements->insert(measurements->end(), measured.begin(), measured.end());
   functions.insert(functions.end(), measuredFunctions.begin(),
                    measuredFunctions.end());
-  entry.winner =
-      winnerAt(fastestCorrect(*measurements) - measurements->data());
+  entry.winner = winnerAt(fastestCorrect(*measurements) - measurements->data());
   if (entry.winner.backend != TuningBackend::Ptx)
     entry.ptxWinner = std::move(ptxWinner);
   entry.measurements = std::move(*measurements);
@@ -465,8 +464,8 @@ mirage::runtime::splitMeasurements(const std::vector<TuningGroup> &groups,
     auto found = std::find_if(groups.begin(), groups.end(), inGroup);
     if (found == groups.end())
       return Error(ErrorCode::InvalidArgument,
-                   "measurements[" + std::to_string(i) + "].function: " +
-                       measured[i].function +
+                   "measurements[" + std::to_string(i) +
+                       "].function: " + measured[i].function +
                        " is not a function of a tuning group of the bundle");
     split[found - groups.begin()].push_back(std::move(measured[i]));
   }

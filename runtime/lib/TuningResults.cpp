@@ -134,11 +134,10 @@ std::string mirage::runtime::formatTuningReport(const TuningEntry &entry) {
     return report + messages + "winner: " + winner.function +
            ", the program as written (" + median +
            "); no correct candidate is faster\n";
-  std::string which =
-      winner.candidate == -1 ? std::string("the program as written")
-                             : "candidate " + std::to_string(winner.candidate);
+  std::string which = winner.candidate == -1
+                          ? std::string("the program as written")
+                          : "candidate " + std::to_string(winner.candidate);
   return report + messages + "winner: " + winner.function + " (" + which +
          (triton ? ", as Triton" : "") + "), " + median + ", " +
-         speedup(winner.medianUs) +
-         " the speed of the program as written\n";
+         speedup(winner.medianUs) + " the speed of the program as written\n";
 }

@@ -482,10 +482,10 @@ MIRAGE_TEST(TuningDatabase, RejectsBadBackends) {
                     "entries[0].measurements[4].backend: a backend is "
                     "recorded from version 3 on");
   // The winner must be an "ok" measurement of its own backend.
-  EXPECT_FAILS_WITH(edited("\"backend\": \"triton\",\n          \"status\"",
-                           "\"status\""),
-                    "entries[0].winner: f_candidate_1 (candidate 1, triton) "
-                    "is not an \"ok\" measurement");
+  EXPECT_FAILS_WITH(
+      edited("\"backend\": \"triton\",\n          \"status\"", "\"status\""),
+      "entries[0].winner: f_candidate_1 (candidate 1, triton) "
+      "is not an \"ok\" measurement");
   EXPECT_FAILS_WITH(edited("\"backend\": \"triton\"", "\"backend\": 3"),
                     "entries[0].winner.backend: expected a string");
   // A Triton winner comes with the PTX winner a bundle takes, and only

@@ -111,8 +111,9 @@ MIRAGE_TEST(TuningResults, FormatsTheReport) {
   entry.measurements.push_back(triton);
   entry.winner = {"f", -1, 10.05, "", TuningBackend::Triton};
   std::string withTriton = formatTuningReport(entry);
-  EXPECT_TRUE(withTriton.find("  f [triton]     as written  ok        10.05 ") !=
-              std::string::npos);
+  EXPECT_TRUE(
+      withTriton.find("  f [triton]     as written  ok        10.05 ") !=
+      std::string::npos);
   EXPECT_TRUE(withTriton.find("winner: f (the program as written, as "
                               "Triton), 10.05 us, 2.00x the speed of the "
                               "program as written\n") != std::string::npos);

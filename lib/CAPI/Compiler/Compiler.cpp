@@ -227,17 +227,15 @@ MirageCompilerResult mirageCompilerExportMirageJSON(const char *source,
 
 /// The Triton module of `source`, refusing unsupported functions or
 /// (`skipUnsupported`) leaving them out.
-static MirageCompilerResult translateToTriton(const char *source,
-                                              const char *name,
-                                              bool skipUnsupported) {
+static MirageCompilerResult
+translateToTriton(const char *source, const char *name, bool skipUnsupported) {
   return onLargeStack([&] {
     Call call(source, name);
     if (!call.parse())
       return call.finish(false);
     std::string module;
     llvm::raw_string_ostream os(module);
-    if (failed(
-            mirage::translateToTriton(*call.module, os, skipUnsupported)))
+    if (failed(mirage::translateToTriton(*call.module, os, skipUnsupported)))
       return call.finish(false);
     return call.finish(true, module);
   });
@@ -249,8 +247,7 @@ MirageCompilerResult mirageCompilerTranslateToTriton(const char *source,
 }
 
 MirageCompilerResult
-mirageCompilerTranslateSupportedToTriton(const char *source,
-                                         const char *name) {
+mirageCompilerTranslateSupportedToTriton(const char *source, const char *name) {
   return translateToTriton(source, name, /*skipUnsupported=*/true);
 }
 

@@ -47,6 +47,12 @@ constexpr const char *kAxisNames[3] = {"x", "y", "z"};
 constexpr int64_t kMaxElements = int64_t(1) << 31;
 /// Triton's largest tensor, in elements (TRITON_MAX_TENSOR_NUMEL).
 constexpr int64_t kMaxTritonTensorElements = int64_t(1) << 20;
+/// tl.dot stages its operands in shared memory (227 KiB per block on an
+/// H100): a dot of loaded operands beyond this many bytes walks K in chunks
+/// of at most kDotChunkBytes, loading each chunk again (an H200 refused a
+/// 16x4096 by 4096x16 dot, 256 KiB of operands).
+constexpr int64_t kDotOperandBytes = 128 * 1024;
+constexpr int64_t kDotChunkBytes = 64 * 1024;
 
 ArrayRef<int64_t> shapeOf(Value value) {
   return cast<ShapedType>(value.getType()).getShape();
@@ -182,6 +188,12 @@ private:
   void writePrologue();
   void writeOp(Operation *op);
   void writeLoad(block::InputLoaderOp op);
+  /// Where the tile of `load` starts along each dimension (empty: 0).
+  SmallVector<std::string> loadStarts(block::InputLoaderOp load) const;
+  /// Writes `matmul` of two loaded tiles as tl.dots over chunks of K,
+  /// loading each chunk again; false, writing nothing, when it does not
+  /// need or allow that (see kDotOperandBytes).
+  bool writeChunkedMatmul(block::MatmulOp matmul);
   void writeSave(block::OutputSaverOp op);
   void writeMatmul(block::MatmulOp op);
   void writeReduction(block::ReductionOp op);
@@ -481,9 +493,8 @@ void KernelWriter::writeOp(Operation *inner) {
       *elementwiseExpr(inner, operands, ArrayLibrary::Triton, usesLibdevice));
 }
 
-void KernelWriter::writeLoad(block::InputLoaderOp load) {
-  const std::string &result = nameOf(load.getResult());
-  comment(load, result);
+SmallVector<std::string>
+KernelWriter::loadStarts(block::InputLoaderOp load) const {
   ArrayRef<int64_t> whole = shapeOf(load.getSource());
   ArrayRef<int64_t> tile = shapeOf(load.getResult());
   SmallVector<int32_t, 3> imap = load.getImap().getDims();
@@ -499,9 +510,65 @@ void KernelWriter::writeLoad(block::InputLoaderOp load) {
     if (!terms.empty())
       starts[d] = sumOf(terms);
   }
-  TileAccess access = tileAccess(nameOf(load.getSource()), tile, starts,
-                                 rowMajorStrides(whole));
+  return starts;
+}
+
+void KernelWriter::writeLoad(block::InputLoaderOp load) {
+  const std::string &result = nameOf(load.getResult());
+  comment(load, result);
+  TileAccess access =
+      tileAccess(nameOf(load.getSource()), shapeOf(load.getResult()),
+                 loadStarts(load), rowMajorStrides(shapeOf(load.getSource())));
   w.line(result + " = " + loadExpr(access));
+}
+
+bool KernelWriter::writeChunkedMatmul(block::MatmulOp matmul) {
+  auto lhsLoad = matmul.getLhs().getDefiningOp<block::InputLoaderOp>();
+  auto rhsLoad = matmul.getRhs().getDefiningOp<block::InputLoaderOp>();
+  ArrayRef<int64_t> lhsShape = shapeOf(matmul.getLhs());
+  ArrayRef<int64_t> rhsShape = shapeOf(matmul.getRhs());
+  Type element = elementOf(matmul.getLhs());
+  if (!lhsLoad || !rhsLoad || lhsShape.size() != 2 ||
+      element != elementOf(matmul.getRhs()) || element.isF32())
+    return false;
+  int64_t rows = paddedExtent(lhsShape[0]), depth = lhsShape[1],
+          columns = paddedExtent(rhsShape[1]);
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  // Rows or columns of 1 take the broadcasting path; K must split evenly.
+  if (lhsShape[0] == 1 || rhsShape[1] == 1 || !llvm::isPowerOf2_64(depth) ||
+      (rows + columns) * depth * bytes <= kDotOperandBytes)
+    return false;
+  int64_t chunk = depth;
+  while (chunk > 16 && (rows + columns) * chunk * bytes > kDotChunkBytes)
+    chunk /= 2;
+  const std::string &result = nameOf(matmul.getResult());
+  w.line(llvm::formatv("# (K of {0} in {1} chunks of {2}, each loaded again: "
+                       "tl.dot stages its operands in shared memory)",
+                       depth, depth / chunk, chunk)
+             .str());
+  std::string index = result + "_k";
+  auto chunkLoad = [&](block::InputLoaderOp load, unsigned kDim) {
+    SmallVector<int64_t> tile(shapeOf(load.getResult()));
+    SmallVector<std::string> starts = loadStarts(load);
+    std::string offset = scaled(index, chunk);
+    starts[kDim] =
+        starts[kDim].empty() ? offset : starts[kDim] + " + " + offset;
+    tile[kDim] = chunk;
+    return "(" +
+           loadExpr(tileAccess(nameOf(load.getSource()), tile, starts,
+                               rowMajorStrides(shapeOf(load.getSource())))) +
+           ").to(" + tritonDType(element) + ")";
+  };
+  w.line(result + " = tl.zeros(" + tupleLiteral({rows, columns}) +
+         ", dtype=tl.float32)");
+  w.line(
+      llvm::formatv("for {0} in range(0, {1}):", index, depth / chunk).str());
+  w.indent();
+  w.line(result + "_lhs = " + chunkLoad(lhsLoad, 1));
+  w.line(result + "_rhs = " + chunkLoad(rhsLoad, 0));
+  w.line(result + " += tl.dot(" + result + "_lhs, " + result + "_rhs)");
+  w.dedent();
+  return true;
 }
 
 void KernelWriter::writeSave(block::OutputSaverOp save) {
@@ -527,6 +594,8 @@ void KernelWriter::writeSave(block::OutputSaverOp save) {
 void KernelWriter::writeMatmul(block::MatmulOp matmul) {
   const std::string &result = nameOf(matmul.getResult());
   comment(matmul, result);
+  if (writeChunkedMatmul(matmul))
+    return;
   ArrayRef<int64_t> lhsShape = shapeOf(matmul.getLhs());
   ArrayRef<int64_t> rhsShape = shapeOf(matmul.getRhs());
   unsigned rank = lhsShape.size();

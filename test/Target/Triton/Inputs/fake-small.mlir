@@ -137,3 +137,21 @@ func.func @rank4(%A: tensor<2x2x8x16xf16>, %B: tensor<2x2x16x8xf16>) -> tensor<2
   }
   return %O : tensor<2x2x8x8xf16>
 }
+
+// A dot whose loaded operands, 16x4096 and 4096x16 once padded, exceed what
+// tl.dot may stage in shared memory (a saved upstream µGraph of this form
+// ran out of it on an H200): it walks K in chunks, loading each again.
+func.func @deep_dot(%X: tensor<2x4096xf16>, %W: tensor<4096x16xf16>) -> tensor<2x16xf16> {
+  %O = mirage_kernel.graph_def(%Xg = %X : tensor<2x4096xf16>, %Wg = %W : tensor<4096x16xf16>)
+      -> tensor<2x16xf16> grid [2, 1, 1] block [128, 1, 1] forloop 1 {
+    %x = input_loader %Xg imap <> : tensor<2x4096xf16> -> !mirage_block.stensor<2x4096xf16>
+    %w = input_loader %Wg imap <x = 1> : tensor<4096x16xf16> -> !mirage_block.stensor<4096x8xf16>
+    %rms = forloop_accum %x rms_last : !mirage_block.stensor<2x4096xf16> -> !mirage_block.stensor<2x1xf16>
+    %mm = matmul %x, %w : !mirage_block.stensor<2x4096xf16>, !mirage_block.stensor<4096x8xf16> -> !mirage_block.stensor<2x8xf16>
+    %acc = forloop_accum %mm sum : !mirage_block.stensor<2x8xf16> -> !mirage_block.stensor<2x8xf16>
+    %y = div %acc, %rms : !mirage_block.stensor<2x8xf16>, !mirage_block.stensor<2x1xf16> -> !mirage_block.stensor<2x8xf16>
+    %o = output_saver %y omap <x = 1> : !mirage_block.stensor<2x8xf16> -> tensor<2x16xf16>
+    yield %o : tensor<2x16xf16>
+  }
+  return %O : tensor<2x16xf16>
+}
