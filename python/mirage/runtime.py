@@ -197,6 +197,18 @@ def _load_library(path):
         return library
 
 
+def _init_torch_cuda():
+    """Initialises torch's CUDA, when torch is there, before the runtime
+    first touches the driver: on an H200, a process that loaded a bundle
+    first and then ran Triton kernels through torch crashed."""
+    try:
+        import torch
+        if torch.cuda.is_available():
+            torch.cuda.init()
+    except Exception:  # no torch, or no CUDA build: the runtime decides
+        pass
+
+
 def _raise_on_failure(library, status):
     """Raises the library's last error if `status` is a failure."""
     if status == 0:
@@ -257,6 +269,7 @@ class Bundle:
         JIT-compiled, buffers allocated) on first use."""
         with self._lock:
             if device_index not in self._handles:
+                _init_torch_cuda()
                 handle = ctypes.c_void_p()
                 status = self._library.mirage_bundle_load(
                     self.directory.encode(), device_index,

@@ -275,7 +275,6 @@ def main(argv=None):
     args = parser.parse_args(argv)
     from mirage import runtime
     try:
-        # torch's CUDA first: the runtime then shares its primary context.
         import torch
         torch.cuda.init()
     except Exception as error:  # no torch, no CUDA build, no device
