@@ -441,25 +441,7 @@ double Searcher::getLaunchPriority(const Launch &launch) const {
 }
 
 SmallVector<int64_t> Searcher::getGridSizes(int64_t extent) const {
-  SmallVector<int64_t> sizes;
-  for (int64_t size : options.gridSizes)
-    if (size > 1 && extent % size == 0)
-      sizes.push_back(size);
-  if (llvm::isPowerOf2_64(extent))
-    return sizes;
-  int64_t largest = options.largestHalvedGridSize;
-  if (largest == 0) {
-    largest = kHalvedBlocksPerMultiprocessor * options.chip->multiprocessors;
-    if (!options.gridSizes.empty())
-      largest = std::max(largest, *llvm::max_element(options.gridSizes));
-  }
-  for (int64_t size = extent; size >= 2; size /= 2) {
-    if (size <= largest && !llvm::is_contained(sizes, size))
-      sizes.push_back(size);
-    if (size % 2 != 0)
-      break;
-  }
-  return sizes;
+  return search::getGridSizes(extent, options);
 }
 
 SmallVector<Launch> Searcher::getLaunches(int64_t forloop) const {
@@ -788,6 +770,29 @@ void canonicalizeOrder(sem::Graph &graph) {
 }
 
 } // namespace
+
+SmallVector<int64_t> search::getGridSizes(int64_t extent,
+                                          const BlockSearchOptions &options) {
+  SmallVector<int64_t> sizes;
+  for (int64_t size : options.gridSizes)
+    if (size > 1 && extent % size == 0)
+      sizes.push_back(size);
+  if (llvm::isPowerOf2_64(extent))
+    return sizes;
+  int64_t largest = options.largestHalvedGridSize;
+  if (largest == 0) {
+    largest = kHalvedBlocksPerMultiprocessor * options.chip->multiprocessors;
+    if (!options.gridSizes.empty())
+      largest = std::max(largest, *llvm::max_element(options.gridSizes));
+  }
+  for (int64_t size = extent; size >= 2; size /= 2) {
+    if (size <= largest && !llvm::is_contained(sizes, size))
+      sizes.push_back(size);
+    if (size % 2 != 0)
+      break;
+  }
+  return sizes;
+}
 
 std::string search::getCandidateKey(const sem::Program &program) {
   sem::Program canonical = program;

@@ -77,6 +77,8 @@ private:
   bool keep(sem::Program candidate) {
     ++statistics.complete;
     ++shared.complete;
+    if (shared.options.observe)
+      shared.options.observe(candidate);
     found->push_back(std::move(candidate));
     return done();
   }

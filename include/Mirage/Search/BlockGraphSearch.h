@@ -100,7 +100,18 @@ struct BlockSearchOptions {
   /// are neither verified nor returned; the cost model reads the schedules
   /// of the others. Required.
   std::function<std::optional<ProgramFacts>(const sem::Program &)> schedule;
+  /// Called with every complete candidate the workers generate, before it
+  /// is scheduled or verified, from the worker threads (the reachability
+  /// check watches the search with it); may be empty.
+  std::function<void(const sem::Program &)> observe;
 };
+
+/// The sizes the search tries for a grid axis over a dimension of
+/// `extent`: those of `options.gridSizes` that divide it and, for an extent
+/// that is not a power of two, its halvings up to the largest size
+/// (BlockSearchOptions::largestHalvedGridSize).
+SmallVector<int64_t> getGridSizes(int64_t extent,
+                                  const BlockSearchOptions &options);
 
 /// The key under which the search checks and keeps a candidate once: its
 /// program key (sem::getProgramKey) up to the order of each graph_def's grid

@@ -10,6 +10,37 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TestReachablePass : Pass<"mirage-test-reachable", "::mlir::ModuleOp"> {
+  let summary = "Say whether the search generates each candidate µGraph";
+  let description = [{
+    A test pass. The module holds a reference function (the one named by
+    `reference`, else the one marked `mirage.reference`, else the first) and
+    candidate µGraphs (every other function with a body). For each
+    candidate, with the search's default options, it says whether
+    `mirage-superoptimize` generates it, up to renaming, the order of
+    independent ops and of grid axes (getCandidateKey), with its thread
+    graphs inlined (they are formed after the search): a remark
+    `reachable`, or `unreachable (<rule>): <detail>` naming the first rule
+    of the search's space that excludes it (docs/Search.md,
+    "Reachability"): kernel ops beside the graph_defs, the kernel count,
+    clusters, the for-loop range, the grid, the vocabulary, the op or
+    accumulator budget, and last the search itself, pinned to the
+    candidate's for-loop range and grid sizes within `time-limit` seconds.
+
+    Example:
+
+    ```
+    mirage-opt --mirage-test-reachable='reference=lora' candidates.mlir
+    ```
+  }];
+  let options = [
+    Option<"reference", "reference", "std::string", "\"\"",
+           "Name of the reference function">,
+    Option<"timeLimit", "time-limit", "double", "30.0",
+           "Seconds for the pinned search of each candidate">,
+  ];
+}
+
 def CheckEquivalencePass : Pass<"mirage-check-equivalence", "::mlir::ModuleOp"> {
   let summary = "Prove candidate kernel graphs equivalent to a reference";
   let description = [{

@@ -1,0 +1,294 @@
+//===- Reachability.cpp - Whether the search can generate a µGraph --------===//
+//
+// Part of the Mirage-MLIR project, under the Apache License v2.0.
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Search/Reachability.h"
+
+#include "Enumerator.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <atomic>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::mirage;
+using namespace mlir::mirage::search;
+using sem::AccumKind;
+using sem::Graph;
+using sem::Node;
+using sem::OpKind;
+
+namespace {
+
+/// Appends the nodes of `graph` to `into`, each thread_graph replaced by
+/// the nodes of its body (values renumbered into `into`).
+void inlineInto(const sem::Program &program, const Graph &graph, Graph &into,
+                SmallVectorImpl<int32_t> &mapping) {
+  for (const Node &node : graph.nodes) {
+    if (node.kind != OpKind::ThreadGraph) {
+      Node copy = node;
+      for (int32_t &operand : copy.operands)
+        operand = mapping[operand];
+      for (int32_t &result : copy.results)
+        result = mapping[result];
+      into.nodes.push_back(std::move(copy));
+      continue;
+    }
+    const Graph &body = program.graphs[node.body];
+    SmallVector<int32_t> inner(body.values.size(), -1);
+    for (auto [input, operand] : llvm::zip(body.inputs, node.operands))
+      inner[input] = mapping[operand];
+    for (auto [output, result] : llvm::zip(body.outputs, node.results))
+      inner[output] = mapping[result];
+    // The body's values are scalars; as tiles, each takes the shape its
+    // operands broadcast to.
+    for (const Node &scalar : body.nodes)
+      for (int32_t result : scalar.results) {
+        if (inner[result] >= 0)
+          continue;
+        sem::ValueType type = body.values[result];
+        type.shape.clear();
+        for (int32_t operand : scalar.operands) {
+          ArrayRef<int64_t> shape = into.values[inner[operand]].shape;
+          if (type.shape.empty())
+            type.shape.assign(shape.begin(), shape.end());
+          else if (type.shape.size() == shape.size())
+            for (auto [extent, other] : llvm::zip(type.shape, shape))
+              extent = std::max(extent, other);
+        }
+        inner[result] = static_cast<int32_t>(into.values.size());
+        into.values.push_back(std::move(type));
+      }
+    inlineInto(program, body, into, inner);
+  }
+}
+
+/// Rewrites, in graph_def bodies, a `forloop_accum sum` of a `reduction`
+/// to size 1 of the last dimension, used by nothing else, into the
+/// `forloop_accum sum_last` of the reduction's operand: the same sum, in
+/// the form the search generates.
+void foldSumLast(sem::Program &program) {
+  for (Graph &body : llvm::drop_begin(program.graphs)) {
+    SmallVector<int32_t> uses(body.values.size(), 0);
+    for (const Node &node : body.nodes)
+      for (int32_t operand : node.operands)
+        ++uses[operand];
+    std::vector<Node> nodes;
+    for (const Node &node : body.nodes) {
+      if (node.kind == OpKind::ForloopAccum && node.accum == AccumKind::Sum) {
+        auto producer = llvm::find_if(nodes, [&](const Node &other) {
+          return other.results.front() == node.operands.front();
+        });
+        if (producer != nodes.end() && producer->kind == OpKind::Reduction &&
+            producer->size == 1 &&
+            producer->dim + 1 ==
+                int64_t(body.values[producer->operands.front()].shape.size()) &&
+            uses[node.operands.front()] == 1) {
+          Node folded = node;
+          folded.accum = AccumKind::SumLast;
+          folded.operands = {producer->operands.front()};
+          nodes.erase(producer);
+          nodes.push_back(std::move(folded));
+          continue;
+        }
+      }
+      nodes.push_back(node);
+    }
+    body.nodes = std::move(nodes);
+  }
+}
+
+/// The output dimension grid axis `axis` of `body` maps: the omap of its
+/// first output_saver, or -1.
+int32_t getOutputDim(const Graph &body, unsigned axis) {
+  for (const Node &node : body.nodes)
+    if (node.kind == OpKind::OutputSaver)
+      return node.map[axis];
+  return -1;
+}
+
+/// A verdict of rule `rule`.
+Reachability excluded(StringRef rule, const Twine &detail) {
+  return {false, rule.str(), detail.str()};
+}
+
+/// The static rules of the search's space, in order; nothing when
+/// `candidate` (thread graphs inlined) passes them all.
+std::optional<Reachability> checkSpace(const sem::Program &reference,
+                                       const sem::Program &candidate,
+                                       const BlockSearchOptions &options) {
+  const Graph &kernel = candidate.getKernelGraph();
+  SmallVector<std::string> outside;
+  SmallVector<const Node *> defs;
+  for (const Node &node : kernel.nodes) {
+    if (node.kind == OpKind::GraphDef)
+      defs.push_back(&node);
+    else
+      outside.push_back(sem::getOpName(node.kind).str());
+  }
+  if (!outside.empty())
+    return excluded("kernel ops",
+                    "kernel-level " + llvm::join(outside, ", ") +
+                        " beside the graph_defs; the search builds "
+                        "graph_defs only");
+  bool split = defs.size() == 2;
+  if (defs.empty() || defs.size() > 2 || (split && !options.splitKernels) ||
+      (!split && !options.singleKernels))
+    return excluded(
+        "kernel count",
+        llvm::formatv("{0} graph_defs; the search builds {1}", defs.size(),
+                      options.splitKernels ? "one, or a split pair" : "one"));
+  std::vector<search::detail::OpChoice> vocabulary =
+      search::detail::chooseVocabulary(reference.getKernelGraph());
+  ArrayRef<int64_t> output = reference.getKernelGraph()
+                                 .values[reference.getKernelGraph().outputs[0]]
+                                 .shape;
+  for (auto [index, def] : llvm::enumerate(defs)) {
+    const Graph &body = candidate.graphs[def->body];
+    if (body.getClusterSize() > 1)
+      return excluded("clusters", llvm::formatv("graph_def {0} has a cluster "
+                                                "of {1} blocks; the search "
+                                                "builds no clusters",
+                                                index, body.getClusterSize()));
+    if (!llvm::is_contained(options.forloopRanges, body.forloop))
+      return excluded(
+          "for-loop range",
+          llvm::formatv("graph_def {0}'s range {1} is not among {2}", index,
+                        body.forloop,
+                        llvm::join(llvm::map_range(options.forloopRanges,
+                                                   [](int64_t r) {
+                                                     return std::to_string(r);
+                                                   }),
+                                   ", ")));
+    // The grid of a one-kernel µGraph covers output dimensions with x and
+    // y; a split's first kernel also splits a reduced dimension (checked by
+    // the pinned search).
+    if (!split) {
+      if (body.grid[2] > 1)
+        return excluded("grid", "a one-kernel µGraph with grid axis z; the "
+                                "search's one-kernel launches use x and y");
+      for (unsigned axis = 0; axis < 2; ++axis) {
+        if (body.grid[axis] == 1)
+          continue;
+        int32_t dim = getOutputDim(body, axis);
+        SmallVector<int64_t> sizes = dim < 0
+                                         ? SmallVector<int64_t>()
+                                         : getGridSizes(output[dim], options);
+        if (!llvm::is_contained(sizes, body.grid[axis]))
+          return excluded(
+              "grid", llvm::formatv("grid axis {0} of {1} blocks over output "
+                                    "dimension {2} is not among the sizes "
+                                    "the search tries for it",
+                                    "xyz"[axis], body.grid[axis], dim));
+      }
+    }
+    // The combining kernel of a split is built, not enumerated.
+    if (split && index == 1)
+      continue;
+    unsigned ops = 0, accumulators = 0;
+    for (const Node &node : body.nodes) {
+      if (node.kind == OpKind::InputLoader || node.kind == OpKind::OutputSaver)
+        continue;
+      bool known =
+          llvm::any_of(vocabulary, [&](const search::detail::OpChoice &c) {
+            return c.kind == node.kind &&
+                   (node.kind != OpKind::ForloopAccum || c.accum == node.accum);
+          });
+      if (!known)
+        return excluded(
+            "vocabulary",
+            llvm::formatv("graph_def {0} uses {1}{2}, which the reference's "
+                          "ops do not suggest",
+                          index, sem::getOpName(node.kind),
+                          node.kind == OpKind::ForloopAccum
+                              ? (" " + sem::getAccumName(node.accum)).str()
+                              : std::string()));
+      if (node.kind == OpKind::ForloopAccum)
+        ++accumulators;
+      else
+        ++ops;
+    }
+    if (ops > options.maxOps)
+      return excluded("op budget",
+                      llvm::formatv("graph_def {0} computes with {1} ops; the "
+                                    "search adds at most {2}",
+                                    index, ops, options.maxOps));
+    if (accumulators > options.maxAccumulators)
+      return excluded("accumulators",
+                      llvm::formatv("graph_def {0} has {1} accumulators; the "
+                                    "search adds at most {2}",
+                                    index, accumulators,
+                                    options.maxAccumulators));
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+sem::Program search::inlineThreadGraphs(const sem::Program &program) {
+  sem::Program inlined;
+  for (const Graph &graph : program.graphs) {
+    Graph copy = graph;
+    copy.nodes.clear();
+    SmallVector<int32_t> identity =
+        llvm::to_vector(llvm::seq<int32_t>(0, graph.values.size()));
+    inlineInto(program, graph, copy, identity);
+    inlined.graphs.push_back(std::move(copy));
+  }
+  return inlined;
+}
+
+FailureOr<Reachability>
+search::checkReachable(const sem::Program &reference,
+                       const sem::Program &candidate,
+                       const BlockSearchOptions &options, std::string &error) {
+  if (failed(checkSearchable(reference, error)))
+    return failure();
+  // The search leaves the threads per block to the materializer.
+  sem::Program flat = inlineThreadGraphs(candidate);
+  for (Graph &graph : flat.graphs)
+    graph.threads = 0;
+  foldSumLast(flat);
+  if (std::optional<Reachability> verdict =
+          checkSpace(reference, flat, options))
+    return *verdict;
+
+  // The search pinned to the candidate's for-loop range and grid sizes,
+  // watching for its key.
+  BlockSearchOptions pinned = options;
+  std::set<int64_t> sizes;
+  for (const Node &node : flat.getKernelGraph().nodes)
+    for (int64_t size : flat.graphs[node.body].grid)
+      if (size > 1)
+        sizes.insert(size);
+  pinned.gridSizes.assign(sizes.begin(), sizes.end());
+  pinned.largestHalvedGridSize = sizes.empty() ? 1 : *sizes.rbegin();
+  const Node &first = flat.getKernelGraph().nodes.front();
+  pinned.forloopRanges = {flat.graphs[first.body].forloop};
+  pinned.maxCandidates = 1;
+  pinned.progress = nullptr;
+  pinned.checkpointPath.clear();
+  std::string key = getCandidateKey(flat);
+  std::atomic<bool> generated = false;
+  pinned.observe = [&](const sem::Program &program) {
+    if (!generated && getCandidateKey(program) == key)
+      generated = true;
+  };
+  BlockSearchStatistics statistics;
+  if (failed(searchBlockGraphs(reference, pinned, statistics, error)))
+    return failure();
+  if (generated)
+    return Reachability{true, "", ""};
+  return excluded(
+      "search",
+      llvm::formatv("not generated by the search pinned to its launch "
+                    "({0} states, {1} pruned, {2} complete candidates{3})",
+                    statistics.states, statistics.pruned, statistics.complete,
+                    statistics.timedOut ? ", stopped by the time limit" : ""));
+}
