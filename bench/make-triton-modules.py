@@ -38,7 +38,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
-from mirage.mugraphs import REJECTED, reference_program  # noqa: E402
+from mirage.mugraphs import upstream_module  # noqa: E402
 FUNC = re.compile(r"func\.func @([\w$.]+)\(([^)]*)\)\s*->\s*(.*?)\s*"
                   r"(?:attributes\s*(\{.*\}))?\s*\{\s*$", re.M)
 
@@ -92,16 +92,7 @@ def searched_source(text):
 def upstream_source(path):
     """(MLIR text, reference name) of the source.mlir of an upstream_<stem>
     bundle, with the benchmark program it implements as reference."""
-    stem = path.parent.name[len("upstream_"):]
-    if stem in REJECTED:
-        raise ValueError("the verifier proves every graph of this file "
-                         "wrong (docs/Mugraphs.md)")
-    reference_text = pathlib.Path(reference_program(stem)).read_text()
-    [(reference, _, _)] = functions(reference_text)
-    text = path.read_text().strip()
-    if text.startswith("module {") and text.endswith("}"):
-        text = text[len("module {"):-1]
-    return reference_text + "\n" + text + "\n", reference
+    return upstream_module(path)
 
 
 def search_source(benchmark, build, time_limit):

@@ -50,3 +50,24 @@ def reference_program(stem):
     """The examples/benchmarks file of the program µGraph file `stem` implements."""
     return os.path.join(CHECKOUT, "examples", "benchmarks",
                         REFERENCES.get(stem, stem) + ".mlir")
+
+
+def upstream_module(source):
+    """(MLIR text, reference name): the saved upstream µGraphs of `source`,
+    the source.mlir of an upstream_<stem> bundle of
+    bench/make-gpu-bundles.py, after the benchmark program they implement
+    (the reference). Raises ValueError for a file the verifier proves
+    wrong (REJECTED)."""
+    import pathlib
+    import re
+    source = pathlib.Path(source)
+    stem = source.parent.name[len("upstream_"):]
+    if stem in REJECTED:
+        raise ValueError("the verifier proves every graph of this file "
+                         "wrong (docs/Mugraphs.md)")
+    reference_text = pathlib.Path(reference_program(stem)).read_text()
+    reference = re.search(r"func\.func @([\w.]+)\(", reference_text).group(1)
+    text = source.read_text().strip()
+    if text.startswith("module {") and text.endswith("}"):
+        text = text[len("module {"):-1]
+    return reference_text + "\n" + text + "\n", reference
