@@ -310,7 +310,9 @@ def tuned_winners(path, field="function"):
         return {}
     with open(path) as f:
         database = json.load(f)
-    return {entry["key"]: entry["winner"].get(field, "ptx")
+    # A winner without a backend is PTX's (databases before version 3).
+    default = {"backend": "ptx"}
+    return {entry["key"]: {**default, **entry["winner"]}[field]
             for entry in database.get("entries", [])}
 
 

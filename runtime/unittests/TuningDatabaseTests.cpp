@@ -51,6 +51,17 @@ TuningEntry makeEntry(const std::string &key,
   return entry;
 }
 
+/// parseTuningDatabase of `text` with its first `from` replaced by `to`
+/// (which must be there).
+Expected<std::vector<TuningEntry>>
+parseEdited(std::string text, const std::string &from, const std::string &to) {
+  size_t position = text.find(from);
+  EXPECT_TRUE(position != std::string::npos);
+  if (position != std::string::npos)
+    text.replace(position, from.size(), to);
+  return parseTuningDatabase(text);
+}
+
 /// Entries compare equal when they are written the same.
 std::string text(const std::vector<TuningEntry> &entries) {
   return formatTuningDatabase(entries);
@@ -380,12 +391,7 @@ MIRAGE_TEST(TuningDatabase, RejectsBadEntries) {
   std::string valid = formatTuningDatabase({makeEntry(makeKey("ab"))});
   EXPECT_OK(parseTuningDatabase(valid));
   auto edited = [&](const std::string &from, const std::string &to) {
-    size_t position = valid.find(from);
-    EXPECT_TRUE(position != std::string::npos);
-    std::string text = valid;
-    if (position != std::string::npos)
-      text.replace(position, from.size(), to);
-    return parseTuningDatabase(text);
+    return parseEdited(valid, from, to);
   };
   EXPECT_FAILS_WITH(edited("\"key\": \"ab", "\"key\": \"AB"),
                     "entries[0].key: expected 64 lowercase hex digits");
@@ -468,12 +474,7 @@ MIRAGE_TEST(TuningDatabase, RoundTripsTritonMeasurementsAndWinners) {
 MIRAGE_TEST(TuningDatabase, RejectsBadBackends) {
   std::string valid = formatTuningDatabase({makeTritonEntry()});
   auto edited = [&](const std::string &from, const std::string &to) {
-    std::string changed = valid;
-    size_t position = changed.find(from);
-    EXPECT_TRUE(position != std::string::npos);
-    if (position != std::string::npos)
-      changed.replace(position, from.size(), to);
-    return parseTuningDatabase(changed);
+    return parseEdited(valid, from, to);
   };
   EXPECT_FAILS_WITH(edited("\"backend\": \"triton\"", "\"backend\": \"cuda\""),
                     "entries[0].winner.backend: unknown backend \"cuda\" "
