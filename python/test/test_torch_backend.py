@@ -209,6 +209,12 @@ def test_parts_that_read_each_other_merge_unless_that_makes_a_cycle():
     head = [nodes[n] for n in ("rms_norm", "mul_1", "linear", "linear_1")]
     [merged] = partition.merge_linked([head, [nodes["linear_2"]]])
     assert merged == set(head) | {nodes["linear_2"]}
+    # The reader listed before what it reads, and a third part that must
+    # survive the merge.
+    other = [nodes["flip"]]
+    merged = partition.merge_linked([[nodes["linear_2"]], head, other])
+    assert sorted(map(len, merged)) == [1, 5]
+    assert set(other) in merged
     # Diamond: out reads a directly and through a flip outside.
     gm, inputs = traced(Diamond(), (2, 32))
     partition.prepare(gm)

@@ -215,7 +215,11 @@ def merge_linked(parts):
             reads = any(a in parts[i] for n in parts[j]
                         for a in n.all_input_nodes)
             if reads and _is_convex(parts[i] | parts[j]):
-                parts[i] |= parts.pop(j)
+                # Both give way to their union (popping one would shift
+                # the other's index).
+                union = parts[i] | parts[j]
+                parts = [p for k, p in enumerate(parts) if k not in (i, j)]
+                parts.append(union)
                 merged = True
                 break
     return parts
