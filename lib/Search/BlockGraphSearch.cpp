@@ -51,9 +51,9 @@ constexpr double kVerificationTrials = 3.0;
 constexpr double kExploreShare = 0.8;
 /// The launches explored first have about this many blocks per SM.
 constexpr double kPreferredWaves = 4.0;
-/// By default, the sizes of an extent that is not a power of two halved go
-/// up to this many blocks per multiprocessor (BlockSearchOptions).
-constexpr int64_t kHalvedBlocksPerMultiprocessor = 4;
+/// By default, grid sizes go up to this many blocks per multiprocessor
+/// (BlockSearchOptions::largestGridSize): 1056 on an H100, 864 on an A100.
+constexpr int64_t kLargestBlocksPerMultiprocessor = 8;
 /// Passes over the for-loop ranges: the second continues those the first
 /// stopped, with the time the others left.
 constexpr unsigned kPasses = 2;
@@ -777,14 +777,19 @@ SmallVector<int64_t> search::getGridSizes(int64_t extent,
   for (int64_t size : options.gridSizes)
     if (size > 1 && extent % size == 0)
       sizes.push_back(size);
+  int64_t listed =
+      options.gridSizes.empty() ? 1 : *llvm::max_element(options.gridSizes);
+  int64_t largest = options.largestGridSize;
+  if (largest == 0)
+    largest = std::max(listed, kLargestBlocksPerMultiprocessor *
+                                   options.chip->multiprocessors);
+  // Powers of two past the listed sizes, then the halvings of an extent
+  // that is not one.
+  for (int64_t size = std::max<int64_t>(2, llvm::NextPowerOf2(listed));
+       size <= largest && extent % size == 0; size *= 2)
+    sizes.push_back(size);
   if (llvm::isPowerOf2_64(extent))
     return sizes;
-  int64_t largest = options.largestHalvedGridSize;
-  if (largest == 0) {
-    largest = kHalvedBlocksPerMultiprocessor * options.chip->multiprocessors;
-    if (!options.gridSizes.empty())
-      largest = std::max(largest, *llvm::max_element(options.gridSizes));
-  }
   for (int64_t size = extent; size >= 2; size /= 2) {
     if (size <= largest && !llvm::is_contained(sizes, size))
       sizes.push_back(size);

@@ -9,6 +9,7 @@
 
 #include "Enumerator.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -102,6 +103,125 @@ void foldSumLast(sem::Program &program) {
     }
     body.nodes = std::move(nodes);
   }
+}
+
+/// Unmaps the grid axes of one block: a map along an axis of size 1
+/// splits nothing, and the search leaves such an axis unmapped.
+void unmapUnitAxes(sem::Program &program) {
+  for (Graph &body : llvm::drop_begin(program.graphs))
+    for (unsigned axis = 0; axis < 3; ++axis)
+      if (body.grid[axis] == 1)
+        for (Node &node : body.nodes)
+          node.map[axis] = -1;
+}
+
+/// The body of the combining kernel of a split µGraph in `program`, or
+/// null: the second of exactly two graph_defs, reading only the first's
+/// results.
+Graph *getCombiner(sem::Program &program) {
+  const Graph &kernel = program.getKernelGraph();
+  if (kernel.nodes.size() != 2 ||
+      !llvm::all_of(kernel.nodes, [](const Node &node) {
+        return node.kind == OpKind::GraphDef;
+      }))
+    return nullptr;
+  const Node &first = kernel.nodes[0], &second = kernel.nodes[1];
+  if (!llvm::all_of(second.operands, [&](int32_t operand) {
+        return llvm::is_contained(first.results, operand);
+      }))
+    return nullptr;
+  return &program.graphs[second.body];
+}
+
+/// Orders the partial results of a split µGraph by what they hold (the
+/// shape of the saved tile, then the op that computes it), the combining
+/// kernel's operands after them: the order in which a first kernel saves
+/// its parts is a renaming.
+void orderPartialResults(sem::Program &program) {
+  Graph &kernel = program.graphs[0];
+  Node &first = kernel.nodes[0], &second = kernel.nodes[1];
+  Graph &producer = program.graphs[first.body];
+  auto signature = [&](int32_t output) {
+    const Node *saver = nullptr, *source = nullptr;
+    for (const Node &node : producer.nodes)
+      if (node.results[0] == output)
+        saver = &node;
+    for (const Node &node : producer.nodes)
+      if (saver && node.results[0] == saver->operands[0])
+        source = &node;
+    SmallVector<int64_t> key(producer.values[output].shape.begin(),
+                             producer.values[output].shape.end());
+    if (source)
+      key.append({int64_t(source->kind), int64_t(source->accum), source->size});
+    return key;
+  };
+  SmallVector<size_t> order =
+      llvm::to_vector(llvm::seq<size_t>(0, producer.outputs.size()));
+  llvm::stable_sort(order, [&](size_t a, size_t b) {
+    return signature(producer.outputs[a]) < signature(producer.outputs[b]);
+  });
+  std::vector<int32_t> outputs;
+  SmallVector<int32_t, 1> results;
+  for (size_t index : order) {
+    outputs.push_back(producer.outputs[index]);
+    results.push_back(first.results[index]);
+  }
+  producer.outputs = std::move(outputs);
+  first.results = std::move(results);
+  // The combining kernel reads them in that order.
+  Graph &combiner = program.graphs[second.body];
+  SmallVector<size_t> reads =
+      llvm::to_vector(llvm::seq<size_t>(0, second.operands.size()));
+  auto position = [&](size_t operand) {
+    return llvm::find(first.results, second.operands[operand]) -
+           first.results.begin();
+  };
+  llvm::stable_sort(
+      reads, [&](size_t a, size_t b) { return position(a) < position(b); });
+  SmallVector<int32_t, 2> operands;
+  std::vector<int32_t> inputs;
+  for (size_t index : reads) {
+    operands.push_back(second.operands[index]);
+    inputs.push_back(combiner.inputs[index]);
+  }
+  second.operands = std::move(operands);
+  combiner.inputs = std::move(inputs);
+}
+
+/// Reduces the combining kernel of a split µGraph to what it computes: the
+/// search builds it from the first kernel's partial results and chooses its
+/// launch from the output's shape and the chip (as the materializer chooses
+/// threads), so its grid, for-loop, maps and tile shapes are a schedule, not
+/// a choice the search makes. A last-dimension accumulator then is the
+/// reduction it sums to: `sum_last` the reduction to size 1, `sum_last_to
+/// s` the reduction to size s (strided, as the search's are).
+void normalizeCombiner(sem::Program &program) {
+  Graph *body = getCombiner(program);
+  if (!body)
+    return;
+  orderPartialResults(program);
+  for (Node &node : body->nodes) {
+    node.map = {-1, -1, -1};
+    if (node.kind == OpKind::InputLoader)
+      node.dim = -1;
+    if (node.kind == OpKind::ForloopAccum &&
+        (node.accum == AccumKind::SumLast ||
+         node.accum == AccumKind::SumLastTo)) {
+      node.dim =
+          static_cast<int64_t>(body->values[node.operands[0]].shape.size()) - 1;
+      if (node.accum == AccumKind::SumLast)
+        node.size = 1;
+      node.kind = OpKind::Reduction;
+      node.accum = AccumKind::Sum;
+    }
+  }
+  llvm::DenseSet<int32_t> boundary(body->inputs.begin(), body->inputs.end());
+  boundary.insert(body->outputs.begin(), body->outputs.end());
+  for (auto [index, type] : llvm::enumerate(body->values))
+    if (!boundary.contains(static_cast<int32_t>(index)))
+      type.shape.clear();
+  body->grid = {1, 1, 1};
+  body->forloop = 1;
 }
 
 /// The output dimension grid axis `axis` of `body` maps: the omap of its
@@ -255,6 +375,9 @@ search::checkReachable(const sem::Program &reference,
   for (Graph &graph : flat.graphs)
     graph.threads = 0;
   foldSumLast(flat);
+  unmapUnitAxes(flat);
+  sem::Program compared = flat;
+  normalizeCombiner(compared);
   if (std::optional<Reachability> verdict =
           checkSpace(reference, flat, options))
     return *verdict;
@@ -264,20 +387,25 @@ search::checkReachable(const sem::Program &reference,
   BlockSearchOptions pinned = options;
   std::set<int64_t> sizes;
   for (const Node &node : flat.getKernelGraph().nodes)
-    for (int64_t size : flat.graphs[node.body].grid)
-      if (size > 1)
-        sizes.insert(size);
+    if (&flat.graphs[node.body] != getCombiner(flat))
+      for (int64_t size : flat.graphs[node.body].grid)
+        if (size > 1)
+          sizes.insert(size);
   pinned.gridSizes.assign(sizes.begin(), sizes.end());
-  pinned.largestHalvedGridSize = sizes.empty() ? 1 : *sizes.rbegin();
+  pinned.largestGridSize = sizes.empty() ? 1 : *sizes.rbegin();
   const Node &first = flat.getKernelGraph().nodes.front();
   pinned.forloopRanges = {flat.graphs[first.body].forloop};
   pinned.maxCandidates = 1;
   pinned.progress = nullptr;
   pinned.checkpointPath.clear();
-  std::string key = getCandidateKey(flat);
+  std::string key = getCandidateKey(compared);
   std::atomic<bool> generated = false;
   pinned.observe = [&](const sem::Program &program) {
-    if (!generated && getCandidateKey(program) == key)
+    if (generated)
+      return;
+    sem::Program normalized = program;
+    normalizeCombiner(normalized);
+    if (getCandidateKey(normalized) == key)
       generated = true;
   };
   BlockSearchStatistics statistics;

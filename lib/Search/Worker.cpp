@@ -221,9 +221,13 @@ const std::optional<Graph> &Worker::combine(ArrayRef<ValueType> partTypes,
     parts.labels.inputs.back().back() = kStackedLabel;
   }
   parts.maxOps = 2 * partTypes.size() + 1;
+  // The sum over the split of each part's columns, and the whole row's sum
+  // (a part that kept a row's columns unsummed: the first kernel
+  // accumulated a tile rather than its row sum).
   llvm::SmallSetVector<int64_t, 4> sizes;
   for (const ValueType &type : partTypes)
     sizes.insert(type.shape.back() / split);
+  sizes.insert(1);
   for (int64_t size : sizes)
     parts.vocabulary.push_back({OpKind::Reduction, AccumKind::Sum, size});
   for (const OpChoice &choice : space.vocabulary)

@@ -183,7 +183,7 @@ struct SuperoptimizePass
     // A listed set of sizes also bounds the halved extents.
     if (!gridSizes.empty()) {
       options.gridSizes.assign(gridSizes.begin(), gridSizes.end());
-      options.largestHalvedGridSize = *llvm::max_element(options.gridSizes);
+      options.largestGridSize = *llvm::max_element(options.gridSizes);
     }
     options.maxBlocks = maxBlocks;
     options.maxCandidates = maxCandidates;

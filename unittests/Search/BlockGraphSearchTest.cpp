@@ -9,6 +9,7 @@
 #include "Mirage/Search/BlockGraphSearch.h"
 #include "Mirage/Search/DimensionLabels.h"
 #include "Mirage/Search/ProgramSchedule.h"
+#include "Mirage/Support/Chip.h"
 
 #include "Mirage/InitAllDialects.h"
 #include "Mirage/Semantics/Import.h"
@@ -283,3 +284,27 @@ TEST_F(BlockGraphSearchTest, KeysCandidatesUpToTheOrderOfIndependentOps) {
 }
 
 } // namespace
+
+TEST(GridSizesTest, GoPastTheListedSizesUpToEightBlocksPerMultiprocessor) {
+  BlockSearchOptions options;
+  options.chip = lookupChip("sm_90a");
+  ASSERT_NE(options.chip, nullptr);
+  // 132 SMs: up to 1056 blocks on one axis.
+  EXPECT_EQ(getGridSizes(4096, options),
+            (SmallVector<int64_t>{2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}));
+  // 6144 columns: 512 blocks of 12 and 768 of 8 (a halving), not 1536.
+  SmallVector<int64_t> sizes = getGridSizes(6144, options);
+  EXPECT_TRUE(llvm::is_contained(sizes, 512));
+  EXPECT_TRUE(llvm::is_contained(sizes, 768));
+  EXPECT_FALSE(llvm::is_contained(sizes, 1536));
+  // An A100 (108 SMs) stops at 864: 768 but not 1024.
+  options.chip = lookupChip("sm_80");
+  sizes = getGridSizes(6144, options);
+  EXPECT_TRUE(llvm::is_contained(sizes, 768));
+  EXPECT_FALSE(llvm::is_contained(sizes, 1024));
+  // A bound set by the user stops both.
+  options.largestGridSize = 256;
+  EXPECT_EQ(getGridSizes(6144, options),
+            (SmallVector<int64_t>{2, 4, 8, 16, 32, 64, 128, 256, 192, 96, 48,
+                                  24, 12, 6, 3}));
+}

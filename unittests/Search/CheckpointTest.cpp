@@ -326,7 +326,7 @@ TEST_F(CheckpointTest, FingerprintsFollowTheOptionsThatMatter) {
   EXPECT_NE(fingerprintSearch(reference, other), base);
   // The halved grid sizes change what a range finds.
   BlockSearchOptions halved = options;
-  halved.largestHalvedGridSize = 64;
+  halved.largestGridSize = 64;
   EXPECT_NE(fingerprintSearch(reference, halved), base);
 }
 

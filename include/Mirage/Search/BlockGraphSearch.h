@@ -45,13 +45,14 @@ struct BlockSearchOptions {
   unsigned maxAccumulators = 2;
   /// For-loop ranges tried.
   std::vector<int64_t> forloopRanges = {1, 2, 4, 8, 16, 32, 64};
-  /// Sizes tried for each grid axis.
+  /// Sizes tried for each grid axis, besides those up to `largestGridSize`.
   std::vector<int64_t> gridSizes = {2, 4, 8, 16, 32, 64, 128, 256};
-  /// The largest size tried by halving an extent that is not a power of
-  /// two (getGridSizes); 0: the larger of the largest of `gridSizes` and
-  /// four blocks per multiprocessor of `chip` (528 on an H100), so that an
-  /// output of 18944 columns gets 296 blocks of 64 besides 148 of 128.
-  int64_t largestHalvedGridSize = 0;
+  /// The largest size tried past `gridSizes` (getGridSizes): the powers of
+  /// two above them, and the halvings of an extent that is not a power of
+  /// two. 0: the larger of the largest of `gridSizes` and eight blocks per
+  /// multiprocessor of `chip` (1056 on an H100), so that 6144 columns get
+  /// 768 blocks of 8 and 4096 get 512 of 8, and 18944 get 296 of 64.
+  int64_t largestGridSize = 0;
   int64_t maxBlocks = 1024;
   /// Stop enumerating after this many complete candidates.
   unsigned maxComplete = 100000;
@@ -107,9 +108,10 @@ struct BlockSearchOptions {
 };
 
 /// The sizes the search tries for a grid axis over a dimension of
-/// `extent`: those of `options.gridSizes` that divide it and, for an extent
-/// that is not a power of two, its halvings up to the largest size
-/// (BlockSearchOptions::largestHalvedGridSize).
+/// `extent`: those of `options.gridSizes` that divide it, the powers of two
+/// above them that divide it and, for an extent that is not a power of two,
+/// its halvings, both up to the largest size
+/// (BlockSearchOptions::largestGridSize).
 SmallVector<int64_t> getGridSizes(int64_t extent,
                                   const BlockSearchOptions &options);
 
