@@ -273,3 +273,19 @@ search::materializeProgram(const sem::Program &program, OpBuilder &builder,
     outputs.push_back(values[value]);
   return outputs;
 }
+
+FunctionType search::getFunctionType(const sem::Program &program,
+                                     MLIRContext *context) {
+  const Graph &kernel = program.getKernelGraph();
+  auto types = [&](ArrayRef<int32_t> values) {
+    SmallVector<Type> result;
+    for (int32_t value : values) {
+      const sem::ValueType &type = kernel.values[value];
+      result.push_back(RankedTensorType::get(
+          type.shape, getElementType(context, type.elementType)));
+    }
+    return result;
+  };
+  return FunctionType::get(context, types(kernel.inputs),
+                           types(kernel.outputs));
+}

@@ -18,6 +18,46 @@ using namespace mlir;
 using namespace mlir::mirage;
 using namespace mlir::mirage::search;
 
+namespace {
+
+/// Marks, during scheduleProgram, each graph_def of the candidate with its
+/// rank among the candidate's graph_defs.
+constexpr StringLiteral kBodyAttrName = "mirage.search.graph_def";
+
+/// Schedules every graph_def of `graphs` for each of `chips`; `tags[i]` is
+/// the rank of `graphs[i]` among `program`'s graph_def nodes, or -1 for a
+/// graph_def that is not the program's (a predefined op's expansion). The
+/// facts of the program's graph_defs for `chip`; nothing when one has no
+/// schedule or a program's graph_def has none of `graphs`.
+std::optional<ProgramFacts>
+scheduleGraphs(ArrayRef<kernel::GraphDefOp> graphs, ArrayRef<int64_t> tags,
+               const sem::Program &program, ArrayRef<const Chip *> chips,
+               const Chip &chip, const ScheduleOptions &options) {
+  SmallVector<int32_t> bodies;
+  for (const sem::Node &node : program.getKernelGraph().nodes)
+    if (node.kind == sem::OpKind::GraphDef)
+      bodies.push_back(node.body);
+  if (llvm::count_if(tags, [](int64_t tag) { return tag >= 0; }) !=
+      int64_t(bodies.size()))
+    return std::nullopt;
+  ProgramFacts facts(program.graphs.size());
+  for (auto [graph, tag] : llvm::zip(graphs, tags)) {
+    if (tag >= int64_t(bodies.size()))
+      return std::nullopt;
+    for (const Chip *target : chips) {
+      FailureOr<KernelSchedule> schedule =
+          scheduleKernel(graph, *target, options);
+      if (failed(schedule))
+        return std::nullopt;
+      if (target == &chip && tag >= 0)
+        facts[bodies[tag]] = getKernelFacts(graph, *schedule);
+    }
+  }
+  return facts;
+}
+
+} // namespace
+
 KernelFacts search::getKernelFacts(kernel::GraphDefOp graph,
                                    const KernelSchedule &schedule) {
   KernelFacts facts;
@@ -57,22 +97,37 @@ std::optional<ProgramFacts> search::scheduleProgram(const sem::Program &program,
   SmallVector<const Chip *> chips = getDefaultChips(usesClusters);
   if (!llvm::is_contained(chips, &chip))
     return std::nullopt;
-  // Expanded as the bundle writer expands it, then scheduled as the
-  // lowering schedules it: the schedule refuses what the lowering would.
+  // Expanded as the bundle writer expands it (kernel-level matmuls stay
+  // library calls, other predefined ops become graph_defs of their own),
+  // then scheduled as the lowering schedules it: the schedule refuses what
+  // the lowering would. The candidate's own graph_defs are tagged first.
+  for (auto [index, graph] :
+       llvm::enumerate(function.getBody().getOps<kernel::GraphDefOp>()))
+    graph->setAttr(kBodyAttrName, builder.getI64IntegerAttr(index));
+  CodegenOptions codegen;
+  kernel::ExpandToBlocksPassOptions expand;
+  expand.libraryMatmuls = codegen.libraryMatmuls;
   PassManager pm(context);
-  pm.addNestedPass<func::FuncOp>(kernel::createExpandToBlocksPass());
+  pm.addNestedPass<func::FuncOp>(kernel::createExpandToBlocksPass(expand));
   if (failed(pm.run(*module)))
     return std::nullopt;
-  ScheduleOptions options = CodegenOptions().getScheduleOptions();
+  ScheduleOptions options = codegen.getScheduleOptions();
   options.maxSharedBytes = getSharedBytesPerBlock(chips);
-  return scheduleFunction(function, program, chips, chip, options);
+  SmallVector<kernel::GraphDefOp> graphs;
+  SmallVector<int64_t> tags;
+  for (auto graph : function.getBody().getOps<kernel::GraphDefOp>()) {
+    graphs.push_back(graph);
+    auto tag = graph->getAttrOfType<IntegerAttr>(kBodyAttrName);
+    tags.push_back(tag ? tag.getInt() : -1);
+  }
+  return scheduleGraphs(graphs, tags, program, chips, chip, options);
 }
 
 std::function<std::optional<ProgramFacts>(const sem::Program &)>
-search::getScheduler(FunctionType type, int32_t threads, const Chip &chip,
-                     MLIRContext *context) {
+search::getScheduler(int32_t threads, const Chip &chip, MLIRContext *context) {
   return [=, &chip](const sem::Program &program) {
-    return scheduleProgram(program, type, threads, chip, context);
+    return scheduleProgram(program, getFunctionType(program, context), threads,
+                           chip, context);
   };
 }
 
@@ -80,22 +135,9 @@ std::optional<ProgramFacts>
 search::scheduleFunction(func::FuncOp function, const sem::Program &program,
                          ArrayRef<const Chip *> chips, const Chip &chip,
                          const ScheduleOptions &options) {
-  ProgramFacts facts(program.graphs.size());
-  auto graphs = function.getBody().getOps<kernel::GraphDefOp>();
-  auto nodes = llvm::make_filter_range(
-      program.getKernelGraph().nodes,
-      [](const sem::Node &node) { return node.kind == sem::OpKind::GraphDef; });
-  if (llvm::range_size(graphs) != llvm::range_size(nodes))
-    return std::nullopt;
-  for (auto [graph, node] : llvm::zip(graphs, nodes)) {
-    for (const Chip *target : chips) {
-      FailureOr<KernelSchedule> schedule =
-          scheduleKernel(graph, *target, options);
-      if (failed(schedule))
-        return std::nullopt;
-      if (target == &chip)
-        facts[node.body] = getKernelFacts(graph, *schedule);
-    }
-  }
-  return facts;
+  SmallVector<kernel::GraphDefOp> graphs =
+      llvm::to_vector(function.getBody().getOps<kernel::GraphDefOp>());
+  return scheduleGraphs(graphs,
+                        llvm::to_vector(llvm::seq<int64_t>(0, graphs.size())),
+                        program, chips, chip, options);
 }

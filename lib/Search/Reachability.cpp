@@ -8,6 +8,7 @@
 #include "Mirage/Search/Reachability.h"
 
 #include "Enumerator.h"
+#include "Mirage/Search/KernelPrefix.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -115,6 +116,39 @@ void unmapUnitAxes(sem::Program &program) {
           node.map[axis] = -1;
 }
 
+/// Drops the operands of each graph_def that its body does not read, and
+/// orders the rest as the kernel graph defines them: a graph_def's operand
+/// list names what it reads, in an order that is a renaming.
+void normalizeOperands(sem::Program &program) {
+  Graph &kernel = program.graphs[0];
+  llvm::DenseMap<int32_t, int64_t> rank;
+  for (int32_t input : kernel.inputs)
+    rank.try_emplace(input, rank.size());
+  for (const Node &node : kernel.nodes)
+    for (int32_t result : node.results)
+      rank.try_emplace(result, rank.size());
+  for (Node &node : kernel.nodes) {
+    if (node.kind != OpKind::GraphDef)
+      continue;
+    Graph &body = program.graphs[node.body];
+    SmallVector<std::pair<int32_t, int32_t>> reads;
+    for (auto [operand, input] : llvm::zip(node.operands, body.inputs))
+      if (llvm::any_of(body.nodes, [&, input = input](const Node &inner) {
+            return llvm::is_contained(inner.operands, input);
+          }))
+        reads.push_back({operand, input});
+    llvm::stable_sort(reads, [&](const auto &a, const auto &b) {
+      return rank.lookup(a.first) < rank.lookup(b.first);
+    });
+    node.operands.clear();
+    body.inputs.clear();
+    for (auto [operand, input] : reads) {
+      node.operands.push_back(operand);
+      body.inputs.push_back(input);
+    }
+  }
+}
+
 /// The body of the combining kernel of a split µGraph in `program`, or
 /// null: the second of exactly two graph_defs, reading only the first's
 /// results.
@@ -134,9 +168,8 @@ Graph *getCombiner(sem::Program &program) {
 }
 
 /// Orders the partial results of a split µGraph by what they hold (the
-/// shape of the saved tile, then the op that computes it), the combining
-/// kernel's operands after them: the order in which a first kernel saves
-/// its parts is a renaming.
+/// shape of the saved tile, then the op that computes it): the order in
+/// which a first kernel saves its parts is a renaming.
 void orderPartialResults(sem::Program &program) {
   Graph &kernel = program.graphs[0];
   Node &first = kernel.nodes[0], &second = kernel.nodes[1];
@@ -168,24 +201,6 @@ void orderPartialResults(sem::Program &program) {
   }
   producer.outputs = std::move(outputs);
   first.results = std::move(results);
-  // The combining kernel reads them in that order.
-  Graph &combiner = program.graphs[second.body];
-  SmallVector<size_t> reads =
-      llvm::to_vector(llvm::seq<size_t>(0, second.operands.size()));
-  auto position = [&](size_t operand) {
-    return llvm::find(first.results, second.operands[operand]) -
-           first.results.begin();
-  };
-  llvm::stable_sort(
-      reads, [&](size_t a, size_t b) { return position(a) < position(b); });
-  SmallVector<int32_t, 2> operands;
-  std::vector<int32_t> inputs;
-  for (size_t index : reads) {
-    operands.push_back(second.operands[index]);
-    inputs.push_back(combiner.inputs[index]);
-  }
-  second.operands = std::move(operands);
-  combiner.inputs = std::move(inputs);
 }
 
 /// Reduces the combining kernel of a split µGraph to what it computes: the
@@ -200,6 +215,7 @@ void normalizeCombiner(sem::Program &program) {
   if (!body)
     return;
   orderPartialResults(program);
+  normalizeOperands(program);
   for (Node &node : body->nodes) {
     node.map = {-1, -1, -1};
     if (node.kind == OpKind::InputLoader)
@@ -376,6 +392,16 @@ search::checkReachable(const sem::Program &reference,
     graph.threads = 0;
   foldSumLast(flat);
   unmapUnitAxes(flat);
+  normalizeOperands(flat);
+  // A leading op of the reference at kernel level: the rest is searched as
+  // a reference of its own.
+  PrefixCut cut;
+  if (std::optional<sem::Program> rest = splitAfter(reference, flat, cut)) {
+    if (!options.kernelPrefixes)
+      return excluded("kernel ops",
+                      "a leading op at kernel level; kernel prefixes are off");
+    return checkReachable(cut.rest, *rest, options, error);
+  }
   sem::Program compared = flat;
   normalizeCombiner(compared);
   if (std::optional<Reachability> verdict =
@@ -404,6 +430,7 @@ search::checkReachable(const sem::Program &reference,
     if (generated)
       return;
     sem::Program normalized = program;
+    normalizeOperands(normalized);
     normalizeCombiner(normalized);
     if (getCandidateKey(normalized) == key)
       generated = true;

@@ -12,6 +12,7 @@
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 #include "Mirage/Search/BlockGraphSearch.h"
 #include "Mirage/Search/CostModel.h"
+#include "Mirage/Search/KernelPrefix.h"
 #include "Mirage/Search/Materialize.h"
 #include "Mirage/Search/ProgramSchedule.h"
 #include "Mirage/Search/Z3Oracle.h"
@@ -193,6 +194,7 @@ struct SuperoptimizePass
           "single-kernels and split-kernels are both off: nothing to search");
     options.singleKernels = singleKernels;
     options.splitKernels = splitKernels;
+    options.kernelPrefixes = kernelPrefixes;
     options.seed = seed;
     options.oracleTimeoutMs = oracleTimeout;
     options.omap.assign(omap.begin(), omap.end());
@@ -315,7 +317,7 @@ struct SuperoptimizePass
                kernel::MatmulOp projection,
                const search::BlockSearchOptions &options, double seconds) {
     func::FuncOp prefix = buildPrefix(function, projection);
-    auto erase = llvm::make_scope_exit([&] { prefix.erase(); });
+    llvm::scope_exit erase([&] { prefix.erase(); });
     FailureOr<sem::Program> program = sem::buildProgram(prefix);
     std::string error;
     if (failed(program) || failed(search::checkSearchable(*program, error)))
@@ -324,8 +326,8 @@ struct SuperoptimizePass
     search::BlockSearchOptions prefixOptions = options;
     prefixOptions.timeLimitSeconds = seconds;
     prefixOptions.checkpointKey = prefix.getSymName().str();
-    prefixOptions.schedule = search::getScheduler(
-        prefix.getFunctionType(), threads, *options.chip, prefix.getContext());
+    prefixOptions.schedule =
+        search::getScheduler(threads, *options.chip, prefix.getContext());
     FailureOr<std::vector<search::RankedProgram>> found =
         search::searchBlockGraphs(*program, prefixOptions, stats, error);
     // Options written for the whole function (an omap of its output) need
@@ -344,6 +346,45 @@ struct SuperoptimizePass
       candidate.cost.globalBytes +=
           whole.globalBytes - withoutProjection.globalBytes;
       candidate.cost.launches += whole.launches - withoutProjection.launches;
+    }
+    return all;
+  }
+
+  /// Candidates that keep one leading op of `reference` at kernel level (a
+  /// library GEMM such as attention's Q·K) and search the rest, the leading
+  /// ops sharing `seconds` (0: no limit); each composed after its op and
+  /// estimated as a whole program with `options.schedule`.
+  std::vector<search::RankedProgram>
+  searchLeadingOps(func::FuncOp function, const sem::Program &reference,
+                   const search::BlockSearchOptions &options, double seconds) {
+    std::vector<search::RankedProgram> all;
+    SmallVector<int32_t> leading = search::getLeadingOps(reference);
+    for (int32_t node : leading) {
+      search::PrefixCut cut = search::cutAfter(reference, node);
+      std::string error;
+      if (failed(search::checkSearchable(cut.rest, error)))
+        continue;
+      search::BlockSearchOptions restOptions = options;
+      restOptions.timeLimitSeconds = seconds / double(leading.size());
+      restOptions.checkpointKey =
+          llvm::formatv("{0}/after-op-{1}", function.getSymName(), node).str();
+      restOptions.schedule =
+          search::getScheduler(threads, *options.chip, function.getContext());
+      search::BlockSearchStatistics stats;
+      FailureOr<std::vector<search::RankedProgram>> found =
+          search::searchBlockGraphs(cut.rest, restOptions, stats, error);
+      if (failed(found))
+        continue;
+      for (const search::RankedProgram &candidate : *found) {
+        sem::Program composed =
+            search::composeAfter(reference, cut, candidate.program);
+        std::optional<search::ProgramFacts> facts = options.schedule(composed);
+        if (!facts)
+          continue;
+        search::CostEstimate cost =
+            search::estimateCost(composed, *options.chip, *facts);
+        all.push_back({std::move(composed), cost});
+      }
     }
     return all;
   }
@@ -489,21 +530,37 @@ struct SuperoptimizePass
     // projection) may run best as a library GEMM after a kernel the search
     // finds for the rest: the tuner weighs those candidates too, searched in
     // the first half of the time.
+    // Likewise a leading op (attention's Q·K) may run best as a library
+    // GEMM before kernels the search finds for the rest. These extra
+    // searches share the first half of the time; what they leave is the
+    // whole function's.
     std::vector<search::RankedProgram> prefixes;
     kernel::MatmulOp projection =
         emitCandidates ? getFinalProjection(function) : kernel::MatmulOp();
+    // Overrides pin the whole function's kernel: no other form then.
+    bool overridden = !options.omap.empty() || !options.imaps.empty() ||
+                      !options.fmaps.empty();
+    bool leadingOps = kernelPrefixes && !overridden &&
+                      !search::getLeadingOps(*reference).empty();
+    int extras = int(bool(projection)) + int(leadingOps);
+    double extraShare = seconds > 0 && extras > 0 ? left / 2 / extras : 0;
     if (projection) {
-      prefixes = searchPrefix(function, *reference, projection, options,
-                              seconds > 0 ? left / 2 : 0);
+      prefixes =
+          searchPrefix(function, *reference, projection, options, extraShare);
+      left = deadline.secondsLeft();
+    }
+    search::BlockSearchOptions functionOptions = options;
+    functionOptions.schedule =
+        search::getScheduler(threads, *options.chip, function.getContext());
+    std::vector<search::RankedProgram> afterLeadingOps;
+    if (leadingOps) {
+      afterLeadingOps =
+          searchLeadingOps(function, *reference, functionOptions, extraShare);
       left = deadline.secondsLeft();
     }
     search::BlockSearchStatistics stats;
-    search::BlockSearchOptions functionOptions = options;
     functionOptions.timeLimitSeconds = seconds > 0 ? left : 0;
     functionOptions.checkpointKey = function.getSymName().str();
-    functionOptions.schedule =
-        search::getScheduler(function.getFunctionType(), threads, *options.chip,
-                             function.getContext());
     FailureOr<std::vector<search::RankedProgram>> found =
         search::searchBlockGraphs(*reference, functionOptions, stats, error);
     // The reference is searchable: overrides that do not fit it and
@@ -515,7 +572,22 @@ struct SuperoptimizePass
           << options.checkpointPath << "' records " << stats.droppedCandidates
           << " candidate(s) of '" << function.getSymName()
           << "' that fail verification (the file was changed); dropped them";
-    // The whole function's candidates, then the prefix's.
+    // The whole function's candidates, those after a leading op among
+    // them by cost, then the prefix's.
+    size_t afterLeadingOpsKept = 0;
+    for (search::RankedProgram &candidate : afterLeadingOps) {
+      auto at = llvm::upper_bound(
+          *found, candidate,
+          [](const search::RankedProgram &a, const search::RankedProgram &b) {
+            return a.cost < b.cost;
+          });
+      if (size_t(at - found->begin()) >= options.maxCandidates)
+        continue;
+      found->insert(at, std::move(candidate));
+      ++afterLeadingOpsKept;
+      if (found->size() > options.maxCandidates)
+        found->pop_back();
+    }
     std::vector<search::RankedProgram> variants =
         withBlockSizeVariants(*found, functionOptions);
     std::vector<Candidate> candidates;
@@ -565,6 +637,10 @@ struct SuperoptimizePass
                                "projection, which then runs as a library "
                                "GEMM",
                                prefixes.size());
+    if (leadingOps)
+      summary += llvm::formatv("; kept {0} of {1} candidates that run a "
+                               "leading op as a library op",
+                               afterLeadingOpsKept, afterLeadingOps.size());
     summary += tuningNote;
     if (found->empty() && prefixes.empty()) {
       function.emitRemark("left unchanged, no verified candidate: ") << summary;

@@ -38,8 +38,7 @@ struct TestReachablePass
       return signalPassFailure();
     search::BlockSearchOptions options;
     options.timeLimitSeconds = timeLimit;
-    options.schedule = search::getScheduler(ref.getFunctionType(), 0,
-                                            *options.chip, &getContext());
+    options.schedule = search::getScheduler(0, *options.chip, &getContext());
     for (func::FuncOp candidate : functions->candidates) {
       FailureOr<sem::Program> program = sem::buildProgram(candidate);
       if (failed(program))

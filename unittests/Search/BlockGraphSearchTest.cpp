@@ -8,10 +8,12 @@
 
 #include "Mirage/Search/BlockGraphSearch.h"
 #include "Mirage/Search/DimensionLabels.h"
+#include "Mirage/Search/KernelPrefix.h"
 #include "Mirage/Search/ProgramSchedule.h"
 #include "Mirage/Support/Chip.h"
 
 #include "Mirage/InitAllDialects.h"
+#include "Mirage/Semantics/Equivalence.h"
 #include "Mirage/Semantics/Import.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -39,7 +41,6 @@ protected:
     module = parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module);
     auto function = *module->getOps<func::FuncOp>().begin();
-    type = function.getFunctionType();
     FailureOr<sem::Program> program = sem::buildProgram(function);
     EXPECT_TRUE(succeeded(program));
     return *program;
@@ -51,7 +52,7 @@ protected:
   std::vector<RankedProgram> search(const sem::Program &reference,
                                     BlockSearchOptions options,
                                     BlockSearchStatistics &statistics) {
-    options.schedule = getScheduler(type, 128, *options.chip, &context);
+    options.schedule = getScheduler(128, *options.chip, &context);
     std::string error;
     FailureOr<std::vector<RankedProgram>> found =
         searchBlockGraphs(reference, options, statistics, error);
@@ -69,8 +70,6 @@ protected:
 
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
-  /// The type of the last parsed function.
-  FunctionType type;
 };
 
 TEST_F(BlockGraphSearchTest, FindsTheFusedRmsNormLinear) {
@@ -127,6 +126,46 @@ constexpr const char *kAttention = R"mlir(
     %o = mirage_kernel.matmul %d, %v : tensor<1x16x256xf16>, tensor<1x256x8xf16> -> tensor<1x16x8xf16>
     return %o : tensor<1x16x8xf16>
   })mlir";
+
+TEST_F(BlockGraphSearchTest, SearchesTheRestAfterALeadingOp) {
+  // Attention's Q·K reads only inputs: kept as a library GEMM, the rest is
+  // a reference over V and the scores, and its candidates composed after
+  // the GEMM compute attention.
+  sem::Program reference = parse(kAttention);
+  ASSERT_EQ(getLeadingOps(reference), SmallVector<int32_t>{0});
+  PrefixCut cut = cutAfter(reference, 0);
+  const sem::Graph &rest = cut.rest.getKernelGraph();
+  ASSERT_EQ(rest.inputs.size(), 2u);
+  EXPECT_EQ(rest.values[rest.inputs[0]].shape,
+            (SmallVector<int64_t>{1, 256, 8}));
+  EXPECT_EQ(rest.values[rest.inputs[1]].shape,
+            (SmallVector<int64_t>{1, 16, 256}));
+  EXPECT_EQ(rest.nodes.size(), 4u);
+
+  BlockSearchOptions options;
+  options.forloopRanges = {1, 4};
+  BlockSearchStatistics statistics;
+  std::vector<RankedProgram> found = search(cut.rest, options, statistics);
+  ASSERT_FALSE(found.empty());
+  sem::Program composed = composeAfter(reference, cut, found[0].program);
+  EXPECT_EQ(composed.getKernelGraph().nodes[0].kind, sem::OpKind::Matmul);
+  std::string error;
+  FailureOr<sem::EquivalenceChecker> checker = sem::EquivalenceChecker::create(
+      reference, sem::EquivalenceOptions(), error);
+  ASSERT_TRUE(succeeded(checker)) << error;
+  FailureOr<sem::EquivalenceVerdict> verdict = checker->check(composed, error);
+  ASSERT_TRUE(succeeded(verdict)) << error;
+  EXPECT_TRUE(verdict->equivalent);
+
+  // splitAfter takes the composition apart again.
+  PrefixCut again;
+  std::optional<sem::Program> split = splitAfter(reference, composed, again);
+  ASSERT_TRUE(split.has_value());
+  EXPECT_EQ(again.node, 0);
+  EXPECT_EQ(getCandidateKey(*split), getCandidateKey(found[0].program));
+  // The reference itself is not of that form.
+  EXPECT_FALSE(splitAfter(reference, reference, again).has_value());
+}
 
 TEST_F(BlockGraphSearchTest, LabelsAttentionDimensions) {
   // Q's head dimension is contracted (reduced) although V's, of the same

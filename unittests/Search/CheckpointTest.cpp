@@ -54,8 +54,7 @@ protected:
                                          &context);
     auto function = *module->getOps<func::FuncOp>().begin();
     reference = *sem::buildProgram(function);
-    options.schedule =
-        getScheduler(function.getFunctionType(), 128, *options.chip, &context);
+    options.schedule = getScheduler(128, *options.chip, &context);
     options.forloopRanges = {1, 4};
     options.maxCandidates = 3;
   }

@@ -92,6 +92,11 @@ struct BlockSearchOptions {
   bool splitKernels = true;
   /// Search one-graph_def µGraphs.
   bool singleKernels = true;
+  /// Also search µGraphs whose first kernel is a leading op of the
+  /// reference, run as a library op, and whose graph_defs compute the rest
+  /// (KernelPrefix.h): the superoptimizer's searches, and so the
+  /// reachability check, read it; searchBlockGraphs does not.
+  bool kernelPrefixes = true;
   /// Seeds the verifier's random inputs.
   uint64_t seed = 1;
   /// The most partial results the first kernel of a split µGraph writes.

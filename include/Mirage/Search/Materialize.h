@@ -54,6 +54,10 @@ FailureOr<SmallVector<Value>>
 materializeProgram(const sem::Program &program, OpBuilder &builder,
                    Location loc, ValueRange inputs, int32_t threads);
 
+/// The type of a function computing `program`: tensors of its kernel
+/// graph's input and output types.
+FunctionType getFunctionType(const sem::Program &program, MLIRContext *context);
+
 } // namespace mlir::mirage::search
 
 #endif // MIRAGE_SEARCH_MATERIALIZE_H

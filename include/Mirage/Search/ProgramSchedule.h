@@ -68,11 +68,11 @@ std::optional<ProgramFacts> scheduleProgram(const sem::Program &program,
                                             const Chip &chip,
                                             MLIRContext *context);
 
-/// scheduleProgram for programs of type `type` with blocks of `threads`
-/// threads on `chip` (BlockSearchOptions::schedule).
+/// scheduleProgram, as a function of the program's own type
+/// (getFunctionType), with blocks of `threads` threads on `chip`
+/// (BlockSearchOptions::schedule).
 std::function<std::optional<ProgramFacts>(const sem::Program &)>
-getScheduler(FunctionType type, int32_t threads, const Chip &chip,
-             MLIRContext *context);
+getScheduler(int32_t threads, const Chip &chip, MLIRContext *context);
 
 /// Schedules every graph_def of `function`, whose program is `program` (its
 /// graph_defs are the kernel graph's graph_def nodes, in order, each body

@@ -82,6 +82,11 @@ def CheckEquivalencePass : Pass<"mirage-check-equivalence", "::mlir::ModuleOp"> 
     Option<"trials", "trials", "unsigned", "0",
            "Independent random trials per candidate (0: enough for a "
            "false-positive bound of 2^-40, at least 2, at most 8)">,
+    Option<"kernelPrefixes", "kernel-prefixes", "bool", "true",
+           "Also search µGraphs that keep one of the program's leading ops "
+           "(an op reading only its arguments, such as attention's Q·K) as a "
+           "library op and search the rest, in part of the time (not with "
+           "omap, imaps or fmaps overrides)">,
     Option<"oracleTimeout", "oracle-timeout", "unsigned", "10",
            "Milliseconds per Z3 query; a query not settled in time prunes "
            "the value">,
@@ -159,8 +164,9 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     ListOption<"gridSizes", "grid-sizes", "int64_t",
                "Sizes to try for each grid axis (default 2,4,...,256), "
                "plus an extent that is not a power of two halved while it "
-               "stays whole, up to the largest listed size (by default, up "
-               "to four blocks per multiprocessor of the chip)">,
+               "stays whole, up to the largest listed size (by default, "
+               "also the powers of two past 256, up to eight blocks per "
+               "multiprocessor of the chip)">,
     Option<"maxBlocks", "max-blocks", "int64_t", "1024",
            "Largest grid, in blocks">,
     Option<"threads", "threads", "int32_t", "0",
@@ -178,6 +184,11 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     Option<"splitKernels", "split-kernels", "bool", "true",
            "Search split µGraphs: a graph_def writing partial results over "
            "a split reduced dimension, and a combining graph_def">,
+    Option<"kernelPrefixes", "kernel-prefixes", "bool", "true",
+           "Also search µGraphs that keep one of the program's leading ops "
+           "(an op reading only its arguments, such as attention's Q·K) as a "
+           "library op and search the rest, in part of the time (not with "
+           "omap, imaps or fmaps overrides)">,
     Option<"oracleTimeout", "oracle-timeout", "unsigned", "10",
            "Milliseconds per Z3 query; a query not settled in time prunes "
            "the value">,
