@@ -349,6 +349,10 @@ def compile_with_mirage(gm, example_inputs, make_for, compile_graph):
     Dynamo's tracing context: nothing it does may add guards to the
     model's shapes."""
     work = torch.fx.GraphModule(gm, copy.deepcopy(gm.graph))
+    # Dynamo's notes on the module (compile id, parameter names), which
+    # Inductor reads, travel with the copy.
+    if hasattr(gm, "meta"):
+        work.meta.update(gm.meta)
     guards = getattr(torch, "_guards", None)
     outside = guards.tracing(None) if guards else contextlib.nullcontext()
     try:
