@@ -806,10 +806,27 @@ std::string search::getCandidateKey(const sem::Program &program) {
   for (sem::Graph &body : llvm::drop_begin(canonical.graphs)) {
     if (body.getClusterSize() != 1)
       continue;
+    // What an axis splits, whatever the order of the body's nodes: its
+    // size, then the map of each load (by the input it loads) and save (by
+    // the output it writes).
     auto signature = [&](int axis) {
+      SmallVector<std::array<int64_t, 3>> maps;
+      for (const sem::Node &node : body.nodes) {
+        if (node.kind == sem::OpKind::InputLoader)
+          maps.push_back(
+              {0,
+               llvm::find(body.inputs, node.operands[0]) - body.inputs.begin(),
+               node.map[axis]});
+        else if (node.kind == sem::OpKind::OutputSaver)
+          maps.push_back(
+              {1,
+               llvm::find(body.outputs, node.results[0]) - body.outputs.begin(),
+               node.map[axis]});
+      }
+      llvm::sort(maps);
       SmallVector<int64_t> key = {body.grid[axis]};
-      for (const sem::Node &node : body.nodes)
-        key.push_back(node.map[axis]);
+      for (const std::array<int64_t, 3> &map : maps)
+        key.append(map.begin(), map.end());
       return key;
     };
     std::array<int, 3> order = {0, 1, 2};

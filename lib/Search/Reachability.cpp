@@ -106,6 +106,33 @@ void foldSumLast(sem::Program &program) {
   }
 }
 
+/// Drops each `forloop_accum sum` of a body without a for-loop (one
+/// iteration): it is its operand, which the search saves as it is.
+void dropIdentityAccumulators(sem::Program &program) {
+  for (Graph &body : llvm::drop_begin(program.graphs)) {
+    if (body.forloop != 1)
+      continue;
+    llvm::DenseMap<int32_t, int32_t> replaced;
+    auto rename = [&](int32_t value) {
+      auto it = replaced.find(value);
+      return it == replaced.end() ? value : it->second;
+    };
+    std::vector<Node> nodes;
+    for (Node node : body.nodes) {
+      for (int32_t &operand : node.operands)
+        operand = rename(operand);
+      if (node.kind == OpKind::ForloopAccum && node.accum == AccumKind::Sum) {
+        replaced[node.results[0]] = node.operands[0];
+        continue;
+      }
+      nodes.push_back(std::move(node));
+    }
+    body.nodes = std::move(nodes);
+    for (int32_t &output : body.outputs)
+      output = rename(output);
+  }
+}
+
 /// Unmaps the grid axes of one block: a map along an axis of size 1
 /// splits nothing, and the search leaves such an axis unmapped.
 void unmapUnitAxes(sem::Program &program) {
@@ -172,7 +199,7 @@ Graph *getCombiner(sem::Program &program) {
 /// which a first kernel saves its parts is a renaming.
 void orderPartialResults(sem::Program &program) {
   Graph &kernel = program.graphs[0];
-  Node &first = kernel.nodes[0], &second = kernel.nodes[1];
+  Node &first = kernel.nodes[0];
   Graph &producer = program.graphs[first.body];
   auto signature = [&](int32_t output) {
     const Node *saver = nullptr, *source = nullptr;
@@ -392,6 +419,7 @@ search::checkReachable(const sem::Program &reference,
     graph.threads = 0;
   foldSumLast(flat);
   unmapUnitAxes(flat);
+  dropIdentityAccumulators(flat);
   normalizeOperands(flat);
   // A leading op of the reference at kernel level: the rest is searched as
   // a reference of its own.
@@ -430,6 +458,7 @@ search::checkReachable(const sem::Program &reference,
     if (generated)
       return;
     sem::Program normalized = program;
+    dropIdentityAccumulators(normalized);
     normalizeOperands(normalized);
     normalizeCombiner(normalized);
     if (getCandidateKey(normalized) == key)
