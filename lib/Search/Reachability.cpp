@@ -428,6 +428,11 @@ search::checkReachable(const sem::Program &reference,
     if (!options.kernelPrefixes)
       return excluded("kernel ops",
                       "a leading op at kernel level; kernel prefixes are off");
+    std::string outside;
+    if (failed(checkSearchable(cut.rest, outside)))
+      return excluded("kernel ops", "the program after its leading op is not "
+                                    "searched: " +
+                                        outside);
     return checkReachable(cut.rest, *rest, options, error);
   }
   sem::Program compared = flat;
