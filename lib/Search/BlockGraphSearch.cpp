@@ -829,9 +829,11 @@ std::string search::getCandidateKey(const sem::Program &program) {
         key.append(map.begin(), map.end());
       return key;
     };
+    std::array<SmallVector<int64_t>, 3> signatures = {
+        signature(0), signature(1), signature(2)};
     std::array<int, 3> order = {0, 1, 2};
     llvm::stable_sort(
-        order, [&](int a, int b) { return signature(a) < signature(b); });
+        order, [&](int a, int b) { return signatures[a] < signatures[b]; });
     std::array<int64_t, 3> grid = body.grid;
     for (int axis = 0; axis < 3; ++axis)
       body.grid[axis] = grid[order[axis]];

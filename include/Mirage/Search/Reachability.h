@@ -24,7 +24,8 @@ namespace mlir::mirage::search {
 struct Reachability {
   bool reachable = false;
   /// The first rule that excludes the candidate, empty when it is
-  /// reachable: "kernel ops" (kernel-level ops beside the graph_defs),
+  /// reachable: "kernel ops" (kernel-level ops beside the graph_defs, other
+  /// than one leading op of the reference before them; KernelPrefix.h),
   /// "kernel count", "clusters", "for-loop range", "grid", "op budget",
   /// "accumulators", "vocabulary", or "search" (inside the space, but the
   /// search pinned to the candidate's launch did not generate it: a pruning
