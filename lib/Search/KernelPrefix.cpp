@@ -1,4 +1,4 @@
-//===- KernelPrefix.cpp - Library ops before the searched kernels ---------===//
+//===- KernelPrefix.cpp - References cut in two, searched apart -----------===//
 //
 // Part of the Mirage-MLIR project, under the Apache License v2.0.
 // SPDX-License-Identifier: Apache-2.0
@@ -89,38 +89,108 @@ SmallVector<int32_t> search::getLeadingOps(const sem::Program &reference) {
 }
 
 PrefixCut search::cutAfter(const sem::Program &reference, int32_t node) {
+  // A leading op's result is no output, and it is its prefix's only value.
+  return *cutAt(reference, node);
+}
+
+std::optional<PrefixCut> search::cutAt(const sem::Program &reference,
+                                       int32_t node) {
   const Graph &kernel = reference.getKernelGraph();
-  const Node &kept = kernel.nodes[node];
+  const Node &cutNode = kernel.nodes[node];
+  if (cutNode.results.size() != 1 ||
+      llvm::is_contained(kernel.outputs, cutNode.results[0]))
+    return std::nullopt;
+  int32_t cutValue = cutNode.results[0];
+  // The prefix: the node and the nodes it depends on.
+  llvm::DenseMap<int32_t, int32_t> producer;
+  for (auto [index, other] : llvm::enumerate(kernel.nodes))
+    for (int32_t result : other.results)
+      producer[result] = static_cast<int32_t>(index);
+  llvm::SmallVector<bool> inPrefix(kernel.nodes.size(), false);
+  SmallVector<int32_t> work = {node};
+  while (!work.empty()) {
+    int32_t index = work.pop_back_val();
+    if (inPrefix[index])
+      continue;
+    inPrefix[index] = true;
+    for (int32_t operand : kernel.nodes[index].operands)
+      if (auto it = producer.find(operand); it != producer.end())
+        work.push_back(it->second);
+  }
+  // The rest may read the cut value only.
+  for (auto [index, other] : llvm::enumerate(kernel.nodes))
+    if (!inPrefix[index])
+      for (int32_t operand : other.operands)
+        if (operand != cutValue && producer.count(operand) &&
+            inPrefix[producer.lookup(operand)])
+          return std::nullopt;
   PrefixCut cut;
   cut.node = node;
-  Graph rest;
-  llvm::DenseMap<int32_t, int32_t> ids;
-  auto addInput = [&](int32_t value) {
-    ids[value] = addValue(rest, kernel.values[value]);
-    rest.inputs.push_back(ids[value]);
-    cut.restInputs.push_back(value);
-  };
-  for (int32_t input : kernel.inputs) {
-    bool read = llvm::is_contained(kernel.outputs, input);
+  // Each side: the reference's inputs its ops (and, for the rest, the
+  // outputs) read, in order, then the cut value for the rest.
+  auto makeSide = [&](bool prefixSide, SmallVector<int32_t> &sideInputs) {
+    Graph side;
+    llvm::DenseMap<int32_t, int32_t> ids;
+    auto addInput = [&](int32_t value) {
+      ids[value] = addValue(side, kernel.values[value]);
+      side.inputs.push_back(ids[value]);
+      sideInputs.push_back(value);
+    };
+    for (int32_t input : kernel.inputs) {
+      bool read = !prefixSide && llvm::is_contained(kernel.outputs, input);
+      for (auto [index, other] : llvm::enumerate(kernel.nodes))
+        read |= inPrefix[index] == prefixSide &&
+                llvm::is_contained(other.operands, input);
+      if (read)
+        addInput(input);
+    }
+    if (!prefixSide)
+      addInput(cutValue);
     for (auto [index, other] : llvm::enumerate(kernel.nodes))
-      read |=
-          int32_t(index) != node && llvm::is_contained(other.operands, input);
-    if (read)
-      addInput(input);
-  }
-  addInput(kept.results[0]);
-  for (auto [index, other] : llvm::enumerate(kernel.nodes))
-    if (int32_t(index) != node)
-      (void)appendRenamed(other, kernel, rest, ids);
-  for (int32_t output : kernel.outputs)
-    rest.outputs.push_back(ids.lookup(output));
-  cut.rest = withBodiesOf(reference, std::move(rest));
+      if (inPrefix[index] == prefixSide)
+        (void)appendRenamed(other, kernel, side, ids);
+    if (prefixSide)
+      side.outputs.push_back(ids.lookup(cutValue));
+    else
+      for (int32_t output : kernel.outputs)
+        side.outputs.push_back(ids.lookup(output));
+    return withBodiesOf(reference, std::move(side));
+  };
+  cut.prefix = makeSide(/*prefixSide=*/true, cut.prefixInputs);
+  cut.rest = makeSide(/*prefixSide=*/false, cut.restInputs);
   return cut;
 }
 
-sem::Program search::composeAfter(const sem::Program &reference,
-                                  const PrefixCut &cut,
-                                  const sem::Program &candidate) {
+SmallVector<int32_t> search::getCuts(const sem::Program &reference) {
+  const Graph &kernel = reference.getKernelGraph();
+  auto isMatmul = [](const Node &node) { return node.kind == OpKind::Matmul; };
+  SmallVector<int32_t> cuts;
+  for (auto [index, node] : llvm::enumerate(kernel.nodes)) {
+    if (node.results.size() != 1)
+      continue;
+    bool readByMatmulsOnly = true, read = false;
+    for (const Node &other : kernel.nodes)
+      if (llvm::is_contained(other.operands, node.results[0])) {
+        read = true;
+        readByMatmulsOnly &= isMatmul(other);
+      }
+    if (!read || !readByMatmulsOnly)
+      continue;
+    std::optional<PrefixCut> cut = cutAt(reference, int32_t(index));
+    if (!cut)
+      continue;
+    const Graph &prefix = cut->prefix.getKernelGraph();
+    if (prefix.nodes.size() >= 2 &&
+        cut->rest.getKernelGraph().nodes.size() >= 2 &&
+        llvm::any_of(prefix.nodes, isMatmul))
+      cuts.push_back(static_cast<int32_t>(index));
+  }
+  return cuts;
+}
+
+sem::Program search::compose(const sem::Program &reference,
+                             const PrefixCut &cut, const sem::Program &prefix,
+                             const sem::Program &rest) {
   const Graph &kernel = reference.getKernelGraph();
   Graph composed;
   llvm::DenseMap<int32_t, int32_t> referenceIds;
@@ -128,16 +198,44 @@ sem::Program search::composeAfter(const sem::Program &reference,
     referenceIds[input] = addValue(composed, kernel.values[input]);
     composed.inputs.push_back(referenceIds[input]);
   }
-  (void)appendRenamed(kernel.nodes[cut.node], kernel, composed, referenceIds);
-  const Graph &rest = candidate.getKernelGraph();
-  llvm::DenseMap<int32_t, int32_t> ids;
-  for (auto [input, value] : llvm::zip(rest.inputs, cut.restInputs))
-    ids[input] = referenceIds.lookup(value);
-  for (const Node &node : rest.nodes)
-    (void)appendRenamed(node, rest, composed, ids);
-  for (int32_t output : rest.outputs)
-    composed.outputs.push_back(ids.lookup(output));
-  return withBodiesOf(candidate, std::move(composed));
+  sem::Program result;
+  result.graphs.emplace_back();
+  // Appends `side`'s nodes reading the reference's values `inputs`, its
+  // bodies after those already there; returns its outputs' names.
+  auto append = [&](const sem::Program &side, ArrayRef<int32_t> inputs) {
+    const Graph &graph = side.getKernelGraph();
+    int32_t offset = static_cast<int32_t>(result.graphs.size()) - 1;
+    for (const Graph &body : llvm::drop_begin(side.graphs)) {
+      result.graphs.push_back(body);
+      for (Node &node : result.graphs.back().nodes)
+        if (node.body >= 0)
+          node.body += offset;
+    }
+    llvm::DenseMap<int32_t, int32_t> ids;
+    for (auto [input, value] : llvm::zip(graph.inputs, inputs))
+      ids[input] = referenceIds.lookup(value);
+    for (const Node &node : graph.nodes) {
+      (void)appendRenamed(node, graph, composed, ids);
+      if (composed.nodes.back().body >= 0)
+        composed.nodes.back().body += offset;
+    }
+    SmallVector<int32_t> outputs;
+    for (int32_t output : graph.outputs)
+      outputs.push_back(ids.lookup(output));
+    return outputs;
+  };
+  referenceIds[kernel.nodes[cut.node].results[0]] =
+      append(prefix, cut.prefixInputs).front();
+  for (int32_t output : append(rest, cut.restInputs))
+    composed.outputs.push_back(output);
+  result.graphs.front() = std::move(composed);
+  return result;
+}
+
+sem::Program search::composeAfter(const sem::Program &reference,
+                                  const PrefixCut &cut,
+                                  const sem::Program &candidate) {
+  return compose(reference, cut, cut.prefix, candidate);
 }
 
 std::optional<sem::Program> search::splitAfter(const sem::Program &reference,

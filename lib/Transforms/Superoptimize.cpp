@@ -389,6 +389,62 @@ struct SuperoptimizePass
     return all;
   }
 
+  /// Candidates made of two parts, one on each side of a cut of
+  /// `reference` between two matmul stages (search::getCuts): each side is
+  /// searched within its share of `seconds` (0: no limit), and its best
+  /// few, or the side as written, composed with the other side's and
+  /// estimated as a whole program with `options.schedule`.
+  std::vector<search::RankedProgram>
+  searchCuts(func::FuncOp function, const sem::Program &reference,
+             const search::BlockSearchOptions &options, double seconds) {
+    // Candidates of each side composed: the side's best few.
+    constexpr size_t kSideCandidates = 3;
+    std::vector<search::RankedProgram> all;
+    SmallVector<int32_t> cuts = search::getCuts(reference);
+    for (int32_t node : cuts) {
+      std::optional<search::PrefixCut> cut = search::cutAt(reference, node);
+      // The side's best candidates, then the side as written.
+      auto searchSide = [&](const sem::Program &side, StringRef name) {
+        std::vector<sem::Program> programs;
+        std::string error;
+        search::BlockSearchOptions sideOptions = options;
+        sideOptions.timeLimitSeconds = seconds / double(2 * cuts.size());
+        sideOptions.checkpointKey =
+            llvm::formatv("{0}/cut-{1}-{2}", function.getSymName(), node, name);
+        search::BlockSearchStatistics stats;
+        FailureOr<std::vector<search::RankedProgram>> found =
+            succeeded(search::checkSearchable(side, error))
+                ? search::searchBlockGraphs(side, sideOptions, stats, error)
+                : FailureOr<std::vector<search::RankedProgram>>(failure());
+        if (succeeded(found))
+          for (search::RankedProgram &candidate : llvm::make_range(
+                   found->begin(),
+                   found->begin() + std::min(found->size(), kSideCandidates)))
+            programs.push_back(std::move(candidate.program));
+        programs.push_back(side);
+        return programs;
+      };
+      std::vector<sem::Program> prefixes = searchSide(cut->prefix, "prefix");
+      std::vector<sem::Program> rests = searchSide(cut->rest, "rest");
+      for (const sem::Program &prefix : prefixes)
+        for (const sem::Program &rest : rests) {
+          // Both sides as written are the reference.
+          if (&prefix == &prefixes.back() && &rest == &rests.back())
+            continue;
+          sem::Program composed =
+              search::compose(reference, *cut, prefix, rest);
+          std::optional<search::ProgramFacts> facts =
+              options.schedule(composed);
+          if (!facts)
+            continue;
+          search::CostEstimate cost =
+              search::estimateCost(composed, *options.chip, *facts);
+          all.push_back({std::move(composed), cost});
+        }
+    }
+    return all;
+  }
+
   /// Replaces the body of `function`, a reference, by `candidate` (see
   /// materializeCandidate).
   LogicalResult replaceBody(func::FuncOp function, const Candidate &candidate,
@@ -542,7 +598,9 @@ struct SuperoptimizePass
                       !options.fmaps.empty();
     bool leadingOps = kernelPrefixes && !overridden &&
                       !search::getLeadingOps(*reference).empty();
-    int extras = int(bool(projection)) + int(leadingOps);
+    bool cutsToSearch =
+        cuts && !overridden && !search::getCuts(*reference).empty();
+    int extras = int(bool(projection)) + int(leadingOps) + int(cutsToSearch);
     double extraShare = seconds > 0 && extras > 0 ? left / 2 / extras : 0;
     if (projection) {
       prefixes =
@@ -556,6 +614,12 @@ struct SuperoptimizePass
     if (leadingOps) {
       afterLeadingOps =
           searchLeadingOps(function, *reference, functionOptions, extraShare);
+      left = deadline.secondsLeft();
+    }
+    std::vector<search::RankedProgram> acrossCuts;
+    if (cutsToSearch) {
+      acrossCuts =
+          searchCuts(function, *reference, functionOptions, extraShare);
       left = deadline.secondsLeft();
     }
     search::BlockSearchStatistics stats;
@@ -572,21 +636,27 @@ struct SuperoptimizePass
           << options.checkpointPath << "' records " << stats.droppedCandidates
           << " candidate(s) of '" << function.getSymName()
           << "' that fail verification (the file was changed); dropped them";
-    // The whole function's candidates, those after a leading op among
-    // them by cost, then the prefix's.
-    size_t afterLeadingOpsKept = 0;
-    for (search::RankedProgram &candidate : afterLeadingOps) {
-      auto at = llvm::upper_bound(
-          *found, candidate,
-          [](const search::RankedProgram &a, const search::RankedProgram &b) {
-            return a.cost < b.cost;
-          });
-      if (size_t(at - found->begin()) >= options.maxCandidates)
-        continue;
-      found->insert(at, std::move(candidate));
-      ++afterLeadingOpsKept;
-      if (found->size() > options.maxCandidates)
-        found->pop_back();
+    // The whole function's candidates, those after a leading op and those
+    // across a cut among them by cost (the first on a tie), then the
+    // prefix's.
+    enum Origin { Whole, AfterLeadingOp, AcrossCut };
+    std::vector<std::pair<search::RankedProgram, Origin>> merged;
+    for (auto [candidates, origin] :
+         {std::pair{&*found, Whole},
+          std::pair{&afterLeadingOps, AfterLeadingOp},
+          std::pair{&acrossCuts, AcrossCut}})
+      for (search::RankedProgram &candidate : *candidates)
+        merged.push_back({std::move(candidate), origin});
+    llvm::stable_sort(merged, [](const auto &a, const auto &b) {
+      return a.first.cost < b.first.cost;
+    });
+    merged.resize(std::min<size_t>(merged.size(), options.maxCandidates));
+    found->clear();
+    size_t afterLeadingOpsKept = 0, acrossCutsKept = 0;
+    for (auto &[candidate, origin] : merged) {
+      afterLeadingOpsKept += origin == AfterLeadingOp;
+      acrossCutsKept += origin == AcrossCut;
+      found->push_back(std::move(candidate));
     }
     std::vector<search::RankedProgram> variants =
         withBlockSizeVariants(*found, functionOptions);
@@ -641,6 +711,10 @@ struct SuperoptimizePass
       summary += llvm::formatv("; kept {0} of {1} candidates that run a "
                                "leading op as a library op",
                                afterLeadingOpsKept, afterLeadingOps.size());
+    if (cutsToSearch)
+      summary += llvm::formatv("; kept {0} of {1} candidates made of the two "
+                               "sides of a cut",
+                               acrossCutsKept, acrossCuts.size());
     summary += tuningNote;
     if (found->empty() && prefixes.empty()) {
       function.emitRemark("left unchanged, no verified candidate: ") << summary;

@@ -167,6 +167,65 @@ TEST_F(BlockGraphSearchTest, SearchesTheRestAfterALeadingOp) {
   EXPECT_FALSE(splitAfter(reference, reference, again).has_value());
 }
 
+/// A gated MLP with its down projection and residual, small: two matmul
+/// stages joined by one value (silu(x W1) * (x W2)).
+constexpr const char *kGatedMlp = R"mlir(
+  func.func @mlp(%x: tensor<1x64xf16>, %w1: tensor<64x128xf16>, %w2: tensor<64x128xf16>, %w3: tensor<128x64xf16>) -> tensor<1x64xf16> {
+    %n = mirage_kernel.rms_norm %x size 64 eps 1.0e-6 : tensor<1x64xf16>
+    %g = mirage_kernel.matmul %n, %w1 : tensor<1x64xf16>, tensor<64x128xf16> -> tensor<1x128xf16>
+    %s = mirage_kernel.silu %g : tensor<1x128xf16>
+    %u = mirage_kernel.matmul %n, %w2 : tensor<1x64xf16>, tensor<64x128xf16> -> tensor<1x128xf16>
+    %m = mirage_kernel.mul %s, %u : tensor<1x128xf16>, tensor<1x128xf16> -> tensor<1x128xf16>
+    %d = mirage_kernel.matmul %m, %w3 : tensor<1x128xf16>, tensor<128x64xf16> -> tensor<1x64xf16>
+    %o = mirage_kernel.add %x, %d : tensor<1x64xf16>, tensor<1x64xf16> -> tensor<1x64xf16>
+    return %o : tensor<1x64xf16>
+  })mlir";
+
+TEST_F(BlockGraphSearchTest, SearchesTheTwoSidesOfACutApart) {
+  // The MLP is cut at silu(x W1) * (x W2), the one value its down
+  // projection reads: each side is searched as a reference of its own, and
+  // their candidates composed compute the MLP. Attention has no cut: after
+  // its last value but one only a matmul is left (that is the projection
+  // prefix's form).
+  sem::Program reference = parse(kGatedMlp);
+  EXPECT_TRUE(getCuts(parse(kAttention)).empty());
+  ASSERT_EQ(getCuts(reference), SmallVector<int32_t>{4});
+  std::optional<PrefixCut> cut = cutAt(reference, 4);
+  ASSERT_TRUE(cut.has_value());
+  EXPECT_EQ(cut->prefix.getKernelGraph().nodes.size(), 5u);
+  EXPECT_EQ(cut->prefixInputs.size(), 3u);
+  const sem::Graph &rest = cut->rest.getKernelGraph();
+  EXPECT_EQ(rest.nodes.size(), 2u);
+  ASSERT_EQ(rest.inputs.size(), 3u); // x, W3 and the cut value
+  EXPECT_EQ(rest.values[rest.inputs[2]].shape, (SmallVector<int64_t>{1, 128}));
+  // Not a cut: W1's product is read after the value at node 3 too.
+  EXPECT_FALSE(cutAt(reference, 3).has_value());
+
+  BlockSearchOptions options;
+  options.forloopRanges = {1, 2, 4};
+  BlockSearchStatistics statistics;
+  std::vector<RankedProgram> prefixes =
+      search(cut->prefix, options, statistics);
+  std::vector<RankedProgram> rests = search(cut->rest, options, statistics);
+  ASSERT_FALSE(prefixes.empty());
+  ASSERT_FALSE(rests.empty());
+  std::string error;
+  FailureOr<sem::EquivalenceChecker> checker = sem::EquivalenceChecker::create(
+      reference, sem::EquivalenceOptions(), error);
+  ASSERT_TRUE(succeeded(checker)) << error;
+  // Both sides searched, and either side as written.
+  for (auto [prefix, rest] :
+       {std::pair{&prefixes[0].program, &rests[0].program},
+        std::pair{&cut->prefix, &rests[0].program},
+        std::pair{&prefixes[0].program, &cut->rest}}) {
+    sem::Program composed = compose(reference, *cut, *prefix, *rest);
+    FailureOr<sem::EquivalenceVerdict> verdict =
+        checker->check(composed, error);
+    ASSERT_TRUE(succeeded(verdict)) << error;
+    EXPECT_TRUE(verdict->equivalent);
+  }
+}
+
 TEST_F(BlockGraphSearchTest, LabelsAttentionDimensions) {
   // Q's head dimension is contracted (reduced) although V's, of the same
   // extent, is kept; the key/value dimension is reduced; the batch and query

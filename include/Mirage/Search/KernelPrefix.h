@@ -1,16 +1,21 @@
-//===- KernelPrefix.h - Library ops before the searched kernels -*- C++ -*-===//
+//===- KernelPrefix.h - References cut in two, searched apart ---*- C++ -*-===//
 //
 // Part of the Mirage-MLIR project, under the Apache License v2.0.
 // SPDX-License-Identifier: Apache-2.0
 //
 //===----------------------------------------------------------------------===//
 //
-// µGraphs whose first kernel is one of the reference's own predefined ops
-// (a library GEMM such as attention's Q·K), the rest searched as graph_defs
-// that read its result: the reference is cut after a leading op, the rest
-// searched as a reference of its own (its inputs: the leading op's result
-// and the inputs the rest still reads), and each of the rest's candidates
-// composed after the op (docs/Search.md, "Kernel prefixes").
+// µGraphs made of two programs searched apart. The reference is cut at one
+// value: the ops that compute it (the prefix) and the others (the rest,
+// whose inputs are that value and the inputs it still reads) become
+// references of their own, and a candidate of each side, or the side as
+// written, composed one after the other computes the reference.
+//
+// Two kinds of cut (docs/Search.md, "Kernel prefixes" and "Cuts"):
+// - a kernel prefix keeps one leading op (a library GEMM such as
+//   attention's Q·K) as written and searches the rest;
+// - a cut between two matmul stages (a gated MLP's activations, which its
+//   down projection reads) searches both sides.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,13 +31,18 @@ namespace mlir::mirage::search {
 /// not compute its output: the ops a kernel prefix may keep.
 SmallVector<int32_t> getLeadingOps(const sem::Program &reference);
 
-/// A reference cut after one of its leading ops.
+/// A reference cut at the result of one of its kernel ops.
 struct PrefixCut {
-  /// The node kept at kernel level (an index into the reference's kernel
+  /// The node whose result is cut (an index into the reference's kernel
   /// graph).
   int32_t node = -1;
+  /// The ops that compute it, in the reference's order, over the inputs
+  /// they read (in the reference's order); its output is the node's result.
+  sem::Program prefix;
+  /// For each input of `prefix`, the reference's kernel value it is.
+  SmallVector<int32_t> prefixInputs;
   /// The rest of the reference: its other ops, over the inputs they read
-  /// (in the reference's order) and then the kept op's result.
+  /// (in the reference's order) and then the cut value.
   sem::Program rest;
   /// For each input of `rest`, the reference's kernel value it is.
   SmallVector<int32_t> restInputs;
@@ -41,9 +51,25 @@ struct PrefixCut {
 /// Cuts `reference` after its leading op `node` (getLeadingOps).
 PrefixCut cutAfter(const sem::Program &reference, int32_t node);
 
-/// The µGraph computing `reference`: the cut's op at kernel level, then
-/// `candidate`, a program computing the cut's rest (its inputs those of
-/// `rest`).
+/// Cuts `reference` at the result of kernel op `node`: nothing when the
+/// node has several results, its result is an output, or an op outside
+/// the prefix reads another value of the prefix (the rest would need it).
+std::optional<PrefixCut> cutAt(const sem::Program &reference, int32_t node);
+
+/// The nodes at which the pass cuts `reference` between two matmul stages:
+/// those whose cut has at least two ops on each side, a matmul in the
+/// prefix, and the cut value read by matmuls only.
+SmallVector<int32_t> getCuts(const sem::Program &reference);
+
+/// The µGraph computing `reference`: `prefix`, a program computing the
+/// cut's prefix (its inputs those of `cut.prefix`), then `rest`, one
+/// computing its rest (its inputs those of `cut.rest`). Either may be the
+/// side as written.
+sem::Program compose(const sem::Program &reference, const PrefixCut &cut,
+                     const sem::Program &prefix, const sem::Program &rest);
+
+/// compose with the prefix as written: the cut's op at kernel level, then
+/// `candidate`.
 sem::Program composeAfter(const sem::Program &reference, const PrefixCut &cut,
                           const sem::Program &candidate);
 

@@ -189,6 +189,12 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "(an op reading only its arguments, such as attention's Q·K) as a "
            "library op and search the rest, in part of the time (not with "
            "omap, imaps or fmaps overrides)">,
+    Option<"cuts", "cuts", "bool", "true",
+           "Also search µGraphs of two parts: the program cut at a value "
+           "between two matmul stages (a gated MLP's activations, read by "
+           "its down projection), each side searched as a program of its "
+           "own, in part of the time (not with omap, imaps or fmaps "
+           "overrides)">,
     Option<"oracleTimeout", "oracle-timeout", "unsigned", "10",
            "Milliseconds per Z3 query; a query not settled in time prunes "
            "the value">,

@@ -1,0 +1,35 @@
+// mirage-superoptimize also searches µGraphs of two parts: a gated MLP with
+// its down projection and residual is cut at silu(x W1) * (x W2), the value
+// the down projection reads, and each side is searched apart. No one
+// graph_def holds all three matmuls, so the result is a composition: a
+// kernel for the norm, gate/up and activation, then one for the down
+// projection and the residual. mirage-check-equivalence proves the
+// emitted candidates against the program as written. With cuts=false there
+// is no such candidate. (kernel-prefixes=false: the candidates that keep
+// the norm as a library op would compete.)
+// RUN: mirage-opt %s --mirage-superoptimize='time-limit=8 forloop-ranges=1,2,4 max-candidates=2 kernel-prefixes=false' 2>&1 | FileCheck %s
+// RUN: mirage-opt %s --mirage-superoptimize='time-limit=8 forloop-ranges=1,2,4 max-candidates=2 kernel-prefixes=false emit-candidates=true use-tuning-db=false' 2>/dev/null | mirage-opt --mirage-check-equivalence=reference=mlp_as_written 2>&1 | FileCheck %s --check-prefix=PROOF
+// RUN: mirage-opt %s --mirage-superoptimize='time-limit=4 forloop-ranges=1,2,4 max-candidates=2 kernel-prefixes=false cuts=false' 2>&1 | FileCheck %s --check-prefix=OFF
+
+// CHECK: remark: superoptimized: {{.*}}; kept {{[1-9]}} of {{[1-9][0-9]*}} candidates made of the two sides of a cut
+// CHECK: func.func @mlp(
+// CHECK: mirage_kernel.graph_def
+// CHECK: rms_norm
+// CHECK: mirage_kernel.graph_def
+// CHECK-SAME: %0
+// CHECK: matmul
+// CHECK: add
+// CHECK: return
+// PROOF-COUNT-3: remark: is equivalent to @mlp_as_written
+// OFF-NOT: sides of a cut
+func.func @mlp(%x: tensor<1x64xf16>, %w1: tensor<64x128xf16>, %w2: tensor<64x128xf16>, %w3: tensor<128x64xf16>) -> tensor<1x64xf16> {
+  %n = mirage_kernel.rms_norm %x size 64 eps 1.0e-6 : tensor<1x64xf16>
+  %g = mirage_kernel.matmul %n, %w1 : tensor<1x64xf16>, tensor<64x128xf16> -> tensor<1x128xf16>
+  %s = mirage_kernel.silu %g : tensor<1x128xf16>
+  %u = mirage_kernel.matmul %n, %w2 : tensor<1x64xf16>, tensor<64x128xf16> -> tensor<1x128xf16>
+  %m = mirage_kernel.mul %s, %u : tensor<1x128xf16>, tensor<1x128xf16> -> tensor<1x128xf16>
+  %d = mirage_kernel.matmul %m, %w3 : tensor<1x128xf16>, tensor<128x64xf16> -> tensor<1x64xf16>
+  %o = mirage_kernel.add %x, %d : tensor<1x64xf16>, tensor<1x64xf16> -> tensor<1x64xf16>
+  return %o : tensor<1x64xf16>
+}
+
