@@ -41,6 +41,12 @@ using namespace mlir::mirage;
 
 namespace {
 
+/// How many more times the parts of a function (the rest after a leading
+/// op, the sides of a cut) may be taken apart: once, so that an MLP whose
+/// norm is kept as a library op is then cut between its gated half and its
+/// down projection.
+constexpr int kPartDepth = 1;
+
 /// True for a function made of predefined kernel ops only, at least one.
 bool isReference(func::FuncOp function) {
   if (function.isExternal())
@@ -350,97 +356,123 @@ struct SuperoptimizePass
     return all;
   }
 
-  /// Candidates that keep one leading op of `reference` at kernel level (a
-  /// library GEMM such as attention's Q·K) and search the rest, the leading
-  /// ops sharing `seconds` (0: no limit); each composed after its op and
-  /// estimated as a whole program with `options.schedule`.
+  /// Candidates for `part`, a reference cut from a function's (`key` names
+  /// it in checkpoints), within `seconds` (0: no limit), cheapest first and
+  /// at most `options.maxCandidates`: those of the search, and while `depth`
+  /// allows, those made of its own parts (a leading op kept, or the two
+  /// sides of a cut), which take half the time.
   std::vector<search::RankedProgram>
-  searchLeadingOps(func::FuncOp function, const sem::Program &reference,
-                   const search::BlockSearchOptions &options, double seconds) {
+  searchPart(const std::string &key, const sem::Program &part,
+             const search::BlockSearchOptions &options, double seconds,
+             int depth) {
+    std::string error;
+    if (failed(search::checkSearchable(part, error)))
+      return {};
+    sem::Deadline deadline(seconds);
+    std::vector<search::RankedProgram> all;
+    if (depth > 0) {
+      bool leading =
+          options.kernelPrefixes && !search::getLeadingOps(part).empty();
+      bool cutting = cuts && !search::getCuts(part).empty();
+      int extras = int(leading) + int(cutting);
+      double share = seconds > 0 && extras > 0 ? seconds / 2 / extras : 0;
+      if (leading)
+        all = searchLeadingOps(key, part, options, share, depth - 1);
+      if (cutting)
+        for (search::RankedProgram &candidate :
+             searchCuts(key, part, options, share, depth - 1))
+          all.push_back(std::move(candidate));
+    }
+    if (seconds <= 0 || deadline.secondsLeft() > 0) {
+      search::BlockSearchOptions own = options;
+      own.timeLimitSeconds = seconds > 0 ? deadline.secondsLeft() : 0;
+      own.checkpointKey = key;
+      search::BlockSearchStatistics stats;
+      FailureOr<std::vector<search::RankedProgram>> found =
+          search::searchBlockGraphs(part, own, stats, error);
+      if (succeeded(found))
+        for (search::RankedProgram &candidate : *found)
+          all.push_back(std::move(candidate));
+    }
+    llvm::stable_sort(
+        all, [](const auto &a, const auto &b) { return a.cost < b.cost; });
+    all.resize(std::min<size_t>(all.size(), options.maxCandidates));
+    return all;
+  }
+
+  /// Candidates that keep one leading op of `reference` at kernel level (a
+  /// library GEMM such as attention's Q·K) and search the rest (searchPart
+  /// to `depth`), the leading ops sharing `seconds` (0: no limit); each
+  /// composed after its op and estimated as a whole program with
+  /// `options.schedule`. `key` names the reference in checkpoints.
+  std::vector<search::RankedProgram>
+  searchLeadingOps(StringRef key, const sem::Program &reference,
+                   const search::BlockSearchOptions &options, double seconds,
+                   int depth) {
     std::vector<search::RankedProgram> all;
     SmallVector<int32_t> leading = search::getLeadingOps(reference);
     for (int32_t node : leading) {
       search::PrefixCut cut = search::cutAfter(reference, node);
-      std::string error;
-      if (failed(search::checkSearchable(cut.rest, error)))
-        continue;
-      search::BlockSearchOptions restOptions = options;
-      restOptions.timeLimitSeconds = seconds / double(leading.size());
-      restOptions.checkpointKey =
-          llvm::formatv("{0}/after-op-{1}", function.getSymName(), node).str();
-      restOptions.schedule =
-          search::getScheduler(threads, *options.chip, function.getContext());
-      search::BlockSearchStatistics stats;
-      FailureOr<std::vector<search::RankedProgram>> found =
-          search::searchBlockGraphs(cut.rest, restOptions, stats, error);
-      if (failed(found))
-        continue;
-      for (const search::RankedProgram &candidate : *found) {
-        sem::Program composed =
-            search::composeAfter(reference, cut, candidate.program);
-        std::optional<search::ProgramFacts> facts = options.schedule(composed);
-        if (!facts)
-          continue;
-        search::CostEstimate cost =
-            search::estimateCost(composed, *options.chip, *facts);
-        all.push_back({std::move(composed), cost});
-      }
+      std::vector<search::RankedProgram> found = searchPart(
+          llvm::formatv("{0}/after-op-{1}", key, node).str(), cut.rest, options,
+          seconds / double(leading.size()), depth);
+      for (const search::RankedProgram &candidate : found)
+        addComposed(search::composeAfter(reference, cut, candidate.program),
+                    options, all);
     }
     return all;
   }
 
+  /// Appends `composed` to `all`, estimated as a whole program with
+  /// `options.schedule`, unless it cannot be scheduled.
+  static void addComposed(sem::Program composed,
+                          const search::BlockSearchOptions &options,
+                          std::vector<search::RankedProgram> &all) {
+    std::optional<search::ProgramFacts> facts = options.schedule(composed);
+    if (!facts)
+      return;
+    search::CostEstimate cost =
+        search::estimateCost(composed, *options.chip, *facts);
+    all.push_back({std::move(composed), cost});
+  }
+
   /// Candidates made of two parts, one on each side of a cut of
   /// `reference` between two matmul stages (search::getCuts): each side is
-  /// searched within its share of `seconds` (0: no limit), and its best
-  /// few, or the side as written, composed with the other side's and
-  /// estimated as a whole program with `options.schedule`.
+  /// searched (searchPart to `depth`) within its share of `seconds` (0: no
+  /// limit), and its best few, or the side as written, composed with the
+  /// other side's and estimated as a whole program with `options.schedule`.
+  /// `key` names the reference in checkpoints.
   std::vector<search::RankedProgram>
-  searchCuts(func::FuncOp function, const sem::Program &reference,
-             const search::BlockSearchOptions &options, double seconds) {
+  searchCuts(StringRef key, const sem::Program &reference,
+             const search::BlockSearchOptions &options, double seconds,
+             int depth) {
     // Candidates of each side composed: the side's best few.
     constexpr size_t kSideCandidates = 3;
     std::vector<search::RankedProgram> all;
-    SmallVector<int32_t> cuts = search::getCuts(reference);
-    for (int32_t node : cuts) {
+    SmallVector<int32_t> cutNodes = search::getCuts(reference);
+    for (int32_t node : cutNodes) {
       std::optional<search::PrefixCut> cut = search::cutAt(reference, node);
       // The side's best candidates, then the side as written.
       auto searchSide = [&](const sem::Program &side, StringRef name) {
         std::vector<sem::Program> programs;
-        std::string error;
-        search::BlockSearchOptions sideOptions = options;
-        sideOptions.timeLimitSeconds = seconds / double(2 * cuts.size());
-        sideOptions.checkpointKey =
-            llvm::formatv("{0}/cut-{1}-{2}", function.getSymName(), node, name);
-        search::BlockSearchStatistics stats;
-        FailureOr<std::vector<search::RankedProgram>> found =
-            succeeded(search::checkSearchable(side, error))
-                ? search::searchBlockGraphs(side, sideOptions, stats, error)
-                : FailureOr<std::vector<search::RankedProgram>>(failure());
-        if (succeeded(found))
-          for (search::RankedProgram &candidate : llvm::make_range(
-                   found->begin(),
-                   found->begin() + std::min(found->size(), kSideCandidates)))
-            programs.push_back(std::move(candidate.program));
+        std::vector<search::RankedProgram> found = searchPart(
+            llvm::formatv("{0}/cut-{1}-{2}", key, node, name).str(), side,
+            options, seconds / double(2 * cutNodes.size()), depth);
+        for (search::RankedProgram &candidate : llvm::make_range(
+                 found.begin(),
+                 found.begin() + std::min(found.size(), kSideCandidates)))
+          programs.push_back(std::move(candidate.program));
         programs.push_back(side);
         return programs;
       };
       std::vector<sem::Program> prefixes = searchSide(cut->prefix, "prefix");
       std::vector<sem::Program> rests = searchSide(cut->rest, "rest");
       for (const sem::Program &prefix : prefixes)
-        for (const sem::Program &rest : rests) {
+        for (const sem::Program &rest : rests)
           // Both sides as written are the reference.
-          if (&prefix == &prefixes.back() && &rest == &rests.back())
-            continue;
-          sem::Program composed =
-              search::compose(reference, *cut, prefix, rest);
-          std::optional<search::ProgramFacts> facts =
-              options.schedule(composed);
-          if (!facts)
-            continue;
-          search::CostEstimate cost =
-              search::estimateCost(composed, *options.chip, *facts);
-          all.push_back({std::move(composed), cost});
-        }
+          if (&prefix != &prefixes.back() || &rest != &rests.back())
+            addComposed(search::compose(reference, *cut, prefix, rest), options,
+                        all);
     }
     return all;
   }
@@ -613,13 +645,14 @@ struct SuperoptimizePass
     std::vector<search::RankedProgram> afterLeadingOps;
     if (leadingOps) {
       afterLeadingOps =
-          searchLeadingOps(function, *reference, functionOptions, extraShare);
+          searchLeadingOps(function.getSymName(), *reference, functionOptions,
+                           extraShare, kPartDepth);
       left = deadline.secondsLeft();
     }
     std::vector<search::RankedProgram> acrossCuts;
     if (cutsToSearch) {
-      acrossCuts =
-          searchCuts(function, *reference, functionOptions, extraShare);
+      acrossCuts = searchCuts(function.getSymName(), *reference,
+                              functionOptions, extraShare, kPartDepth);
       left = deadline.secondsLeft();
     }
     search::BlockSearchStatistics stats;

@@ -9,6 +9,11 @@
 // the norm as a library op would compete.)
 // RUN: mirage-opt %s --mirage-superoptimize='time-limit=8 forloop-ranges=1,2,4 max-candidates=2 kernel-prefixes=false' 2>&1 | FileCheck %s
 // RUN: mirage-opt %s --mirage-superoptimize='time-limit=8 forloop-ranges=1,2,4 max-candidates=2 kernel-prefixes=false emit-candidates=true use-tuning-db=false' 2>/dev/null | mirage-opt --mirage-check-equivalence=reference=mlp_as_written 2>&1 | FileCheck %s --check-prefix=PROOF
+// Parts are taken apart once more: with max-ops=4 no graph_def holds the
+// norm with both gate and up (nor the whole rest after the norm), so the
+// best keeps the norm as a library op and cuts the rest after it in two.
+// RUN: mirage-opt %s --mirage-superoptimize='time-limit=8 forloop-ranges=1,2,4 max-ops=4 max-candidates=2' 2>&1 | FileCheck %s --check-prefix=NESTED
+// RUN: mirage-opt %s --mirage-superoptimize='time-limit=8 forloop-ranges=1,2,4 max-ops=4 max-candidates=2 emit-candidates=true use-tuning-db=false' 2>/dev/null | mirage-opt --mirage-check-equivalence=reference=mlp_as_written 2>&1 | FileCheck %s --check-prefix=PROOF
 // RUN: mirage-opt %s --mirage-superoptimize='time-limit=4 forloop-ranges=1,2,4 max-candidates=2 kernel-prefixes=false cuts=false' 2>&1 | FileCheck %s --check-prefix=OFF
 
 // CHECK: remark: superoptimized: {{.*}}; kept {{[1-9]}} of {{[1-9][0-9]*}} candidates made of the two sides of a cut
@@ -22,6 +27,11 @@
 // CHECK: return
 // PROOF-COUNT-3: remark: is equivalent to @mlp_as_written
 // OFF-NOT: sides of a cut
+// NESTED: remark: superoptimized:
+// NESTED: %0 = mirage_kernel.rms_norm
+// NESTED-NEXT: %1 = mirage_kernel.graph_def({{.*}}%0 :
+// NESTED: %2 = mirage_kernel.graph_def({{.*}}%1 :
+// NESTED: return %2
 func.func @mlp(%x: tensor<1x64xf16>, %w1: tensor<64x128xf16>, %w2: tensor<64x128xf16>, %w3: tensor<128x64xf16>) -> tensor<1x64xf16> {
   %n = mirage_kernel.rms_norm %x size 64 eps 1.0e-6 : tensor<1x64xf16>
   %g = mirage_kernel.matmul %n, %w1 : tensor<1x64xf16>, tensor<64x128xf16> -> tensor<1x128xf16>
