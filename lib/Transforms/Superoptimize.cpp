@@ -371,13 +371,22 @@ struct SuperoptimizePass
     sem::Deadline deadline(seconds);
     std::vector<search::RankedProgram> all;
     if (depth > 0) {
-      bool leading =
-          options.kernelPrefixes && !search::getLeadingOps(part).empty();
+      // Inside a part, only a library op worth a kernel of its own (a
+      // matmul, a norm) is kept: an elementwise op is better fused.
+      SmallVector<int32_t> leadingOps;
+      if (options.kernelPrefixes)
+        llvm::copy_if(search::getLeadingOps(part),
+                      std::back_inserter(leadingOps), [&](int32_t node) {
+                        return !sem::toElementwiseKind(
+                            part.getKernelGraph().nodes[node].kind);
+                      });
+      bool leading = !leadingOps.empty();
       bool cutting = cuts && !search::getCuts(part).empty();
       int extras = int(leading) + int(cutting);
       double share = seconds > 0 && extras > 0 ? seconds / 2 / extras : 0;
       if (leading)
-        all = searchLeadingOps(key, part, options, share, depth - 1);
+        all =
+            searchLeadingOps(key, part, leadingOps, options, share, depth - 1);
       if (cutting)
         for (search::RankedProgram &candidate :
              searchCuts(key, part, options, share, depth - 1))
@@ -400,17 +409,16 @@ struct SuperoptimizePass
     return all;
   }
 
-  /// Candidates that keep one leading op of `reference` at kernel level (a
-  /// library GEMM such as attention's Q·K) and search the rest (searchPart
-  /// to `depth`), the leading ops sharing `seconds` (0: no limit); each
+  /// Candidates that keep one of the `leading` ops of `reference`
+  /// (getLeadingOps) at kernel level (a library GEMM such as attention's
+  /// Q·K) and search the rest (searchPart to `depth`), the leading ops
+  /// sharing `seconds` (0: no limit); each
   /// composed after its op and estimated as a whole program with
   /// `options.schedule`. `key` names the reference in checkpoints.
-  std::vector<search::RankedProgram>
-  searchLeadingOps(StringRef key, const sem::Program &reference,
-                   const search::BlockSearchOptions &options, double seconds,
-                   int depth) {
+  std::vector<search::RankedProgram> searchLeadingOps(
+      StringRef key, const sem::Program &reference, ArrayRef<int32_t> leading,
+      const search::BlockSearchOptions &options, double seconds, int depth) {
     std::vector<search::RankedProgram> all;
-    SmallVector<int32_t> leading = search::getLeadingOps(reference);
     for (int32_t node : leading) {
       search::PrefixCut cut = search::cutAfter(reference, node);
       std::vector<search::RankedProgram> found = searchPart(
@@ -644,9 +652,9 @@ struct SuperoptimizePass
         search::getScheduler(threads, *options.chip, function.getContext());
     std::vector<search::RankedProgram> afterLeadingOps;
     if (leadingOps) {
-      afterLeadingOps =
-          searchLeadingOps(function.getSymName(), *reference, functionOptions,
-                           extraShare, kPartDepth);
+      afterLeadingOps = searchLeadingOps(
+          function.getSymName(), *reference, search::getLeadingOps(*reference),
+          functionOptions, extraShare, kPartDepth);
       left = deadline.secondsLeft();
     }
     std::vector<search::RankedProgram> acrossCuts;

@@ -7,14 +7,14 @@
 // emitted candidates against the program as written. With cuts=false there
 // is no such candidate. (kernel-prefixes=false: the candidates that keep
 // the norm as a library op would compete.)
-// RUN: mirage-opt %s --mirage-superoptimize='time-limit=8 forloop-ranges=1,2,4 max-candidates=2 kernel-prefixes=false' 2>&1 | FileCheck %s
-// RUN: mirage-opt %s --mirage-superoptimize='time-limit=8 forloop-ranges=1,2,4 max-candidates=2 kernel-prefixes=false emit-candidates=true use-tuning-db=false' 2>/dev/null | mirage-opt --mirage-check-equivalence=reference=mlp_as_written 2>&1 | FileCheck %s --check-prefix=PROOF
+// RUN: mirage-opt %s --mirage-superoptimize='time-limit=0 forloop-ranges=1,2 grid-sizes=2,4,8 max-candidates=2 kernel-prefixes=false' 2>&1 | FileCheck %s
+// RUN: mirage-opt %s --mirage-superoptimize='time-limit=0 forloop-ranges=1,2 grid-sizes=2,4,8 max-candidates=2 kernel-prefixes=false emit-candidates=true use-tuning-db=false' 2>/dev/null | mirage-opt --mirage-check-equivalence=reference=mlp_as_written 2>&1 | FileCheck %s --check-prefix=PROOF
 // Parts are taken apart once more: with max-ops=4 no graph_def holds the
 // norm with both gate and up (nor the whole rest after the norm), so the
 // best keeps the norm as a library op and cuts the rest after it in two.
-// RUN: mirage-opt %s --mirage-superoptimize='time-limit=8 forloop-ranges=1,2,4 max-ops=4 max-candidates=2' 2>&1 | FileCheck %s --check-prefix=NESTED
-// RUN: mirage-opt %s --mirage-superoptimize='time-limit=8 forloop-ranges=1,2,4 max-ops=4 max-candidates=2 emit-candidates=true use-tuning-db=false' 2>/dev/null | mirage-opt --mirage-check-equivalence=reference=mlp_as_written 2>&1 | FileCheck %s --check-prefix=PROOF
-// RUN: mirage-opt %s --mirage-superoptimize='time-limit=4 forloop-ranges=1,2,4 max-candidates=2 kernel-prefixes=false cuts=false' 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: mirage-opt %s --mirage-superoptimize='time-limit=0 forloop-ranges=1,2 grid-sizes=2,4,8 max-ops=4 max-candidates=2' 2>&1 | FileCheck %s --check-prefix=NESTED
+// RUN: mirage-opt %s --mirage-superoptimize='time-limit=0 forloop-ranges=1,2 grid-sizes=2,4,8 max-ops=4 max-candidates=2 emit-candidates=true use-tuning-db=false' 2>/dev/null | mirage-opt --mirage-check-equivalence=reference=mlp_as_written 2>&1 | FileCheck %s --check-prefix=PROOF
+// RUN: mirage-opt %s --mirage-superoptimize='time-limit=0 forloop-ranges=1,2 grid-sizes=2,4,8 max-candidates=2 kernel-prefixes=false cuts=false' 2>&1 | FileCheck %s --check-prefix=OFF
 
 // CHECK: remark: superoptimized: {{.*}}; kept {{[1-9]}} of {{[1-9][0-9]*}} candidates made of the two sides of a cut
 // CHECK: func.func @mlp(
