@@ -237,12 +237,11 @@ class TritonFunction:
         if out is not None:
             outputs = [out] if hasattr(out, "data_ptr") else list(out)
         device = runtime.check_arguments(self.spec, inputs, outputs)
+        # The module's kernels write the outputs in place (docs/Triton.md,
+        # "The module").
         with torch.cuda.device(device or torch.cuda.current_device()):
-            results = self.function(*inputs)
-        if outputs is not None:
-            for target, result in zip(outputs, results):
-                target.copy_(result)
-            results = outputs
+            results = self.function(
+                *inputs, out=None if outputs is None else tuple(outputs))
         return results[0] if len(results) == 1 else tuple(results)
 
 

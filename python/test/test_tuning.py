@@ -95,3 +95,42 @@ def test_groups_list_the_program_as_written_first():
 def test_the_command_line_reports_errors(tmp_path, capsys):
     assert tuning.main([str(tmp_path / "missing")]) == 1
     assert "mirage.tuning: error: " in capsys.readouterr().err
+
+
+def _triton_module_without_triton(tmp_path, source, monkeypatch):
+    """The Triton module of `source` loaded with a stand-in `triton` (the
+    host code of kernel ops runs on the CPU; Debian has no Triton)."""
+    import sys
+    import types
+    fake = types.ModuleType("triton")
+    fake.language = types.ModuleType("triton.language")
+    monkeypatch.setitem(sys.modules, "triton", fake)
+    monkeypatch.setitem(sys.modules, "triton.language", fake.language)
+    path = tmp_path / "triton.py"
+    path.write_text(compiler.translate_to_triton(source))
+    return tuning.load_triton_module(path)
+
+
+def test_a_host_function_fills_the_tensors_of_out(tmp_path, monkeypatch):
+    # What TritonFunction passes for out=: the results land there, with no
+    # copy of a graph_def's result (the lit test checks that text).
+    torch = pytest.importorskip("torch")
+    module = _triton_module_without_triton(tmp_path, """
+      func.func @f(%a: tensor<2x8xf32>, %b: tensor<2x8xf32>)
+          -> (tensor<2x8xf32>, tensor<2x8xf32>) {
+        %s = mirage_kernel.add %a, %b
+            : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+        %e = mirage_kernel.exp %s : tensor<2x8xf32>
+        return %e, %a : tensor<2x8xf32>, tensor<2x8xf32>
+      }""", monkeypatch)
+    function = module.FUNCTIONS["f"][0]
+    a, b = torch.rand(2, 8), torch.rand(2, 8)
+    fresh = function(a, b)
+    out = (torch.empty(2, 8), torch.empty(2, 8))
+    filled = function(a, b, out=out)
+    assert filled[0] is out[0] and filled[1] is out[1]
+    assert torch.equal(out[0], fresh[0]) and torch.equal(out[1], a)
+    with pytest.raises(AssertionError):
+        function(a, b, out=(torch.empty(2, 8),))
+    with pytest.raises(AssertionError):
+        function(a, b, out=(torch.empty(8, 2), torch.empty(2, 8)))

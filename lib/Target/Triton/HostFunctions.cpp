@@ -6,9 +6,11 @@
 //===----------------------------------------------------------------------===//
 //
 // Each `func.func` becomes a host function of the same name that takes its
-// arguments as contiguous torch tensors and returns a tuple of its results.
-// Kernel ops run as torch calls computing in float32; each graph_def
-// allocates its results and launches its Triton kernels (GraphDefKernels.h).
+// arguments as contiguous torch tensors and returns a tuple of its results,
+// or fills the tensors of `out=` with them. Kernel ops run as torch calls
+// computing in float32; each graph_def allocates its results (or writes a
+// returned one into its `out` tensor) and launches its Triton kernels
+// (GraphDefKernels.h).
 // The module ends with `FUNCTIONS`, which lists every host function under
 // its symbol name with its signature, for test drivers (docs/Triton.md, "The
 // module").
@@ -100,6 +102,8 @@ private:
   SmallVector<std::string> table;
   SmallVector<std::string> leftOut;
   llvm::DenseMap<Value, std::string> names;
+  /// The index in `out` of each value the function returns (its first).
+  llvm::DenseMap<Value, unsigned> outIndex;
   bool usesLibdevice = false;
   unsigned opIndex = 0;
 };
@@ -156,8 +160,12 @@ void ModuleWriter::comment(Operation *op) {
 void ModuleWriter::writeFunction(func::FuncOp function) {
   std::string name = pythonName(function.getSymName());
   names.clear();
+  outIndex.clear();
   opIndex = 0;
   Block &body = function.getBody().front();
+  Operation *terminator = body.getTerminator();
+  for (auto [index, value] : llvm::enumerate(terminator->getOperands()))
+    outIndex.try_emplace(value, index);
   SmallVector<std::string> params, inputs, outputs;
   for (BlockArgument arg : body.getArguments()) {
     names[arg] = "arg" + std::to_string(arg.getArgNumber());
@@ -172,11 +180,13 @@ void ModuleWriter::writeFunction(func::FuncOp function) {
 
   hostWriter.blank();
   hostWriter.blank();
-  hostWriter.line("def " + name + "(" + llvm::join(params, ", ") + "):");
+  hostWriter.line("def " + name + "(" + llvm::join(params, ", ") +
+                  (params.empty() ? "" : ", ") + "out=None):");
   hostWriter.indent();
   hostWriter.line("\"\"\"@" + function.getSymName() +
-                  ": takes contiguous CUDA tensors, returns a tuple of "
-                  "new ones.\"\"\"");
+                  ": takes contiguous CUDA tensors; returns a tuple of new "
+                  "ones, or fills the contiguous tensors of the tuple `out` "
+                  "and returns it.\"\"\"");
   for (BlockArgument arg : body.getArguments()) {
     const std::string &p = names[arg];
     hostWriter.line(llvm::formatv("assert {0}.shape == {1} and {0}.dtype == "
@@ -185,6 +195,15 @@ void ModuleWriter::writeFunction(func::FuncOp function) {
                                   torchDType(elementOf(arg)))
                         .str());
   }
+  SmallVector<std::string> outChecks = {
+      "len(out) == " + std::to_string(terminator->getNumOperands())};
+  for (auto [index, value] : llvm::enumerate(terminator->getOperands()))
+    outChecks.push_back(llvm::formatv(
+        "out[{0}].shape == {1} and out[{0}].dtype "
+        "== {2} and out[{0}].is_contiguous()",
+        index, tupleLiteral(shapeOf(value)), torchDType(elementOf(value))));
+  hostWriter.line("assert out is None or (" + llvm::join(outChecks, " and ") +
+                  ")");
   if (!body.getOps<kernel::GraphDefOp>().empty())
     hostWriter.line(params.empty() ? "device = torch.device(\"cuda\")"
                                    : "device = " + params.front() + ".device");
@@ -192,9 +211,23 @@ void ModuleWriter::writeFunction(func::FuncOp function) {
     writeOp(&op, name);
     ++opIndex;
   }
-  SmallVector<std::string> results =
-      llvm::map_to_vector(body.getTerminator()->getOperands(),
-                          [&](Value v) { return names.at(v); });
+  // Results not written into `out` by their graph_def are copied there.
+  SmallVector<std::string> copies;
+  for (auto [index, value] : llvm::enumerate(terminator->getOperands()))
+    if (!isa_and_nonnull<kernel::GraphDefOp>(value.getDefiningOp()) ||
+        outIndex.lookup(value) != index)
+      copies.push_back(
+          llvm::formatv("out[{0}].copy_({1})", index, names.at(value)));
+  if (!copies.empty()) {
+    hostWriter.line("if out is not None:");
+    hostWriter.indent();
+    for (const std::string &copy : copies)
+      hostWriter.line(copy);
+    hostWriter.line("return tuple(out)");
+    hostWriter.dedent();
+  }
+  SmallVector<std::string> results = llvm::map_to_vector(
+      terminator->getOperands(), [&](Value v) { return names.at(v); });
   hostWriter.line("return (" + llvm::join(results, ", ") +
                   (results.size() == 1 ? ",)" : ")"));
   hostWriter.dedent();
@@ -289,12 +322,17 @@ void ModuleWriter::writeGraphDef(kernel::GraphDefOp op, StringRef function) {
   SmallVector<std::string> args =
       llvm::map_to_vector(op.getInputs(), [&](Value v) { return names.at(v); });
   for (OpResult result : op->getResults()) {
-    hostWriter.line(llvm::formatv("{0} = torch.empty({1}, dtype={2}, "
-                                  "device=device)",
-                                  names.at(result),
-                                  tupleLiteral(shapeOf(result)),
-                                  torchDType(elementOf(result)))
-                        .str());
+    std::string empty = llvm::formatv("torch.empty({0}, dtype={1}, "
+                                      "device=device)",
+                                      tupleLiteral(shapeOf(result)),
+                                      torchDType(elementOf(result)));
+    auto returned = outIndex.find(result);
+    hostWriter.line(names.at(result) + " = " +
+                    (returned == outIndex.end()
+                         ? empty
+                         : llvm::formatv("out[{0}] if out is not None else {1}",
+                                         returned->second, empty)
+                               .str()));
     args.push_back(names.at(result));
   }
   for (auto [k, shape] : llvm::enumerate(launch.scratchShapes)) {

@@ -35,23 +35,29 @@
 // CHECK-NEXT: # out0 = output_saver(div5) {omap = #mirage_block.map<x = 1>} -> 2x6144xf16
 // CHECK-NEXT: tl.store(out0 + (tl.arange(0, 16))[:, None] * 6144 + (pid_x * 24 + tl.arange(0, 32))[None, :], div5.to(tl.float16), mask=(tl.arange(0, 16) < 2)[:, None] & (tl.arange(0, 32) < 24)[None, :])
 
-// CHECK-LABEL: def fused(arg0, arg1):
-// CHECK-NEXT: """@fused: takes contiguous CUDA tensors, returns a tuple of new ones."""
+// A graph_def whose result the function returns writes into `out` when
+// one is given; a host op's result is copied there.
+// CHECK-LABEL: def fused(arg0, arg1, out=None):
+// CHECK-NEXT: """@fused: takes contiguous CUDA tensors; returns a tuple of new ones, or fills the contiguous tensors of the tuple `out` and returns it."""
 // CHECK-NEXT: assert arg0.shape == (2, 4096) and arg0.dtype == torch.float16 and arg0.is_contiguous()
 // CHECK-NEXT: assert arg1.shape == (4096, 6144) and arg1.dtype == torch.float16 and arg1.is_contiguous()
+// CHECK-NEXT: assert out is None or (len(out) == 1 and out[0].shape == (2, 6144) and out[0].dtype == torch.float16 and out[0].is_contiguous())
 // CHECK-NEXT: device = arg0.device
 // CHECK-NEXT: # graph_def0 = graph_def(arg0, arg1)
-// CHECK-NEXT: graph_def0 = torch.empty((2, 6144), dtype=torch.float16, device=device)
+// CHECK-NEXT: graph_def0 = out[0] if out is not None else torch.empty((2, 6144), dtype=torch.float16, device=device)
 // CHECK-NEXT: fused_graph_def0[(256, 1, 1)](arg0, arg1, graph_def0, num_warps=4)
 // CHECK-NEXT: return (graph_def0,)
 
-// CHECK-LABEL: def reference(arg0, arg1):
+// CHECK-LABEL: def reference(arg0, arg1, out=None):
 // CHECK-NOT: device =
 // CHECK: # rms_norm0 = rms_norm(arg0) {eps = 9.99999997E-7 : f32, size = 4096 : i64}
 // CHECK-NEXT: rms_norm0_rows = arg0.float().reshape(-1, 4096)
 // CHECK-NEXT: rms_norm0 = (rms_norm0_rows / torch.sqrt(rms_norm0_rows.square().mean(-1, keepdim=True) + 9.99999997e-07)).reshape((2, 4096)).to(torch.float16)
 // CHECK-NEXT: # matmul1 = matmul(rms_norm0, arg1)
 // CHECK-NEXT: matmul1 = torch.matmul(rms_norm0, arg1)
+// CHECK-NEXT: if out is not None:
+// CHECK-NEXT: out[0].copy_(matmul1)
+// CHECK-NEXT: return tuple(out)
 // CHECK-NEXT: return (matmul1,)
 
 // CHECK: #: Every host function: symbol name -> (function, input specs, output specs),

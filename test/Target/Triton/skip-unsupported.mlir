@@ -12,7 +12,7 @@
 
 // CHECK: # Left out (not supported by the Triton backend):
 // CHECK-NEXT: #   @block_concat: 'mirage_block.concat' op is not supported by the Triton backend
-// CHECK: def scale(arg0):
+// CHECK: def scale(arg0, out=None):
 // CHECK-NOT: def block_concat(
 // CHECK: FUNCTIONS = {
 // CHECK-NEXT: "scale":

@@ -32,12 +32,12 @@
 // CHECK: div4 = (load0 / cluster_reduce3)
 // CHECK: tl.store(out0 + (pid_y) * 4096 + (pid_x * 1024 + tl.arange(0, 1024))[None, :], div4.to(tl.float16))
 
-// CHECK-LABEL: def clusters(arg0):
+// CHECK-LABEL: def clusters(arg0, out=None):
 // CHECK: clusters_graph_def0_scratch0 = torch.empty((32, 1, 1), dtype=torch.float32, device=device)
 // CHECK-NEXT: clusters_graph_def0_stage0[(4, 8, 1)](arg0, graph_def0, clusters_graph_def0_scratch0, num_warps=4)
 // CHECK-NEXT: clusters_graph_def0_stage1[(4, 8, 1)](arg0, graph_def0, clusters_graph_def0_scratch0, num_warps=4)
 
-// CHECK-LABEL: def host_ops(arg0):
+// CHECK-LABEL: def host_ops(arg0, out=None):
 // CHECK: chunk0_0, chunk0_1 = [part.contiguous() for part in torch.chunk(arg0, 2, dim=1)]
 // CHECK: gelu1 = (0.5 * chunk0_0.float() * (1.0 + torch.erf(chunk0_0.float() * 0.7071067811865476))).to(torch.float16)
 // CHECK: reduction2 = chunk0_1.float().reshape((4, 2, 16)).sum(1).to(torch.float16)
