@@ -47,6 +47,36 @@ namespace {
 /// down projection.
 constexpr int kPartDepth = 1;
 
+/// The share of a function's (or a part's) time its own search has when
+/// other forms are searched after it.
+constexpr double kWholeShare = 0.75;
+
+/// The time of the searches that follow a function's (or a part's) own
+/// search: each takes an equal share of what is left when it starts.
+class ExtraTime {
+public:
+  /// `extras` searches until `deadline`, or without a limit unless
+  /// `limited`.
+  ExtraTime(const sem::Deadline &deadline, bool limited, int extras)
+      : deadline(deadline), limited(limited), extras(extras) {}
+
+  /// The next search's seconds (0: no limit), or nothing once the time is
+  /// spent.
+  std::optional<double> next() {
+    if (!limited)
+      return 0.0;
+    double share = deadline.secondsLeft() / std::max(extras--, 1);
+    if (share <= 0)
+      return std::nullopt;
+    return share;
+  }
+
+private:
+  const sem::Deadline &deadline;
+  bool limited;
+  int extras;
+};
+
 /// True for a function made of predefined kernel ops only, at least one.
 bool isReference(func::FuncOp function) {
   if (function.isExternal())
@@ -360,7 +390,8 @@ struct SuperoptimizePass
   /// it in checkpoints), within `seconds` (0: no limit), cheapest first and
   /// at most `options.maxCandidates`: those of the search, and while `depth`
   /// allows, those made of its own parts (a leading op kept, or the two
-  /// sides of a cut), which take half the time.
+  /// sides of a cut), which share what its own search leaves of the time
+  /// (it has kWholeShare of it).
   std::vector<search::RankedProgram>
   searchPart(const std::string &key, const sem::Program &part,
              const search::BlockSearchOptions &options, double seconds,
@@ -369,40 +400,42 @@ struct SuperoptimizePass
     if (failed(search::checkSearchable(part, error)))
       return {};
     sem::Deadline deadline(seconds);
-    std::vector<search::RankedProgram> all;
+    // As for a function: its own search first, in three quarters of the
+    // time when it has parts; the parts share what it leaves.
+    SmallVector<int32_t> leadingOps;
+    bool cutting = false;
     if (depth > 0) {
       // Inside a part, only a library op worth a kernel of its own (a
       // matmul, a norm) is kept: an elementwise op is better fused.
-      SmallVector<int32_t> leadingOps;
       if (options.kernelPrefixes)
         llvm::copy_if(search::getLeadingOps(part),
                       std::back_inserter(leadingOps), [&](int32_t node) {
                         return !sem::toElementwiseKind(
                             part.getKernelGraph().nodes[node].kind);
                       });
-      bool leading = !leadingOps.empty();
-      bool cutting = cuts && !search::getCuts(part).empty();
-      int extras = int(leading) + int(cutting);
-      double share = seconds > 0 && extras > 0 ? seconds / 2 / extras : 0;
-      if (leading)
-        all =
-            searchLeadingOps(key, part, leadingOps, options, share, depth - 1);
-      if (cutting)
-        for (search::RankedProgram &candidate :
-             searchCuts(key, part, options, share, depth - 1))
-          all.push_back(std::move(candidate));
+      cutting = cuts && !search::getCuts(part).empty();
     }
-    if (seconds <= 0 || deadline.secondsLeft() > 0) {
-      search::BlockSearchOptions own = options;
-      own.timeLimitSeconds = seconds > 0 ? deadline.secondsLeft() : 0;
-      own.checkpointKey = key;
-      search::BlockSearchStatistics stats;
-      FailureOr<std::vector<search::RankedProgram>> found =
-          search::searchBlockGraphs(part, own, stats, error);
-      if (succeeded(found))
-        for (search::RankedProgram &candidate : *found)
-          all.push_back(std::move(candidate));
-    }
+    int extras = int(!leadingOps.empty()) + int(cutting);
+    std::vector<search::RankedProgram> all;
+    search::BlockSearchOptions own = options;
+    own.timeLimitSeconds =
+        seconds > 0 ? (extras > 0 ? seconds * kWholeShare : seconds) : 0;
+    own.checkpointKey = key;
+    search::BlockSearchStatistics stats;
+    FailureOr<std::vector<search::RankedProgram>> found =
+        search::searchBlockGraphs(part, own, stats, error);
+    if (succeeded(found))
+      all = std::move(*found);
+    ExtraTime extraTime(deadline, seconds > 0, extras);
+    if (std::optional<double> share =
+            leadingOps.empty() ? std::nullopt : extraTime.next())
+      for (search::RankedProgram &candidate :
+           searchLeadingOps(key, part, leadingOps, options, *share, depth - 1))
+        all.push_back(std::move(candidate));
+    if (std::optional<double> share = cutting ? extraTime.next() : std::nullopt)
+      for (search::RankedProgram &candidate :
+           searchCuts(key, part, options, *share, depth - 1))
+        all.push_back(std::move(candidate));
     llvm::stable_sort(
         all, [](const auto &a, const auto &b) { return a.cost < b.cost; });
     all.resize(std::min<size_t>(all.size(), options.maxCandidates));
@@ -412,9 +445,9 @@ struct SuperoptimizePass
   /// Candidates that keep one of the `leading` ops of `reference`
   /// (getLeadingOps) at kernel level (a library GEMM such as attention's
   /// Q·K) and search the rest (searchPart to `depth`), the leading ops
-  /// sharing `seconds` (0: no limit); each
-  /// composed after its op and estimated as a whole program with
-  /// `options.schedule`. `key` names the reference in checkpoints.
+  /// sharing `seconds` (0: no limit); each composed after its op and
+  /// estimated as a whole program with `options.schedule`. `key` names the
+  /// reference in checkpoints.
   std::vector<search::RankedProgram> searchLeadingOps(
       StringRef key, const sem::Program &reference, ArrayRef<int32_t> leading,
       const search::BlockSearchOptions &options, double seconds, int depth) {
@@ -622,15 +655,17 @@ struct SuperoptimizePass
           << tuningNote;
       return success();
     }
-    // A final projection after work of its own (a gated MLP's down
-    // projection) may run best as a library GEMM after a kernel the search
-    // finds for the rest: the tuner weighs those candidates too, searched in
-    // the first half of the time.
-    // Likewise a leading op (attention's Q·K) may run best as a library
-    // GEMM before kernels the search finds for the rest. These extra
-    // searches share the first half of the time; what they leave is the
-    // whole function's.
-    std::vector<search::RankedProgram> prefixes;
+    // Besides the whole function, other forms are searched (the extras):
+    // - a final projection after work of its own (a gated MLP's down
+    //   projection) may run best as a library GEMM after a kernel the
+    //   search finds for the rest;
+    // - a leading op (attention's Q·K) may run best as a library GEMM
+    //   before kernels the search finds for the rest;
+    // - a program of two matmul stages may run best as two parts.
+    // The whole function's search comes first, in three quarters of the
+    // time when there are extras (most searches exhaust their space in
+    // seconds, and leave the rest; nTrans's needs half a minute for its
+    // first candidate here); the extras share what it leaves.
     kernel::MatmulOp projection =
         emitCandidates ? getFinalProjection(function) : kernel::MatmulOp();
     // Overrides pin the whole function's kernel: no other form then.
@@ -641,30 +676,12 @@ struct SuperoptimizePass
     bool cutsToSearch =
         cuts && !overridden && !search::getCuts(*reference).empty();
     int extras = int(bool(projection)) + int(leadingOps) + int(cutsToSearch);
-    double extraShare = seconds > 0 && extras > 0 ? left / 2 / extras : 0;
-    if (projection) {
-      prefixes =
-          searchPrefix(function, *reference, projection, options, extraShare);
-      left = deadline.secondsLeft();
-    }
     search::BlockSearchOptions functionOptions = options;
     functionOptions.schedule =
         search::getScheduler(threads, *options.chip, function.getContext());
-    std::vector<search::RankedProgram> afterLeadingOps;
-    if (leadingOps) {
-      afterLeadingOps = searchLeadingOps(
-          function.getSymName(), *reference, search::getLeadingOps(*reference),
-          functionOptions, extraShare, kPartDepth);
-      left = deadline.secondsLeft();
-    }
-    std::vector<search::RankedProgram> acrossCuts;
-    if (cutsToSearch) {
-      acrossCuts = searchCuts(function.getSymName(), *reference,
-                              functionOptions, extraShare, kPartDepth);
-      left = deadline.secondsLeft();
-    }
     search::BlockSearchStatistics stats;
-    functionOptions.timeLimitSeconds = seconds > 0 ? left : 0;
+    functionOptions.timeLimitSeconds =
+        seconds > 0 ? (extras > 0 ? left * kWholeShare : left) : 0;
     functionOptions.checkpointKey = function.getSymName().str();
     FailureOr<std::vector<search::RankedProgram>> found =
         search::searchBlockGraphs(*reference, functionOptions, stats, error);
@@ -677,6 +694,23 @@ struct SuperoptimizePass
           << options.checkpointPath << "' records " << stats.droppedCandidates
           << " candidate(s) of '" << function.getSymName()
           << "' that fail verification (the file was changed); dropped them";
+    ExtraTime extraTime(deadline, seconds > 0, extras);
+    std::vector<search::RankedProgram> prefixes;
+    if (std::optional<double> share =
+            projection ? extraTime.next() : std::nullopt)
+      prefixes =
+          searchPrefix(function, *reference, projection, options, *share);
+    std::vector<search::RankedProgram> afterLeadingOps;
+    if (std::optional<double> share =
+            leadingOps ? extraTime.next() : std::nullopt)
+      afterLeadingOps = searchLeadingOps(function.getSymName(), *reference,
+                                         search::getLeadingOps(*reference),
+                                         functionOptions, *share, kPartDepth);
+    std::vector<search::RankedProgram> acrossCuts;
+    if (std::optional<double> share =
+            cutsToSearch ? extraTime.next() : std::nullopt)
+      acrossCuts = searchCuts(function.getSymName(), *reference,
+                              functionOptions, *share, kPartDepth);
     // The whole function's candidates, those after a leading op and those
     // across a cut among them by cost (the first on a tie), then the
     // prefix's.
