@@ -233,6 +233,60 @@ def test_gated_mlp_with_residual_matches_the_module():
     assert_close(gm(*inputs), reference(module.half(), inputs))
 
 
+class NormHead(nn.Module):
+    """Hugging Face's LM head: the final norm, the positions whose logits
+    are kept (`[:, slice(-n, None), :]`, all of them for n = 0), then the
+    projection."""
+
+    def __init__(self, first=0, hidden=64, words=96):
+        super().__init__()
+        self.norm = RMSNorm(hidden)
+        self.head = nn.Linear(hidden, words, bias=False)
+        self.first = first
+
+    def forward(self, x):
+        return self.head(self.norm(x)[:, slice(self.first, None), :])
+
+
+def test_an_index_of_whole_slices_joins_the_subgraph():
+    module = NormHead()
+    gm, inputs, report = transformed(copy.deepcopy(module), (2, 3, 64))
+    assert [e["kept"] for e in report] == [True]
+    assert "getitem" in report[0]["ops"]
+    assert_close(gm(*inputs), reference(module.half(), inputs))
+
+
+def test_an_index_that_selects_part_stays_outside():
+    module = NormHead(first=1)
+    gm, inputs, report = transformed(copy.deepcopy(module), (2, 3, 64))
+    assert not any("getitem" in e["ops"] for e in report)
+    assert_close(gm(*inputs), reference(module.half(), inputs))
+
+
+class AroundAnIndex(nn.Module):
+    """A linear whose result is read through two indexes, one of whole
+    slices and one of part (the partitioner takes both with the linear, as
+    it takes the getitems of a tuple)."""
+
+    def __init__(self, size=64):
+        super().__init__()
+        self.first = nn.Linear(size, size, bias=False)
+        self.second = nn.Linear(size - 1, size, bias=False)
+
+    def forward(self, x):
+        y = self.first(x)
+        return y[..., :] + self.second(y[..., 1:])
+
+
+def test_an_index_of_part_that_the_partitioner_took_is_left_out():
+    module = AroundAnIndex()
+    gm, inputs, report = transformed(copy.deepcopy(module), (2, 3, 64))
+    assert all(e["kept"] for e in report)
+    # The index of whole slices joined the first linear; the other did not.
+    assert sum("getitem" in e["ops"] for e in report) == 1
+    assert_close(gm(*inputs), reference(module.half(), inputs))
+
+
 def test_subgraphs_hold_at_most_max_matmuls():
     def matmuls(report):
         return [e["converted"].graph.to_mlir().count("mirage_kernel.matmul")

@@ -130,6 +130,7 @@ _KINDS = _table([
     ("rms_norm", [rms_norm] + _functions("torch.nn.functional.rms_norm"), ()),
     ("same", [], ("to", "type", "contiguous", "float", "half", "bfloat16",
                   "type_as")),
+    ("getitem", [operator.getitem], ()),
 ])
 
 #: Parameter names of the call_function targets whose arguments matter
@@ -145,6 +146,18 @@ _PARAMETERS = {
     "sub": ("input", "other", "alpha"),
     "div": ("input", "other", "rounding_mode"),
 }
+
+
+def _whole_slices(index):
+    """Whether a getitem's `index` holds only slices of step 1 with constant
+    bounds, and Ellipsis: with the shape unchanged, such an index keeps
+    every element (Hugging Face's `h[:, slice(0, None), :]` before its LM
+    head)."""
+    parts = index if isinstance(index, tuple) else (index,)
+    return all(part is Ellipsis or (
+        isinstance(part, slice) and part.step in (None, 1) and
+        not any(hasattr(bound, "op") for bound in (part.start, part.stop)))
+        for part in parts)
 
 
 def _kind(node):
@@ -367,8 +380,12 @@ class _Converter:
         shape = tensor_meta(node)[0]
         rows = _rows(shape)
         first = arguments.get("input")
-        if kind == "same":
+        if kind in ("same", "getitem"):
             meta = tensor_meta(first) if hasattr(first, "op") else None
+            if kind == "getitem" and (meta != (shape, tensor_meta(node)[1]) or
+                                      not _whole_slices(arguments["other"])):
+                self.fail(node, "an index that selects part of a tensor "
+                          "(whole slices are expressed)")
             if meta != (shape, tensor_meta(node)[1]):
                 self.fail(node, "a conversion that changes dtype or shape")
             return self.value(first, node, rows)

@@ -175,9 +175,17 @@ def propose(gm, static, max_matmuls=3):
     order = {node: i for i, node in enumerate(gm.graph.nodes)}
     partitioner = CapabilityBasedPartitioner(
         gm, _Support(static), allows_single_node_partition=True)
+    support = _Support(static)
     components = []
     for partition in partitioner.propose_partitions():
-        components.extend(_components(partition.nodes))
+        # The partitioner adds the getitems of a node that only getitems
+        # read (a tuple's), supported or not (an index that selects part of
+        # a tensor). Nothing of the partition reads an unsupported one (the
+        # partition was formed without it), so leaving it out keeps the
+        # partition free of cycles.
+        components.extend(_components(
+            [n for n in partition.nodes
+             if support.is_node_supported(None, n)]))
     pieces = []
     for component in merge_linked(components):
         pieces.extend(_split(sorted(component, key=order.__getitem__),
