@@ -1,0 +1,22 @@
+"""Tests of bench/gpu/torch_compile.py's rows without a GPU."""
+
+import pytest
+
+pytest.importorskip("torch")
+import torch_compile  # noqa: E402
+
+
+def test_a_row_without_mirage_has_no_speedup():
+    # A run of max-autotune alone (--variants max_autotune) once raised
+    # KeyError: 'mirage_us' after timing it.
+    row = {"max_autotune_us": 300.0, "max_autotune_gpu_us": 290.0}
+    torch_compile.add_speedups(row)
+    assert "speedup_vs_max_autotune" not in row
+
+
+def test_a_row_with_both_has_both_speedups():
+    row = {"max_autotune_us": 300.0, "max_autotune_gpu_us": 290.0,
+           "mirage_us": 250.0, "mirage_gpu_us": 145.0}
+    torch_compile.add_speedups(row)
+    assert row["speedup_vs_max_autotune"] == pytest.approx(1.2)
+    assert row["gpu_speedup_vs_max_autotune"] == pytest.approx(2.0)
