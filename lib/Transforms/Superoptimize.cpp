@@ -402,8 +402,7 @@ struct SuperoptimizePass
     sem::Deadline deadline(seconds);
     // As for a function: its own search first, in three quarters of the
     // time when it has parts; the parts share what it leaves.
-    SmallVector<int32_t> leadingOps;
-    bool cutting = false;
+    SmallVector<int32_t> leadingOps, cutNodes;
     if (depth > 0) {
       // Inside a part, only a library op worth a kernel of its own (a
       // matmul, a norm) is kept: an elementwise op is better fused.
@@ -413,9 +412,10 @@ struct SuperoptimizePass
                         return !sem::toElementwiseKind(
                             part.getKernelGraph().nodes[node].kind);
                       });
-      cutting = cuts && !search::getCuts(part).empty();
+      if (cuts)
+        cutNodes = search::getCuts(part);
     }
-    int extras = int(!leadingOps.empty()) + int(cutting);
+    int extras = int(!leadingOps.empty()) + int(!cutNodes.empty());
     std::vector<search::RankedProgram> all;
     search::BlockSearchOptions own = options;
     own.timeLimitSeconds =
@@ -432,9 +432,10 @@ struct SuperoptimizePass
       for (search::RankedProgram &candidate :
            searchLeadingOps(key, part, leadingOps, options, *share, depth - 1))
         all.push_back(std::move(candidate));
-    if (std::optional<double> share = cutting ? extraTime.next() : std::nullopt)
+    if (std::optional<double> share =
+            cutNodes.empty() ? std::nullopt : extraTime.next())
       for (search::RankedProgram &candidate :
-           searchCuts(key, part, options, *share, depth - 1))
+           searchCuts(key, part, cutNodes, options, *share, depth - 1))
         all.push_back(std::move(candidate));
     llvm::stable_sort(
         all, [](const auto &a, const auto &b) { return a.cost < b.cost; });
@@ -478,19 +479,17 @@ struct SuperoptimizePass
   }
 
   /// Candidates made of two parts, one on each side of a cut of
-  /// `reference` between two matmul stages (search::getCuts): each side is
+  /// `reference` at one of `cutNodes` (search::getCuts): each side is
   /// searched (searchPart to `depth`) within its share of `seconds` (0: no
   /// limit), and its best few, or the side as written, composed with the
   /// other side's and estimated as a whole program with `options.schedule`.
   /// `key` names the reference in checkpoints.
-  std::vector<search::RankedProgram>
-  searchCuts(StringRef key, const sem::Program &reference,
-             const search::BlockSearchOptions &options, double seconds,
-             int depth) {
+  std::vector<search::RankedProgram> searchCuts(
+      StringRef key, const sem::Program &reference, ArrayRef<int32_t> cutNodes,
+      const search::BlockSearchOptions &options, double seconds, int depth) {
     // Candidates of each side composed: the side's best few.
     constexpr size_t kSideCandidates = 3;
     std::vector<search::RankedProgram> all;
-    SmallVector<int32_t> cutNodes = search::getCuts(reference);
     for (int32_t node : cutNodes) {
       std::optional<search::PrefixCut> cut = search::cutAt(reference, node);
       // The side's best candidates, then the side as written.
@@ -671,10 +670,15 @@ struct SuperoptimizePass
     // Overrides pin the whole function's kernel: no other form then.
     bool overridden = !options.omap.empty() || !options.imaps.empty() ||
                       !options.fmaps.empty();
-    bool leadingOps = kernelPrefixes && !overridden &&
-                      !search::getLeadingOps(*reference).empty();
-    bool cutsToSearch =
-        cuts && !overridden && !search::getCuts(*reference).empty();
+    SmallVector<int32_t> leadingOpNodes, cutNodes;
+    if (!overridden) {
+      if (kernelPrefixes)
+        leadingOpNodes = search::getLeadingOps(*reference);
+      if (cuts)
+        cutNodes = search::getCuts(*reference);
+    }
+    bool leadingOps = !leadingOpNodes.empty();
+    bool cutsToSearch = !cutNodes.empty();
     int extras = int(bool(projection)) + int(leadingOps) + int(cutsToSearch);
     search::BlockSearchOptions functionOptions = options;
     functionOptions.schedule =
@@ -703,13 +707,13 @@ struct SuperoptimizePass
     std::vector<search::RankedProgram> afterLeadingOps;
     if (std::optional<double> share =
             leadingOps ? extraTime.next() : std::nullopt)
-      afterLeadingOps = searchLeadingOps(function.getSymName(), *reference,
-                                         search::getLeadingOps(*reference),
-                                         functionOptions, *share, kPartDepth);
+      afterLeadingOps =
+          searchLeadingOps(function.getSymName(), *reference, leadingOpNodes,
+                           functionOptions, *share, kPartDepth);
     std::vector<search::RankedProgram> acrossCuts;
     if (std::optional<double> share =
             cutsToSearch ? extraTime.next() : std::nullopt)
-      acrossCuts = searchCuts(function.getSymName(), *reference,
+      acrossCuts = searchCuts(function.getSymName(), *reference, cutNodes,
                               functionOptions, *share, kPartDepth);
     // The whole function's candidates, those after a leading op and those
     // across a cut among them by cost (the first on a tie), then the

@@ -60,6 +60,20 @@ protected:
     return succeeded(found) ? std::move(*found) : std::vector<RankedProgram>();
   }
 
+  /// Expects `candidate` proven equivalent to `reference`.
+  static void expectEquivalent(const sem::Program &reference,
+                               const sem::Program &candidate) {
+    std::string error;
+    FailureOr<sem::EquivalenceChecker> checker =
+        sem::EquivalenceChecker::create(reference, sem::EquivalenceOptions(),
+                                        error);
+    ASSERT_TRUE(succeeded(checker)) << error;
+    FailureOr<sem::EquivalenceVerdict> verdict =
+        checker->check(candidate, error);
+    ASSERT_TRUE(succeeded(verdict)) << error;
+    EXPECT_TRUE(verdict->equivalent);
+  }
+
   /// The kinds of the body's nodes, in order.
   static std::vector<sem::OpKind> bodyKinds(const sem::Program &program) {
     std::vector<sem::OpKind> kinds;
@@ -149,13 +163,7 @@ TEST_F(BlockGraphSearchTest, SearchesTheRestAfterALeadingOp) {
   ASSERT_FALSE(found.empty());
   sem::Program composed = composeAfter(reference, cut, found[0].program);
   EXPECT_EQ(composed.getKernelGraph().nodes[0].kind, sem::OpKind::Matmul);
-  std::string error;
-  FailureOr<sem::EquivalenceChecker> checker = sem::EquivalenceChecker::create(
-      reference, sem::EquivalenceOptions(), error);
-  ASSERT_TRUE(succeeded(checker)) << error;
-  FailureOr<sem::EquivalenceVerdict> verdict = checker->check(composed, error);
-  ASSERT_TRUE(succeeded(verdict)) << error;
-  EXPECT_TRUE(verdict->equivalent);
+  expectEquivalent(reference, composed);
 
   // splitAfter takes the composition apart again.
   PrefixCut again;
@@ -209,21 +217,12 @@ TEST_F(BlockGraphSearchTest, SearchesTheTwoSidesOfACutApart) {
   std::vector<RankedProgram> rests = search(cut->rest, options, statistics);
   ASSERT_FALSE(prefixes.empty());
   ASSERT_FALSE(rests.empty());
-  std::string error;
-  FailureOr<sem::EquivalenceChecker> checker = sem::EquivalenceChecker::create(
-      reference, sem::EquivalenceOptions(), error);
-  ASSERT_TRUE(succeeded(checker)) << error;
   // Both sides searched, and either side as written.
   for (auto [prefix, rest] :
        {std::pair{&prefixes[0].program, &rests[0].program},
         std::pair{&cut->prefix, &rests[0].program},
-        std::pair{&prefixes[0].program, &cut->rest}}) {
-    sem::Program composed = compose(reference, *cut, *prefix, *rest);
-    FailureOr<sem::EquivalenceVerdict> verdict =
-        checker->check(composed, error);
-    ASSERT_TRUE(succeeded(verdict)) << error;
-    EXPECT_TRUE(verdict->equivalent);
-  }
+        std::pair{&prefixes[0].program, &cut->rest}})
+    expectEquivalent(reference, compose(reference, *cut, *prefix, *rest));
 }
 
 TEST_F(BlockGraphSearchTest, LabelsAttentionDimensions) {

@@ -382,11 +382,11 @@ class _Converter:
         first = arguments.get("input")
         if kind in ("same", "getitem"):
             meta = tensor_meta(first) if hasattr(first, "op") else None
-            if kind == "getitem" and (meta != (shape, tensor_meta(node)[1]) or
+            if kind == "getitem" and (meta != tensor_meta(node) or
                                       not _whole_slices(arguments["other"])):
                 self.fail(node, "an index that selects part of a tensor "
                           "(whole slices are expressed)")
-            if meta != (shape, tensor_meta(node)[1]):
+            if meta != tensor_meta(node):
                 self.fail(node, "a conversion that changes dtype or shape")
             return self.value(first, node, rows)
         if kind == "linear":
