@@ -855,6 +855,12 @@ LogicalResult search::checkSearchable(const sem::Program &reference,
     error = "the search handles references with one output";
     return failure();
   }
+  return checkSearchableOps(reference, error);
+}
+
+LogicalResult search::checkSearchableOps(const sem::Program &reference,
+                                         std::string &error) {
+  const Graph &kernel = reference.getKernelGraph();
   for (const Node &node : kernel.nodes)
     if (node.kind == OpKind::GraphDef || node.kind == OpKind::Chunk ||
         node.kind == OpKind::Concat) {

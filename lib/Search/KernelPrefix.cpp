@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVectorExtras.h"
 
 using namespace mlir;
 using namespace mlir::mirage;
@@ -72,6 +73,117 @@ bool sameLeadingOp(const Node &a, ArrayRef<int32_t> aInputs, const Node &b,
   return true;
 }
 
+/// The node computing each value of `kernel`.
+llvm::DenseMap<int32_t, int32_t> getProducers(const Graph &kernel) {
+  llvm::DenseMap<int32_t, int32_t> producer;
+  for (auto [index, node] : llvm::enumerate(kernel.nodes))
+    for (int32_t result : node.results)
+      producer[result] = static_cast<int32_t>(index);
+  return producer;
+}
+
+/// Marks `node` of `kernel` and the nodes it depends on, up to the values
+/// of `stops` (whose producers it does not mark unless another path leads
+/// to them).
+SmallVector<bool> getCone(const Graph &kernel,
+                          const llvm::DenseMap<int32_t, int32_t> &producer,
+                          int32_t node, ArrayRef<int32_t> stops) {
+  SmallVector<bool> inCone(kernel.nodes.size(), false);
+  SmallVector<int32_t> work = {node};
+  while (!work.empty()) {
+    int32_t index = work.pop_back_val();
+    if (inCone[index])
+      continue;
+    inCone[index] = true;
+    for (int32_t operand : kernel.nodes[index].operands)
+      if (auto it = producer.find(operand);
+          it != producer.end() && !llvm::is_contained(stops, operand))
+        work.push_back(it->second);
+  }
+  return inCone;
+}
+
+/// The program of the nodes of `reference`'s kernel graph that `selected`
+/// marks, in their order, computing the reference's values `outputs`. Its
+/// inputs (recorded in `inputs` as the reference's values) are the
+/// reference's inputs those nodes read or `outputs` returns, in order, then
+/// `extra`, values computed elsewhere.
+sem::Program extractProgram(const sem::Program &reference,
+                            ArrayRef<bool> selected, ArrayRef<int32_t> extra,
+                            ArrayRef<int32_t> outputs,
+                            SmallVector<int32_t> &inputs) {
+  const Graph &kernel = reference.getKernelGraph();
+  Graph side;
+  llvm::DenseMap<int32_t, int32_t> ids;
+  auto addInput = [&](int32_t value) {
+    ids[value] = addValue(side, kernel.values[value]);
+    side.inputs.push_back(ids[value]);
+    inputs.push_back(value);
+  };
+  for (int32_t input : kernel.inputs) {
+    bool read = llvm::is_contained(outputs, input);
+    for (auto [index, node] : llvm::enumerate(kernel.nodes))
+      read |= selected[index] && llvm::is_contained(node.operands, input);
+    if (read)
+      addInput(input);
+  }
+  for (int32_t value : extra)
+    addInput(value);
+  for (auto [index, node] : llvm::enumerate(kernel.nodes))
+    if (selected[index])
+      (void)appendRenamed(node, kernel, side, ids);
+  for (int32_t output : outputs)
+    side.outputs.push_back(ids.lookup(output));
+  return withBodiesOf(reference, std::move(side));
+}
+
+/// One program of a composition: it reads the reference's values `inputs`
+/// and computes its values `outputs`.
+struct Step {
+  const sem::Program *program;
+  ArrayRef<int32_t> inputs;
+  ArrayRef<int32_t> outputs;
+};
+
+/// The program computing `reference` by `steps`, one after the other: each
+/// reads the reference's inputs and the values of the steps before it.
+sem::Program composeSteps(const sem::Program &reference, ArrayRef<Step> steps) {
+  const Graph &kernel = reference.getKernelGraph();
+  Graph composed;
+  llvm::DenseMap<int32_t, int32_t> referenceIds;
+  for (int32_t input : kernel.inputs) {
+    referenceIds[input] = addValue(composed, kernel.values[input]);
+    composed.inputs.push_back(referenceIds[input]);
+  }
+  sem::Program result;
+  result.graphs.emplace_back();
+  for (const Step &step : steps) {
+    // The step's nodes, its bodies after those already there.
+    const Graph &graph = step.program->getKernelGraph();
+    int32_t offset = static_cast<int32_t>(result.graphs.size()) - 1;
+    for (const Graph &body : llvm::drop_begin(step.program->graphs)) {
+      result.graphs.push_back(body);
+      for (Node &node : result.graphs.back().nodes)
+        if (node.body >= 0)
+          node.body += offset;
+    }
+    llvm::DenseMap<int32_t, int32_t> ids;
+    for (auto [input, value] : llvm::zip(graph.inputs, step.inputs))
+      ids[input] = referenceIds.lookup(value);
+    for (const Node &node : graph.nodes) {
+      (void)appendRenamed(node, graph, composed, ids);
+      if (composed.nodes.back().body >= 0)
+        composed.nodes.back().body += offset;
+    }
+    for (auto [output, value] : llvm::zip(graph.outputs, step.outputs))
+      referenceIds[value] = ids.lookup(output);
+  }
+  for (int32_t output : kernel.outputs)
+    composed.outputs.push_back(referenceIds.lookup(output));
+  result.graphs.front() = std::move(composed);
+  return result;
+}
+
 } // namespace
 
 SmallVector<int32_t> search::getLeadingOps(const sem::Program &reference) {
@@ -101,22 +213,8 @@ std::optional<PrefixCut> search::cutAt(const sem::Program &reference,
       llvm::is_contained(kernel.outputs, cutNode.results[0]))
     return std::nullopt;
   int32_t cutValue = cutNode.results[0];
-  // The prefix: the node and the nodes it depends on.
-  llvm::DenseMap<int32_t, int32_t> producer;
-  for (auto [index, other] : llvm::enumerate(kernel.nodes))
-    for (int32_t result : other.results)
-      producer[result] = static_cast<int32_t>(index);
-  llvm::SmallVector<bool> inPrefix(kernel.nodes.size(), false);
-  SmallVector<int32_t> work = {node};
-  while (!work.empty()) {
-    int32_t index = work.pop_back_val();
-    if (inPrefix[index])
-      continue;
-    inPrefix[index] = true;
-    for (int32_t operand : kernel.nodes[index].operands)
-      if (auto it = producer.find(operand); it != producer.end())
-        work.push_back(it->second);
-  }
+  llvm::DenseMap<int32_t, int32_t> producer = getProducers(kernel);
+  SmallVector<bool> inPrefix = getCone(kernel, producer, node, {});
   // The rest may read the cut value only.
   for (auto [index, other] : llvm::enumerate(kernel.nodes))
     if (!inPrefix[index])
@@ -126,39 +224,43 @@ std::optional<PrefixCut> search::cutAt(const sem::Program &reference,
           return std::nullopt;
   PrefixCut cut;
   cut.node = node;
-  // Each side: the reference's inputs its ops (and, for the rest, the
-  // outputs) read, in order, then the cut value for the rest.
-  auto makeSide = [&](bool prefixSide, SmallVector<int32_t> &sideInputs) {
-    Graph side;
-    llvm::DenseMap<int32_t, int32_t> ids;
-    auto addInput = [&](int32_t value) {
-      ids[value] = addValue(side, kernel.values[value]);
-      side.inputs.push_back(ids[value]);
-      sideInputs.push_back(value);
-    };
-    for (int32_t input : kernel.inputs) {
-      bool read = !prefixSide && llvm::is_contained(kernel.outputs, input);
-      for (auto [index, other] : llvm::enumerate(kernel.nodes))
-        read |= inPrefix[index] == prefixSide &&
-                llvm::is_contained(other.operands, input);
-      if (read)
-        addInput(input);
-    }
-    if (!prefixSide)
-      addInput(cutValue);
-    for (auto [index, other] : llvm::enumerate(kernel.nodes))
-      if (inPrefix[index] == prefixSide)
-        (void)appendRenamed(other, kernel, side, ids);
-    if (prefixSide)
-      side.outputs.push_back(ids.lookup(cutValue));
-    else
-      for (int32_t output : kernel.outputs)
-        side.outputs.push_back(ids.lookup(output));
-    return withBodiesOf(reference, std::move(side));
-  };
-  cut.prefix = makeSide(/*prefixSide=*/true, cut.prefixInputs);
-  cut.rest = makeSide(/*prefixSide=*/false, cut.restInputs);
+  cut.prefix =
+      extractProgram(reference, inPrefix, {}, {cutValue}, cut.prefixInputs);
+  SmallVector<bool> inRest =
+      llvm::map_to_vector(inPrefix, [](bool inside) { return !inside; });
+  cut.rest = extractProgram(reference, inRest, {cutValue}, kernel.outputs,
+                            cut.restInputs);
   return cut;
+}
+
+SmallVector<OutputPart> search::getOutputParts(const sem::Program &reference) {
+  const Graph &kernel = reference.getKernelGraph();
+  llvm::DenseMap<int32_t, int32_t> producer = getProducers(kernel);
+  SmallVector<int32_t> computed;
+  for (const Node &node : kernel.nodes)
+    for (int32_t result : node.results)
+      if (llvm::is_contained(kernel.outputs, result))
+        computed.push_back(result);
+  SmallVector<OutputPart> parts;
+  for (int32_t output : computed) {
+    SmallVector<int32_t> earlier = llvm::map_to_vector(
+        parts, [](const OutputPart &part) { return part.output; });
+    SmallVector<bool> cone =
+        getCone(kernel, producer, producer.lookup(output), earlier);
+    // The earlier outputs it reads, as inputs.
+    SmallVector<int32_t> read;
+    for (int32_t value : earlier)
+      if (llvm::any_of(llvm::enumerate(kernel.nodes), [&](auto indexed) {
+            return cone[indexed.index()] &&
+                   llvm::is_contained(indexed.value().operands, value);
+          }))
+        read.push_back(value);
+    OutputPart part;
+    part.output = output;
+    part.program = extractProgram(reference, cone, read, {output}, part.inputs);
+    parts.push_back(std::move(part));
+  }
+  return parts;
 }
 
 SmallVector<int32_t> search::getCuts(const sem::Program &reference) {
@@ -192,44 +294,19 @@ sem::Program search::compose(const sem::Program &reference,
                              const PrefixCut &cut, const sem::Program &prefix,
                              const sem::Program &rest) {
   const Graph &kernel = reference.getKernelGraph();
-  Graph composed;
-  llvm::DenseMap<int32_t, int32_t> referenceIds;
-  for (int32_t input : kernel.inputs) {
-    referenceIds[input] = addValue(composed, kernel.values[input]);
-    composed.inputs.push_back(referenceIds[input]);
-  }
-  sem::Program result;
-  result.graphs.emplace_back();
-  // Appends `side`'s nodes reading the reference's values `inputs`, its
-  // bodies after those already there; returns its outputs' names.
-  auto append = [&](const sem::Program &side, ArrayRef<int32_t> inputs) {
-    const Graph &graph = side.getKernelGraph();
-    int32_t offset = static_cast<int32_t>(result.graphs.size()) - 1;
-    for (const Graph &body : llvm::drop_begin(side.graphs)) {
-      result.graphs.push_back(body);
-      for (Node &node : result.graphs.back().nodes)
-        if (node.body >= 0)
-          node.body += offset;
-    }
-    llvm::DenseMap<int32_t, int32_t> ids;
-    for (auto [input, value] : llvm::zip(graph.inputs, inputs))
-      ids[input] = referenceIds.lookup(value);
-    for (const Node &node : graph.nodes) {
-      (void)appendRenamed(node, graph, composed, ids);
-      if (composed.nodes.back().body >= 0)
-        composed.nodes.back().body += offset;
-    }
-    SmallVector<int32_t> outputs;
-    for (int32_t output : graph.outputs)
-      outputs.push_back(ids.lookup(output));
-    return outputs;
-  };
-  referenceIds[kernel.nodes[cut.node].results[0]] =
-      append(prefix, cut.prefixInputs).front();
-  for (int32_t output : append(rest, cut.restInputs))
-    composed.outputs.push_back(output);
-  result.graphs.front() = std::move(composed);
-  return result;
+  const int32_t &cutValue = kernel.nodes[cut.node].results[0];
+  Step steps[] = {{&prefix, cut.prefixInputs, cutValue},
+                  {&rest, cut.restInputs, kernel.outputs}};
+  return composeSteps(reference, steps);
+}
+
+sem::Program search::composeParts(const sem::Program &reference,
+                                  ArrayRef<OutputPart> parts,
+                                  ArrayRef<const sem::Program *> programs) {
+  SmallVector<Step> steps;
+  for (auto [part, program] : llvm::zip_equal(parts, programs))
+    steps.push_back({program, part.inputs, part.output});
+  return composeSteps(reference, steps);
 }
 
 sem::Program search::composeAfter(const sem::Program &reference,

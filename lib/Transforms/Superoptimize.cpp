@@ -29,6 +29,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <limits>
+#include <numeric>
 #include <type_traits>
 
 namespace mlir::mirage {
@@ -623,37 +624,87 @@ struct SuperoptimizePass
     return true;
   }
 
-  /// Searches `function` within `seconds` (0: no limit), the tuning
-  /// database's check included.
-  LogicalResult optimize(func::FuncOp function,
-                         const search::BlockSearchOptions &options,
-                         double seconds) {
-    sem::Deadline deadline(seconds);
-    FailureOr<sem::Program> reference = sem::buildProgram(function);
-    if (failed(reference))
-      return failure();
-    std::string error;
-    if (failed(search::checkSearchable(*reference, error))) {
-      function.emitRemark("left unchanged: ") << error;
-      return success();
+  /// What the searches for a function found.
+  struct Found {
+    /// Verified candidates, cheapest first.
+    std::vector<search::RankedProgram> candidates;
+    /// Candidates without the final projection `projection`, which then
+    /// runs as a library GEMM (searchPrefix), cheapest first.
+    std::vector<search::RankedProgram> prefixes;
+    kernel::MatmulOp projection;
+    /// What the searches did, for the remark.
+    std::string summary;
+  };
+
+  /// Searches `function`, whose program `reference` has several outputs,
+  /// within `seconds` (0: no limit): one part per output
+  /// (search::getOutputParts), each searched as a part (searchPart) in an
+  /// equal share of the time; candidate `r` composes each part's `r`-th
+  /// cheapest program, the part as written among them, or its last.
+  void searchOutputs(func::FuncOp function, const sem::Program &reference,
+                     const search::BlockSearchOptions &options,
+                     const sem::Deadline &deadline, double seconds,
+                     Found &found) {
+    SmallVector<search::OutputPart> parts = search::getOutputParts(reference);
+    ExtraTime time(deadline, seconds > 0, static_cast<int>(parts.size()));
+    // Each part's programs, the part as written last, and their order by
+    // cost.
+    std::vector<std::vector<search::RankedProgram>> programs;
+    std::vector<SmallVector<size_t>> orders;
+    SmallVector<std::string> counts;
+    for (auto [index, part] : llvm::enumerate(parts)) {
+      std::vector<search::RankedProgram> ranked;
+      if (std::optional<double> share = time.next())
+        ranked = searchPart(
+            llvm::formatv("{0}/output-{1}", function.getSymName(), index).str(),
+            part.program, options, *share, kPartDepth);
+      counts.push_back(std::to_string(ranked.size()));
+      ranked.push_back(
+          {part.program, search::estimateCost(part.program, *options.chip,
+                                              search::ProgramFacts())});
+      SmallVector<size_t> order(ranked.size());
+      std::iota(order.begin(), order.end(), 0);
+      llvm::stable_sort(order, [&](size_t a, size_t b) {
+        return ranked[a].cost < ranked[b].cost;
+      });
+      programs.push_back(std::move(ranked));
+      orders.push_back(std::move(order));
     }
-    std::string tuningNote;
-    if (useTuningDatabase) {
-      FailureOr<bool> measured = takeMeasuredChoice(
-          function, *reference, *options.chip, deadline, tuningNote);
-      if (failed(measured))
-        return failure();
-      if (*measured)
-        return success();
+    size_t deepest = 0;
+    for (const auto &ranked : programs)
+      deepest = std::max(deepest, ranked.size());
+    for (size_t rank = 0; rank < deepest; ++rank) {
+      SmallVector<const sem::Program *> chosen;
+      bool allAsWritten = true;
+      for (auto [ranked, order] : llvm::zip(programs, orders)) {
+        size_t pick = order[std::min(rank, order.size() - 1)];
+        chosen.push_back(&ranked[pick].program);
+        allAsWritten &= pick + 1 == ranked.size();
+      }
+      // Every part as written is the reference.
+      if (!allAsWritten)
+        addComposed(search::composeParts(reference, parts, chosen), options,
+                    found.candidates);
     }
-    // The search has the time the function has left.
+    llvm::stable_sort(found.candidates, [](const auto &a, const auto &b) {
+      return a.cost < b.cost;
+    });
+    found.candidates.resize(
+        std::min<size_t>(found.candidates.size(), options.maxCandidates));
+    found.summary = llvm::formatv(
+        "searched its {0} outputs one at a time ({1} candidates each); {2} "
+        "compositions",
+        parts.size(), llvm::join(counts, ", "), found.candidates.size());
+  }
+
+  /// Searches `function`, whose program `reference` has one output, within
+  /// `seconds` (0: no limit): the whole function, then the other forms.
+  LogicalResult searchWhole(func::FuncOp function,
+                            const sem::Program &reference,
+                            const search::BlockSearchOptions &options,
+                            const sem::Deadline &deadline, double seconds,
+                            Found &result) {
     double left = deadline.secondsLeft();
-    if (seconds > 0 && left <= 0) {
-      function.emitRemark("left unchanged: the time limit was spent before "
-                          "its search")
-          << tuningNote;
-      return success();
-    }
     // Besides the whole function, other forms are searched (the extras):
     // - a final projection after work of its own (a gated MLP's down
     //   projection) may run best as a library GEMM after a kernel the
@@ -673,22 +724,21 @@ struct SuperoptimizePass
     SmallVector<int32_t> leadingOpNodes, cutNodes;
     if (!overridden) {
       if (kernelPrefixes)
-        leadingOpNodes = search::getLeadingOps(*reference);
+        leadingOpNodes = search::getLeadingOps(reference);
       if (cuts)
-        cutNodes = search::getCuts(*reference);
+        cutNodes = search::getCuts(reference);
     }
     bool leadingOps = !leadingOpNodes.empty();
     bool cutsToSearch = !cutNodes.empty();
     int extras = int(bool(projection)) + int(leadingOps) + int(cutsToSearch);
-    search::BlockSearchOptions functionOptions = options;
-    functionOptions.schedule =
-        search::getScheduler(threads, *options.chip, function.getContext());
     search::BlockSearchStatistics stats;
-    functionOptions.timeLimitSeconds =
+    search::BlockSearchOptions wholeOptions = options;
+    wholeOptions.timeLimitSeconds =
         seconds > 0 ? (extras > 0 ? left * kWholeShare : left) : 0;
-    functionOptions.checkpointKey = function.getSymName().str();
+    wholeOptions.checkpointKey = function.getSymName().str();
+    std::string error;
     FailureOr<std::vector<search::RankedProgram>> found =
-        search::searchBlockGraphs(*reference, functionOptions, stats, error);
+        search::searchBlockGraphs(reference, wholeOptions, stats, error);
     // The reference is searchable: overrides that do not fit it and
     // checkpoints that cannot be used are the user's errors.
     if (failed(found))
@@ -699,25 +749,24 @@ struct SuperoptimizePass
           << " candidate(s) of '" << function.getSymName()
           << "' that fail verification (the file was changed); dropped them";
     ExtraTime extraTime(deadline, seconds > 0, extras);
-    std::vector<search::RankedProgram> prefixes;
     if (std::optional<double> share =
             projection ? extraTime.next() : std::nullopt)
-      prefixes =
-          searchPrefix(function, *reference, projection, options, *share);
+      result.prefixes =
+          searchPrefix(function, reference, projection, options, *share);
+    result.projection = projection;
     std::vector<search::RankedProgram> afterLeadingOps;
     if (std::optional<double> share =
             leadingOps ? extraTime.next() : std::nullopt)
       afterLeadingOps =
-          searchLeadingOps(function.getSymName(), *reference, leadingOpNodes,
-                           functionOptions, *share, kPartDepth);
+          searchLeadingOps(function.getSymName(), reference, leadingOpNodes,
+                           options, *share, kPartDepth);
     std::vector<search::RankedProgram> acrossCuts;
     if (std::optional<double> share =
             cutsToSearch ? extraTime.next() : std::nullopt)
-      acrossCuts = searchCuts(function.getSymName(), *reference, cutNodes,
-                              functionOptions, *share, kPartDepth);
+      acrossCuts = searchCuts(function.getSymName(), reference, cutNodes,
+                              options, *share, kPartDepth);
     // The whole function's candidates, those after a leading op and those
-    // across a cut among them by cost (the first on a tie), then the
-    // prefix's.
+    // across a cut among them by cost (the first on a tie).
     enum Origin { Whole, AfterLeadingOp, AcrossCut };
     std::vector<std::pair<search::RankedProgram, Origin>> merged;
     for (auto [candidates, origin] :
@@ -730,32 +779,19 @@ struct SuperoptimizePass
       return a.first.cost < b.first.cost;
     });
     merged.resize(std::min<size_t>(merged.size(), options.maxCandidates));
-    found->clear();
     size_t afterLeadingOpsKept = 0, acrossCutsKept = 0;
     for (auto &[candidate, origin] : merged) {
       afterLeadingOpsKept += origin == AfterLeadingOp;
       acrossCutsKept += origin == AcrossCut;
-      found->push_back(std::move(candidate));
+      result.candidates.push_back(std::move(candidate));
     }
-    std::vector<search::RankedProgram> variants =
-        withBlockSizeVariants(*found, functionOptions);
-    std::vector<Candidate> candidates;
-    for (const search::RankedProgram &candidate : variants)
-      candidates.push_back({&candidate, /*projected=*/false});
-    for (const search::RankedProgram &candidate : prefixes)
-      candidates.push_back({&candidate, /*projected=*/true});
-    if (emitCandidates && failed(emitCandidatesAfter(function, *reference,
-                                                     candidates, projection)))
-      return failure();
     numStates += stats.states;
     numPruned += stats.pruned;
     numChecked += stats.checked;
     numVerified += stats.verified;
     numUncompilable += stats.uncompilable;
-    // The reference holds predefined ops only: nothing to schedule.
-    search::CostEstimate before =
-        search::estimateCost(*reference, *options.chip, search::ProgramFacts());
-    std::string summary = llvm::formatv(
+    std::string &summary = result.summary;
+    summary = llvm::formatv(
         "{0} configurations, {1} states, {2} values pruned, {3} complete "
         "candidates, {4} of {5} verified in {6:f2} s{7}{8}",
         stats.configurations, stats.states, stats.pruned, stats.complete,
@@ -785,7 +821,7 @@ struct SuperoptimizePass
       summary += llvm::formatv("; {0} candidates without the final "
                                "projection, which then runs as a library "
                                "GEMM",
-                               prefixes.size());
+                               result.prefixes.size());
     if (leadingOps)
       summary += llvm::formatv("; kept {0} of {1} candidates that run a "
                                "leading op as a library op",
@@ -794,17 +830,79 @@ struct SuperoptimizePass
       summary += llvm::formatv("; kept {0} of {1} candidates made of the two "
                                "sides of a cut",
                                acrossCutsKept, acrossCuts.size());
-    summary += tuningNote;
-    if (found->empty() && prefixes.empty()) {
+    return success();
+  }
+
+  /// Searches `function` within `seconds` (0: no limit), the tuning
+  /// database's check included.
+  LogicalResult optimize(func::FuncOp function,
+                         const search::BlockSearchOptions &options,
+                         double seconds) {
+    sem::Deadline deadline(seconds);
+    FailureOr<sem::Program> reference = sem::buildProgram(function);
+    if (failed(reference))
+      return failure();
+    // A reference with several outputs is searched one output at a time.
+    bool severalOutputs = reference->getKernelGraph().outputs.size() > 1;
+    std::string error;
+    if (failed(severalOutputs ? search::checkSearchableOps(*reference, error)
+                              : search::checkSearchable(*reference, error))) {
+      function.emitRemark("left unchanged: ") << error;
+      return success();
+    }
+    std::string tuningNote;
+    if (useTuningDatabase) {
+      FailureOr<bool> measured = takeMeasuredChoice(
+          function, *reference, *options.chip, deadline, tuningNote);
+      if (failed(measured))
+        return failure();
+      if (*measured)
+        return success();
+    }
+    // The search has the time the function has left.
+    if (seconds > 0 && deadline.secondsLeft() <= 0) {
+      function.emitRemark("left unchanged: the time limit was spent before "
+                          "its search")
+          << tuningNote;
+      return success();
+    }
+    search::BlockSearchOptions functionOptions = options;
+    functionOptions.schedule =
+        search::getScheduler(threads, *options.chip, function.getContext());
+    Found found;
+    if (severalOutputs)
+      searchOutputs(function, *reference, functionOptions, deadline, seconds,
+                    found);
+    else if (failed(searchWhole(function, *reference, functionOptions, deadline,
+                                seconds, found)))
+      return failure();
+    std::vector<search::RankedProgram> variants =
+        withBlockSizeVariants(found.candidates, functionOptions);
+    std::vector<Candidate> candidates;
+    for (const search::RankedProgram &candidate : variants)
+      candidates.push_back({&candidate, /*projected=*/false});
+    for (const search::RankedProgram &candidate : found.prefixes)
+      candidates.push_back({&candidate, /*projected=*/true});
+    if (emitCandidates &&
+        failed(emitCandidatesAfter(function, *reference, candidates,
+                                   found.projection)))
+      return failure();
+    // The reference holds predefined ops only: nothing to schedule.
+    search::CostEstimate before =
+        search::estimateCost(*reference, *options.chip, search::ProgramFacts());
+    std::string summary = found.summary + tuningNote;
+    if (candidates.empty()) {
       function.emitRemark("left unchanged, no verified candidate: ") << summary;
       return success();
     }
     // Candidates come cheapest first: the best is the search's or the
     // prefix's.
-    Candidate best = {found->empty() ? &prefixes.front() : &found->front(),
-                      found->empty()};
-    if (!prefixes.empty() && prefixes.front().cost < best.ranked->cost)
-      best = {&prefixes.front(), /*projected=*/true};
+    Candidate best = found.candidates.empty()
+                         ? Candidate{&found.prefixes.front(), true}
+                         : Candidate{&found.candidates.front(), false};
+    if (!found.prefixes.empty() &&
+        found.prefixes.front().cost < best.ranked->cost)
+      best = {&found.prefixes.front(), /*projected=*/true};
     const search::CostEstimate &after = best.ranked->cost;
     if (!(after < before)) {
       function.emitRemark("left unchanged, no verified candidate is cheaper: ")
@@ -814,7 +912,7 @@ struct SuperoptimizePass
       return success();
     }
 
-    if (failed(replaceBody(function, best, projection)))
+    if (failed(replaceBody(function, best, found.projection)))
       return failure();
     function.emitRemark("superoptimized: ")
         << summary

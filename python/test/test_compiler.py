@@ -199,3 +199,21 @@ def test_the_progress_bar_passes_other_lines_through():
 def test_progress_takes_the_documented_values():
     with pytest.raises(ValueError, match='"bar" or "lines"'):
         small_graph().superoptimize(progress="yes")
+
+
+def test_superoptimize_a_graph_of_two_outputs(compiler_library, kernel_cache):
+    # A residual sum and the norm + projection of it, both outputs: each
+    # output is searched as a part, and the bundle's function returns both.
+    graph = mi.new_kernel_graph("residual_norm_linear")
+    X = graph.new_input((2, 64), mi.float16)
+    R = graph.new_input((2, 64), mi.float16)
+    W = graph.new_input((64, 32), mi.float16)
+    H = graph.add(X, R)
+    graph.mark_output(H)
+    graph.mark_output(graph.matmul(graph.rms_norm(H, (64,)), W))
+    chosen = graph.superoptimize(time_limit=10, search_threads=1)
+    assert "searched its 2 outputs one at a time" in chosen.remarks
+    assert "mirage_kernel.graph_def" in chosen.mlir
+    plan = json.loads((chosen.directory / "plan.json").read_text())
+    function = plan["functions"][0]
+    assert [o["shape"] for o in function["outputs"]] == [[2, 64], [2, 32]]

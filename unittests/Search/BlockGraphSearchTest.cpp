@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/SmallVectorExtras.h"
 
 #include <gtest/gtest.h>
 
@@ -223,6 +224,68 @@ TEST_F(BlockGraphSearchTest, SearchesTheTwoSidesOfACutApart) {
         std::pair{&cut->prefix, &rests[0].program},
         std::pair{&prefixes[0].program, &cut->rest}})
     expectEquivalent(reference, compose(reference, *cut, *prefix, *rest));
+}
+
+/// A residual add and a norm + projection of its sum, both returned, with a
+/// second projection of the norm, the sum once more and an input.
+constexpr StringLiteral kSeveralOutputs = R"mlir(
+  func.func @outputs(%x: tensor<2x64xf16>, %r: tensor<2x64xf16>,
+                     %w: tensor<64x32xf16>, %v: tensor<64x32xf16>)
+      -> (tensor<2x64xf16>, tensor<2x32xf16>, tensor<2x32xf16>,
+          tensor<2x64xf16>, tensor<2x64xf16>) {
+    %h = mirage_kernel.add %x, %r : tensor<2x64xf16>, tensor<2x64xf16> -> tensor<2x64xf16>
+    %n = mirage_kernel.rms_norm %h size 64 eps 1.0e-6 : tensor<2x64xf16>
+    %y = mirage_kernel.matmul %n, %w : tensor<2x64xf16>, tensor<64x32xf16> -> tensor<2x32xf16>
+    %z = mirage_kernel.matmul %n, %v : tensor<2x64xf16>, tensor<64x32xf16> -> tensor<2x32xf16>
+    return %h, %y, %z, %h, %x : tensor<2x64xf16>, tensor<2x32xf16>, tensor<2x32xf16>, tensor<2x64xf16>, tensor<2x64xf16>
+  })mlir";
+
+TEST_F(BlockGraphSearchTest, SearchesSeveralOutputsOneAtATime) {
+  // One part per output an op computes: the sum, and each projection,
+  // which reads the sum as an input and recomputes the norm (a value no
+  // output is). The input returned and the sum returned twice need no
+  // part of their own.
+  sem::Program reference = parse(kSeveralOutputs);
+  const sem::Graph &kernel = reference.getKernelGraph();
+  SmallVector<OutputPart> parts = getOutputParts(reference);
+  ASSERT_EQ(parts.size(), 3u);
+  EXPECT_EQ(parts[0].output, kernel.outputs[0]);
+  EXPECT_EQ(parts[0].inputs,
+            (SmallVector<int32_t>{kernel.inputs[0], kernel.inputs[1]}));
+  for (int i : {1, 2}) {
+    const sem::Graph &part = parts[i].program.getKernelGraph();
+    EXPECT_EQ(part.nodes.size(), 2u); // rms_norm, matmul
+    EXPECT_EQ(parts[i].inputs,
+              (SmallVector<int32_t>{kernel.inputs[i + 1], kernel.outputs[0]}));
+    EXPECT_TRUE(succeeded([&] {
+      std::string error;
+      return checkSearchable(parts[i].program, error);
+    }()));
+  }
+  std::string error;
+  EXPECT_TRUE(failed(checkSearchable(reference, error)));
+  EXPECT_TRUE(succeeded(checkSearchableOps(reference, error)));
+
+  // Every part as written is the reference; each part searched, or a mix.
+  SmallVector<const sem::Program *> asWritten = llvm::map_to_vector(
+      parts, [](const OutputPart &part) { return &part.program; });
+  expectEquivalent(reference, composeParts(reference, parts, asWritten));
+  BlockSearchOptions options;
+  options.forloopRanges = {1, 2};
+  BlockSearchStatistics statistics;
+  SmallVector<const sem::Program *> searched;
+  std::vector<std::vector<RankedProgram>> found;
+  for (const OutputPart &part : parts)
+    found.push_back(search(part.program, options, statistics));
+  for (const auto &candidates : found) {
+    ASSERT_FALSE(candidates.empty());
+    searched.push_back(&candidates.front().program);
+  }
+  sem::Program composed = composeParts(reference, parts, searched);
+  EXPECT_EQ(composed.getKernelGraph().outputs.size(), 5u);
+  expectEquivalent(reference, composed);
+  searched[1] = asWritten[1];
+  expectEquivalent(reference, composeParts(reference, parts, searched));
 }
 
 TEST_F(BlockGraphSearchTest, LabelsAttentionDimensions) {

@@ -184,6 +184,12 @@ void addCounts(BlockSearchStatistics &total,
 LogicalResult checkSearchable(const sem::Program &reference,
                               std::string &error);
 
+/// checkSearchable without its rule of one output: what a reference with
+/// several, searched one output at a time (search::getOutputParts), must
+/// satisfy.
+LogicalResult checkSearchableOps(const sem::Program &reference,
+                                 std::string &error);
+
 /// Searches programs equivalent to `reference` (a kernel graph of predefined
 /// ops with one output). Returns the best `maxCandidates` verified
 /// candidates, cheapest first; fails with `error` for a reference outside

@@ -16,6 +16,8 @@
 //   attention's Q·K) as written and searches the rest;
 // - a cut between two matmul stages (a gated MLP's activations, which its
 //   down projection reads) searches both sides.
+// A reference with several outputs is taken apart the same way, one part
+// per output (docs/Search.md, "Several outputs").
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,6 +69,31 @@ SmallVector<int32_t> getCuts(const sem::Program &reference);
 /// side as written.
 sem::Program compose(const sem::Program &reference, const PrefixCut &cut,
                      const sem::Program &prefix, const sem::Program &rest);
+
+/// One output of a reference with several, as a reference of its own.
+struct OutputPart {
+  /// The reference's kernel value it computes.
+  int32_t output = -1;
+  /// The ops that compute it from the reference's inputs and the outputs of
+  /// the parts before it (which it reads, not recomputes), in the
+  /// reference's order, over those values: the reference's inputs in their
+  /// order, then the earlier outputs in theirs.
+  sem::Program program;
+  /// For each input of `program`, the reference's kernel value it is.
+  SmallVector<int32_t> inputs;
+};
+
+/// The parts of `reference`: one for each distinct output that an op
+/// computes, in the order of those ops (an output that is an input has
+/// none).
+SmallVector<OutputPart> getOutputParts(const sem::Program &reference);
+
+/// The µGraph computing `reference` from one program per part of `parts`
+/// (getOutputParts), in their order: `programs[i]` computes
+/// `parts[i].program` (it may be that program, as written).
+sem::Program composeParts(const sem::Program &reference,
+                          ArrayRef<OutputPart> parts,
+                          ArrayRef<const sem::Program *> programs);
 
 /// compose with the prefix as written: the cut's op at kernel level, then
 /// `candidate`.
