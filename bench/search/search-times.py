@@ -10,30 +10,16 @@ first and the best verified candidate and of the whole search.
 """
 
 import pathlib
-import re
 import sys
 
-REMARK = re.compile(
-    r"remark: (?P<outcome>[^:]+): .*?(?P<verified>\d+) of (?P<checked>\d+) "
-    r"verified in (?P<total>[\d.]+) s(?P<rest>.*)")
-FIRST_BEST = re.compile(r"first verified after (?P<first>[\d.]+) s, best "
-                        r"after (?P<best>[\d.]+) s")
+from remarks import parse
 
 
 def row(path):
-    text = path.read_text()
-    match = REMARK.search(text)
-    if not match:
+    parsed = parse(path.read_text())
+    if parsed is None:
         return None
-    times = FIRST_BEST.search(match.group("rest"))
-    return {"case": path.parent.name[len("pipeline_"):],
-            "outcome": match.group("outcome"),
-            "verified": f"{match.group('verified')} of "
-                        f"{match.group('checked')}",
-            "first": times.group("first") if times else "–",
-            "best": times.group("best") if times else "–",
-            "total": match.group("total"),
-            "limit": "time limit" in match.group("rest")}
+    return {"case": path.parent.name[len("pipeline_"):], **parsed}
 
 
 def main(dirs):
