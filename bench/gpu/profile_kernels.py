@@ -35,6 +35,7 @@ sys.path.insert(0, str(HERE))
 
 from bench import ALL_CASES, compile_name  # noqa: E402
 import check  # noqa: E402
+from event_timing import median_us  # noqa: E402
 from mirage import runtime  # noqa: E402
 from mirage.plan import FunctionSpec, TensorSpec  # noqa: E402
 
@@ -65,7 +66,6 @@ def kernel_times(call, runs, plain=False):
 
 def graph_time(call, replays=50):
     """Median µs per call over CUDA-graph replays of 10 calls of `call`."""
-    import statistics
     import torch
     call()
     torch.cuda.synchronize()
@@ -78,16 +78,7 @@ def graph_time(call, replays=50):
     with torch.cuda.graph(graph):
         for _ in range(10):
             call()
-    times = []
-    for _ in range(replays):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        graph.replay()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 100)  # ms / 10 calls -> µs
-    return statistics.median(times)
+    return median_us(graph.replay, repeat=replays, warmup=0) / 10
 
 
 def profile_case(root, case_name, function, options):

@@ -336,9 +336,9 @@ std::optional<RegisterRows> Planner::getRowProgram() {
       types.push_back(getElementType(saver.getResult()));
       continue;
     }
-    if (auto reduction = dyn_cast<block::ReductionOp>(op)) {
-      if (kindOf(reduction.getInput()) != Kind::Rows ||
-          kindOf(reduction.getResult()) != Kind::PerRow)
+    if (isa<block::ReductionOp, block::ReductionMaxOp>(op)) {
+      if (kindOf(op.getOperand(0)) != Kind::Rows ||
+          kindOf(op.getResult(0)) != Kind::PerRow)
         return std::nullopt;
       sums = true;
       continue;
@@ -387,7 +387,8 @@ bool Planner::planRowProgram() {
   if (program->lanes <= kWarpSize)
     return true;
   size_t reductions =
-      llvm::range_size(graph.getBodyBlock().getOps<block::ReductionOp>());
+      llvm::range_size(graph.getBodyBlock().getOps<block::ReductionOp>()) +
+      llvm::range_size(graph.getBodyBlock().getOps<block::ReductionMaxOp>());
   for (size_t i = 0; i < reductions; ++i) {
     allocate({s.threads / kWarpSize}, Float32Type::get(graph.getContext()));
     barrier();
@@ -764,11 +765,15 @@ void Planner::visit(Operation *op) {
   TypeSwitch<Operation *>(op)
       .Case([&](block::InputLoaderOp loader) { visitLoader(loader); })
       .Case([&](block::MatmulOp matmul) { visitMatmul(matmul); })
-      .Case([&](block::ReductionOp reduction) {
-        const TileLayout &in = layouts[reduction.getInput()];
-        int64_t dim = reduction.getDim(), size = reduction.getSize();
-        allocateResult(reduction.getResult());
-        ArrayRef<int64_t> shape = getShape(reduction.getResult());
+      .Case<block::ReductionOp, block::ReductionMaxOp>([&](Operation *op) {
+        // A maximum is planned as a sum to size 1 (the same emitSums).
+        const TileLayout &in = layouts[op->getOperand(0)];
+        auto sum = dyn_cast<block::ReductionOp>(op);
+        int64_t dim =
+            sum ? sum.getDim() : cast<block::ReductionMaxOp>(op).getDim();
+        int64_t size = sum ? sum.getSize() : 1;
+        allocateResult(op->getResult(0));
+        ArrayRef<int64_t> shape = getShape(op->getResult(0));
         int64_t width = getSumWidth(in, shape, s.threads, choices.vectorSums);
         int64_t terms = in.shape[dim] / size;
         bool lastDim = dim == int64_t(in.shape.size()) - 1;

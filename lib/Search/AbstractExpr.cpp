@@ -269,6 +269,8 @@ ExprId compute(ExprPool &pool, const Node &node, const Graph &graph,
     return pool.sum(shapeOf(node.operands[0]).back(), pool.mul(x[0], x[1]));
   case OpKind::Reduction:
     return pool.sum(shapeOf(node.operands[0])[node.dim] / node.size, x[0]);
+  case OpKind::ReductionMax:
+    return pool.max(shapeOf(node.operands[0])[node.dim], x[0]);
   case OpKind::RmsNorm: {
     // x / sqrt(sum(n, x * x) / n + eps)
     ExprId mean = pool.mul(pool.sum(node.size, pool.mul(x[0], x[0])),

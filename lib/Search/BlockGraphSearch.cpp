@@ -863,7 +863,7 @@ LogicalResult search::checkSearchableOps(const sem::Program &reference,
   const Graph &kernel = reference.getKernelGraph();
   for (const Node &node : kernel.nodes)
     if (node.kind == OpKind::GraphDef || node.kind == OpKind::Chunk ||
-        node.kind == OpKind::Concat) {
+        node.kind == OpKind::Concat || node.kind == OpKind::ReductionMax) {
       error = (getOpName(node.kind) + " is outside the searchable fragment "
                                       "(predefined elementwise, matmul, "
                                       "reduction and rms_norm ops)")

@@ -178,8 +178,9 @@ static double countSerialTerms(const Graph &body,
     int64_t terms = 1;
     if (node.kind == OpKind::Matmul)
       terms = operand.shape.back();
-    else if (node.kind == OpKind::Reduction || node.kind == OpKind::RmsNorm ||
-             node.kind == OpKind::ForloopAccum)
+    else if (node.kind == OpKind::Reduction ||
+             node.kind == OpKind::ReductionMax ||
+             node.kind == OpKind::RmsNorm || node.kind == OpKind::ForloopAccum)
       terms = operand.getNumElements() / result.getNumElements();
     int64_t groups = result.getNumElements();
     int64_t slices =

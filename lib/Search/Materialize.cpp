@@ -49,22 +49,22 @@ block::AccumKind getAccumKind(sem::AccumKind kind) {
 
 /// Creates the op of `dialect` (`mirage_block` or `mirage_kernel`, whose ops
 /// share mnemonics and attributes) for `node`, an elementwise op, matmul,
-/// reduction or rms_norm, on `operands` with result type `type`; null for
-/// other ops.
+/// reduction, reduction_max or rms_norm, on `operands` with result type
+/// `type`; null for other ops.
 Operation *createComputeOp(const Node &node, ValueRange operands, Type type,
                            OpBuilder &builder, Location loc,
                            StringRef dialect = "mirage_block") {
   if (!sem::isUnary(node.kind) && !sem::isBinary(node.kind) &&
       node.kind != OpKind::Matmul && node.kind != OpKind::Reduction &&
-      node.kind != OpKind::RmsNorm)
+      node.kind != OpKind::ReductionMax && node.kind != OpKind::RmsNorm)
     return nullptr;
   OperationState state(loc, (dialect + "." + sem::getOpName(node.kind)).str());
   state.addOperands(operands);
   state.addTypes(type);
-  if (node.kind == OpKind::Reduction) {
+  if (node.kind == OpKind::Reduction || node.kind == OpKind::ReductionMax)
     state.addAttribute("dim", builder.getI64IntegerAttr(node.dim));
+  if (node.kind == OpKind::Reduction)
     state.addAttribute("size", builder.getI64IntegerAttr(node.size));
-  }
   if (node.kind == OpKind::RmsNorm) {
     state.addAttribute("size", builder.getI64IntegerAttr(node.size));
     state.addAttribute("eps", builder.getF32FloatAttr(node.scalar));

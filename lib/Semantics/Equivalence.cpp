@@ -212,6 +212,10 @@ private:
       return {sumOf(product(a, in[1]), type(node.operands[0]).shape.back())};
     case OpKind::Reduction:
       return {sumOf(a, type(node.operands[0]).shape[node.dim] / node.size)};
+    case OpKind::ReductionMax:
+      // A keyed max folded over the dimension, as forloop_accum max over
+      // the loop.
+      return {foldMax(a, type(node.operands[0]).shape[node.dim])};
     case OpKind::RmsNorm:
       return {rms(a, node.size)};
     case OpKind::Concat: {
@@ -240,12 +244,8 @@ private:
         ElementStats r = keyedOf(sumOf(product(a, a), loop * last));
         return {{0, 1, r.exps, r.keyed}};
       }
-      case AccumKind::Max: {
-        ElementStats r = sumOf(a, loop);
-        for (double i = 1; i < loop; ++i)
-          r = keyedOf(r);
-        return {r};
-      }
+      case AccumKind::Max:
+        return {foldMax(a, loop)};
       }
       return {a};
     }
@@ -275,6 +275,14 @@ private:
     return {a};
   }
 
+  /// The keyed max of `count` values like `a`, folded.
+  ElementStats foldMax(const ElementStats &a, double count) {
+    ElementStats r = sumOf(a, count);
+    for (double i = 1; i < count; ++i)
+      r = keyedOf(r);
+    return r;
+  }
+
   /// x / sqrt(mean of `size` squares): one keyed sqrt per element group.
   ElementStats rms(const ElementStats &x, int64_t size) {
     ElementStats root = keyedOf(sumOf(product(x, x), size));
@@ -297,7 +305,8 @@ private:
       }
     }
     // rms_last and max apply keyed functions
-    return kind == OpKind::RmsNorm || kind == OpKind::ForloopAccum;
+    return kind == OpKind::RmsNorm || kind == OpKind::ForloopAccum ||
+           kind == OpKind::ReductionMax;
   }
 
   const Program &program;

@@ -28,6 +28,8 @@ std::optional<OpKind> getOpKind(Operation *op) {
   return llvm::TypeSwitch<Operation *, std::optional<OpKind>>(op)
       .Case<kernel::MatmulOp, block::MatmulOp>(kind(OpKind::Matmul))
       .Case<kernel::ReductionOp, block::ReductionOp>(kind(OpKind::Reduction))
+      .Case<kernel::ReductionMaxOp, block::ReductionMaxOp>(
+          kind(OpKind::ReductionMax))
       .Case<kernel::RmsNormOp, block::RmsNormOp>(kind(OpKind::RmsNorm))
       .Case<kernel::ConcatOp, block::ConcatOp>(kind(OpKind::Concat))
       .Case<kernel::ChunkOp>(kind(OpKind::Chunk))
@@ -164,7 +166,8 @@ LogicalResult ProgramBuilder::addNode(Operation *op, Graph &graph,
             return success();
           })
           .Case<kernel::ConcatOp, block::ConcatOp, block::ClusterGatherOp,
-                block::ClusterReduceScatterOp>([&](auto cat) {
+                block::ClusterReduceScatterOp, kernel::ReductionMaxOp,
+                block::ReductionMaxOp>([&](auto cat) {
             node.dim = cat.getDim();
             return success();
           })

@@ -131,6 +131,7 @@ private:
            ArrayRef<int64_t> shape);
   T matmul(const T &a, const T &b, ArrayRef<int64_t> shape);
   T reduction(const T &in, int64_t dim, int64_t size);
+  T reductionMax(const T &in, int64_t dim);
   T rmsNorm(const T &in, int64_t size, double eps);
   T concat(const T &a, const T &b, int64_t dim, ArrayRef<int64_t> shape);
   T sumAll(ArrayRef<const T *> parts);
@@ -332,6 +333,33 @@ typename Evaluator<D>::T Evaluator<D>::reduction(const T &in, int64_t dim,
 }
 
 template <typename D>
+typename Evaluator<D>::T Evaluator<D>::reductionMax(const T &in, int64_t dim) {
+  // out[o, 0, i] = max_k in[o, k, i], folded in order of k (the field's max
+  // is a keyed function: the order is part of its value).
+  SmallVector<int64_t, 4> shape(in.shape);
+  int64_t extent = shape[dim];
+  shape[dim] = 1;
+  int64_t outer = 1, inner = 1;
+  for (int64_t k = 0; k < dim; ++k)
+    outer *= in.shape[k];
+  for (size_t k = dim + 1; k < in.shape.size(); ++k)
+    inner *= in.shape[k];
+  T out(shape);
+  for (int64_t o = 0; o < outer; ++o) {
+    V *dst = out.data.data() + o * inner;
+    std::copy_n(in.data.data() + o * extent * inner, inner, dst);
+    for (int64_t r = 1; r < extent; ++r) {
+      if (outOfTime(inner))
+        return out;
+      const V *src = in.data.data() + (o * extent + r) * inner;
+      for (int64_t i = 0; i < inner; ++i)
+        dst[i] = d.max(dst[i], src[i]);
+    }
+  }
+  return out;
+}
+
+template <typename D>
 typename Evaluator<D>::T Evaluator<D>::rmsNorm(const T &in, int64_t size,
                                                double eps) {
   T out(in.shape);
@@ -393,6 +421,9 @@ LogicalResult Evaluator<D>::evalTensorNode(
       break;
     case OpKind::Reduction:
       results.push_back(reduction(*operands[0], node.dim, node.size));
+      break;
+    case OpKind::ReductionMax:
+      results.push_back(reductionMax(*operands[0], node.dim));
       break;
     case OpKind::RmsNorm:
       results.push_back(rmsNorm(*operands[0], node.size, node.scalar));

@@ -69,7 +69,7 @@ public:
       unite(a, rank - 1, b, rank - 2);
       return;
     }
-    if (node.kind == OpKind::Reduction) {
+    if (node.kind == OpKind::Reduction || node.kind == OpKind::ReductionMax) {
       int64_t rank = graph.values[result].shape.size();
       for (int64_t d = 0; d < rank; ++d)
         if (d != node.dim)
@@ -198,6 +198,7 @@ private:
     case OpKind::Matmul:
       return placeMatmul(node);
     case OpKind::Reduction:
+    case OpKind::ReductionMax:
     case OpKind::Concat:
     case OpKind::ClusterGather:
     case OpKind::ClusterReduceScatter:

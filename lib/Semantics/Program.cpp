@@ -51,6 +51,8 @@ llvm::StringRef mlir::mirage::sem::getOpName(OpKind kind) {
     return getMnemonic<kernel::MatmulOp>();
   case OpKind::Reduction:
     return getMnemonic<kernel::ReductionOp>();
+  case OpKind::ReductionMax:
+    return getMnemonic<kernel::ReductionMaxOp>();
   case OpKind::RmsNorm:
     return getMnemonic<kernel::RmsNormOp>();
   case OpKind::Concat:

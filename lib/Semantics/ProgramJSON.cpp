@@ -72,6 +72,7 @@ llvm::ArrayRef<Attribute> getAttributes(OpKind kind) {
   case OpKind::RmsNorm:
     return rmsNorm;
   case OpKind::Concat:
+  case OpKind::ReductionMax:
   case OpKind::ClusterGather:
   case OpKind::ClusterReduceScatter:
     return dim;
@@ -148,6 +149,7 @@ bool isAllowed(OpKind kind, Level level) {
   switch (kind) {
   case OpKind::Matmul:
   case OpKind::Reduction:
+  case OpKind::ReductionMax:
   case OpKind::RmsNorm:
   case OpKind::Concat:
     return level != Level::Thread;

@@ -39,6 +39,10 @@ class TorchBackend:
         """The tensors `xs` concatenated along `dim`."""
         return self.torch.cat(xs, dim)
 
+    def amax(self, x, dim):
+        """The maximum along `dim`, kept as a dimension of 1."""
+        return self.torch.amax(x, dim, keepdim=True)
+
     def where(self, condition, a, b):
         """Elementwise `a` where `condition` holds, else `b`."""
         return self.torch.where(condition, a, b)
@@ -94,6 +98,10 @@ class NumpyBackend:
     def concat(self, xs, dim):
         """The arrays `xs` concatenated along `dim`."""
         return self.np.concatenate(xs, axis=dim)
+
+    def amax(self, x, dim):
+        """The maximum along `dim`, kept as a dimension of 1."""
+        return self.np.max(x, axis=dim, keepdims=True)
 
     def where(self, condition, a, b):
         """Elementwise `a` where `condition` holds, else `b`."""

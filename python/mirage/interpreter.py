@@ -42,6 +42,7 @@ BINARY_OPS = ("add", "sub", "mul", "div", "pow")
 ATTRIBUTES = {
     "mul_scalar": {"value": float},
     "reduction": {"dim": int, "size": int},
+    "reduction_max": {"dim": int},
     "rms_norm": {"size": int, "eps": float},
     "concat": {"dim": int},
     "chunk": {"dim": int, "parts": int},
@@ -50,12 +51,14 @@ ATTRIBUTES = {
 }
 #: The ops of a `reference`: the predefined kernel ops.
 OPS = UNARY_OPS + BINARY_OPS + ("matmul", "mul_scalar", "reduction",
-                                "rms_norm", "concat", "chunk")
+                                "reduction_max", "rms_norm", "concat",
+                                "chunk")
 #: Elementwise ops on tensors, tiles and scalars.
 ELEMENTWISE_OPS = UNARY_OPS + BINARY_OPS + ("mul_scalar",)
 #: The ops of a block graph (a graph_def body).
 BLOCK_OPS = ELEMENTWISE_OPS + (
-    "matmul", "reduction", "rms_norm", "concat", "input_loader",
+    "matmul", "reduction", "reduction_max", "rms_norm", "concat",
+    "input_loader",
     "output_saver", "forloop_accum", "thread_graph", "cluster_reduce",
     "cluster_gather", "cluster_reduce_scatter")
 #: The ops of each level of a program.
@@ -154,6 +157,10 @@ def result_shapes(op, shapes, where=""):
             _fail(where, f"size {size} does not divide dimension {dim} of "
                   f"{list(shape)}")
         return [shape[:dim] + (size,) + shape[dim + 1:]]
+    if name == "reduction_max":
+        shape, dim = shapes[0], attributes["dim"]
+        _check_dim(dim, len(shape), where)
+        return [shape[:dim] + (1,) + shape[dim + 1:]]
     if name == "rms_norm":
         shape, size = shapes[0], attributes["size"]
         trailing, fits = 1, False
@@ -619,6 +626,8 @@ def _apply(op, args, backend, lead=0):
         return [x @ args[1]]
     if name == "reduction":
         return [_reduce(x, lead + attributes["dim"], attributes["size"])]
+    if name == "reduction_max":
+        return [backend.amax(x, lead + attributes["dim"])]
     if name == "rms_norm":
         size = attributes["size"]
         rows = x.reshape((-1, size))

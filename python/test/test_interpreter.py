@@ -178,6 +178,21 @@ def test_reduction_is_strided():
     assert y.tolist() == [[0 + 2 + 4 + 6, 1 + 3 + 5 + 7]]
 
 
+def test_reduction_max_keeps_the_largest():
+    x = np.array([[0.0, 3.0, -1.0, 2.0], [7.0, 1.0, 5.0, 6.0]],
+                 dtype=np.float32)
+    rows, columns = run(
+        [{"op": "reduction_max", "operands": [0], "results": [1], "dim": 1},
+         {"op": "reduction_max", "operands": [0], "results": [2], "dim": 0}],
+        [value([2, 4], "f32"), value([2, 1], "f32"), value([1, 4], "f32")],
+        [0], [1, 2], [x])
+    assert rows.tolist() == [[3.0], [7.0]]
+    assert columns.tolist() == [[7.0, 3.0, 5.0, 6.0]]
+    assert shapes_of("reduction_max", {"dim": 2}, [2, 4, 8]) == [(2, 4, 1)]
+    with pytest.raises(ProgramError, match="dim"):
+        shapes_of("reduction_max", {"dim": 3}, [2, 4, 8])
+
+
 def test_chunk_and_concat_round_trip():
     x = np.arange(24, dtype=np.float32).reshape(2, 12)
     values = [value([2, 12], "f32"), value([2, 4], "f32"),

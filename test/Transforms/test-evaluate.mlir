@@ -30,3 +30,14 @@ func.func @long(%x: tensor<16xf32>) -> tensor<16xf32>
 }
 
 // BAD: error: unknown domain 'int8': expected f64, storage or field
+
+// reduction_max takes the largest element along its dimension, any one.
+// CHECK: @row_max: output 0 (2x1) = [3, 7]
+// CHECK: @row_max: output 1 (1x4) = [7, 3, 5, 6]
+// STORAGE: @row_max: output 0 (2x1) = [3, 7]
+func.func @row_max(%x: tensor<2x4xf32>) -> (tensor<2x1xf32>, tensor<1x4xf32>)
+    attributes {mirage.test_inputs = [dense<[[0.0, 3.0, -1.0, 2.0], [7.0, 1.0, 5.0, 6.0]]> : tensor<2x4xf32>]} {
+  %r = mirage_kernel.reduction_max %x dim 1 : tensor<2x4xf32> -> tensor<2x1xf32>
+  %c = mirage_kernel.reduction_max %x dim 0 : tensor<2x4xf32> -> tensor<1x4xf32>
+  return %r, %c : tensor<2x1xf32>, tensor<1x4xf32>
+}

@@ -52,6 +52,7 @@ enum class OpKind : uint8_t {
   // Structural ops on tensors or tiles.
   Matmul = kNumElementwiseKinds,
   Reduction,
+  ReductionMax,
   RmsNorm,
   Concat,
   Chunk,

@@ -131,15 +131,19 @@ public:
   /// go to consecutive threads and take its runs in turn (slice `s` the runs
   /// `s`, `s + slices`, ...), so that a warp reads consecutive runs of a
   /// group rather than one run of each of many groups (bank conflicts).
+  ///
+  /// With `combine` Max, the same takes maxima instead of sums.
   void emitSums(ArrayRef<int64_t> shape, int64_t terms, int64_t width,
                 function_ref<SmallVector<Value, 8>(ValueRange c, Value k)> term,
                 function_ref<void(ValueRange c, ValueRange sums)> finish,
-                int64_t termRun = 1);
+                int64_t termRun = 1,
+                KernelEmitter::Combine combine = KernelEmitter::Combine::Add);
   void lowerMatmul(block::MatmulOp op);
   /// Emits one iteration of the register chain whose second matmul is
   /// `second`.
   void accumulateRegisterChain(block::MatmulOp second);
-  void lowerReduction(block::ReductionOp op);
+  /// A `reduction`, or a `reduction_max` (`op`).
+  void lowerReduction(Operation *op);
   void lowerRmsNorm(block::RmsNormOp op);
   /// Emits the whole body as the row program of the schedule, its rows
   /// split over the threads as `rows` says (RowProgramLowering.cpp).

@@ -16,6 +16,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 #include <numeric>
 
 using namespace mlir;
@@ -129,12 +131,24 @@ void KernelEmitter::forEachRun(ArrayRef<int64_t> shape, int64_t width,
       synchronize);
 }
 
+Value KernelEmitter::combine(Value a, Value b, Combine combine) {
+  if (combine == Combine::Max)
+    return arith::MaximumFOp::create(builder, loc, a, b);
+  return arith::AddFOp::create(builder, loc, a, b);
+}
+
+Value KernelEmitter::identity(Combine combine) {
+  return f32(combine == Combine::Max ? -std::numeric_limits<double>::infinity()
+                                     : 0.0);
+}
+
 SmallVector<Value, 8>
 KernelEmitter::sequentialSum(int64_t count, int64_t width,
-                             function_ref<SmallVector<Value, 8>(Value)> terms) {
+                             function_ref<SmallVector<Value, 8>(Value)> terms,
+                             Combine combine) {
   int64_t unroll = count % kSumUnroll == 0 ? kSumUnroll : 1;
   // Partial u of sum l is carried at u * width + l.
-  SmallVector<Value, 32> inits(unroll * width, f32(0.0));
+  SmallVector<Value, 32> inits(unroll * width, identity(combine));
   auto loop = scf::ForOp::create(
       builder, loc, index(0), index(count), index(unroll), inits,
       [&](OpBuilder &nested, Location, Value i, ValueRange carried) {
@@ -146,8 +160,8 @@ KernelEmitter::sequentialSum(int64_t count, int64_t width,
           Value position =
               u == 0 ? i : arith::AddIOp::create(builder, loc, i, index(u));
           for (auto [l, term] : llvm::enumerate(terms(position)))
-            next.push_back(arith::AddFOp::create(builder, loc,
-                                                 carried[u * width + l], term));
+            next.push_back(
+                this->combine(carried[u * width + l], term, combine));
         }
         scf::YieldOp::create(builder, loc, next);
       });
@@ -158,18 +172,17 @@ KernelEmitter::sequentialSum(int64_t count, int64_t width,
     SmallVector<Value, 4> partials;
     for (int64_t u = 0; u < unroll; ++u)
       partials.push_back(loop.getResult(u * width + l));
-    sums.push_back(addPairwise(partials));
+    sums.push_back(combinePairwise(partials, combine));
   }
   return sums;
 }
 
-Value KernelEmitter::addPairwise(ArrayRef<Value> values) {
+Value KernelEmitter::combinePairwise(ArrayRef<Value> values, Combine combine) {
   SmallVector<Value, 8> level(values);
   while (level.size() > 1) {
     SmallVector<Value, 8> next;
     for (size_t p = 0; p + 1 < level.size(); p += 2)
-      next.push_back(
-          arith::AddFOp::create(builder, loc, level[p], level[p + 1]));
+      next.push_back(this->combine(level[p], level[p + 1], combine));
     if (level.size() % 2 != 0)
       next.push_back(level.back());
     level = std::move(next);
@@ -177,19 +190,19 @@ Value KernelEmitter::addPairwise(ArrayRef<Value> values) {
   return level.front();
 }
 
-Value KernelEmitter::warpSum(Value value, int64_t lanes) {
+Value KernelEmitter::warpCombine(Value value, int64_t lanes, Combine combine) {
   for (int32_t offset = lanes / 2; offset >= 1; offset /= 2) {
     Value other = gpu::ShuffleOp::create(builder, loc, value, offset, kWarpSize,
                                          gpu::ShuffleMode::XOR)
                       .getShuffleResult();
-    value = arith::AddFOp::create(builder, loc, value, other);
+    value = this->combine(value, other, combine);
   }
   return value;
 }
 
-Value KernelEmitter::groupSum(Value value, int64_t lanes,
-                              const Tile *partials) {
-  Value sum = warpSum(value, std::min(lanes, kWarpSize));
+Value KernelEmitter::groupCombine(Value value, int64_t lanes,
+                                  const Tile *partials, Combine combine) {
+  Value sum = warpCombine(value, std::min(lanes, kWarpSize), combine);
   if (lanes <= kWarpSize)
     return sum;
   assert(partials && "a group wider than a warp adds through shared memory");
@@ -219,7 +232,7 @@ Value KernelEmitter::groupSum(Value value, int64_t lanes,
              {w == 0 ? firstWarp
                      : arith::AddIOp::create(builder, loc, firstWarp, index(w))
                            .getResult()}));
-  return addPairwise(sums);
+  return combinePairwise(sums, combine);
 }
 
 void KernelEmitter::barrier() { gpu::BarrierOp::create(builder, loc); }

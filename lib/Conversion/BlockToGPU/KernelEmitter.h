@@ -77,6 +77,12 @@ public:
   void forEachRun(ArrayRef<int64_t> shape, int64_t width,
                   function_ref<void(ValueRange coords)> body,
                   bool synchronize = true);
+  /// How values are combined: added, or their maximum taken.
+  enum class Combine { Add, Max };
+  /// `a` and `b` combined by `combine`.
+  Value combine(Value a, Value b, Combine combine);
+  /// The value combining with any other gives the other: 0, or -inf.
+  Value identity(Combine combine);
   /// `width` f32 sums over `i < count`, run by every thread (not spread):
   /// sum `l` adds `terms(i)[l]` in increasing `i`. When `count` allows, each
   /// sum keeps kSumUnroll independent partials (unrolled, so their loads are
@@ -84,23 +90,37 @@ public:
   /// and adds them as `(p0 + p1) + (p2 + p3)`.
   SmallVector<Value, 8>
   sequentialSum(int64_t count, int64_t width,
-                function_ref<SmallVector<Value, 8>(Value i)> terms);
+                function_ref<SmallVector<Value, 8>(Value i)> terms,
+                Combine combine = Combine::Add);
   /// The f32 sum of `values` added pairwise in a fixed order: ((v0 + v1) +
   /// (v2 + v3)) + ..., an odd value out carried to the next level.
-  Value addPairwise(ArrayRef<Value> values);
+  Value addPairwise(ArrayRef<Value> values) {
+    return combinePairwise(values, Combine::Add);
+  }
+  /// addPairwise with `combine` in place of the addition.
+  Value combinePairwise(ArrayRef<Value> values, Combine combine);
   /// The f32 `value` summed over each group of `lanes` consecutive lanes of
   /// the warp (a power of two, at most kWarpSize) by a butterfly of `shuffle
   /// xor` steps (offsets lanes / 2, ..., 2, 1): every lane of a group gets
   /// the same sum, added in the same order. Every lane of the warp must run
   /// it.
-  Value warpSum(Value value, int64_t lanes = kWarpSize);
+  Value warpSum(Value value, int64_t lanes = kWarpSize) {
+    return warpCombine(value, lanes, Combine::Add);
+  }
+  /// warpSum with `combine` in place of the addition.
+  Value warpCombine(Value value, int64_t lanes, Combine combine);
   /// The f32 `value` summed over each group of `lanes` consecutive threads
   /// of the block (a power of two): warpSum within the warp, then, for a
   /// group wider than a warp, one f32 per warp through `partials` (a shared
   /// tile of getNumThreads() / kWarpSize f32s; null when no group is wider)
   /// after a barrier, the group's warps added pairwise. Every thread of a
   /// group gets the same sum. Every thread of the block must run it.
-  Value groupSum(Value value, int64_t lanes, const Tile *partials);
+  Value groupSum(Value value, int64_t lanes, const Tile *partials) {
+    return groupCombine(value, lanes, partials, Combine::Add);
+  }
+  /// groupSum with `combine` in place of the addition (a row's maximum).
+  Value groupCombine(Value value, int64_t lanes, const Tile *partials,
+                     Combine combine);
   /// Threads per block.
   int64_t getNumThreads() const { return numThreads; }
   /// Synchronises the threads of the block.

@@ -6,11 +6,11 @@
 //===----------------------------------------------------------------------===//
 //
 // Every sum (a reduction, an rms_norm's squares, a SIMT matmul's products, a
-// forloop_accum's step) goes through emitSums, which splits long sums over
-// the block's threads, except an rms_norm whose groups stay in registers
-// (RegisterRowsNorm: shuffles over each group's lanes); forloop_accum state
-// lives in shared memory unless a matmul keeps it in registers
-// (MatmulLowering.cpp).
+// forloop_accum's step) and every row maximum goes through emitSums, which
+// splits long sums over the block's threads, except an rms_norm whose groups
+// stay in registers (RegisterRowsNorm: shuffles over each group's lanes);
+// forloop_accum state lives in shared memory unless a matmul keeps it in
+// registers (MatmulLowering.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +24,8 @@ using namespace mlir::mirage::lowering;
 void GraphDefLowering::emitSums(
     ArrayRef<int64_t> shape, int64_t terms, int64_t width,
     function_ref<SmallVector<Value, 8>(ValueRange c, Value k)> term,
-    function_ref<void(ValueRange c, ValueRange sums)> finish, int64_t termRun) {
+    function_ref<void(ValueRange c, ValueRange sums)> finish, int64_t termRun,
+    KernelEmitter::Combine combine) {
   assert((termRun == 1 || width == 1) && terms % termRun == 0 &&
          "runs of terms sum one element at a time");
   SmallVector<int64_t, 4> groupShape(shape);
@@ -54,15 +55,19 @@ void GraphDefLowering::emitSums(
       Value first =
           slice ? arith::MulIOp::create(builder, loc, slice, index(sliceLength))
                 : Value();
-      return emitter.sequentialSum(sliceLength, width, [&](Value i) {
-        Value k = first ? arith::AddIOp::create(builder, loc, first, i) : i;
-        return term(c, k);
-      });
+      return emitter.sequentialSum(
+          sliceLength, width,
+          [&](Value i) {
+            Value k = first ? arith::AddIOp::create(builder, loc, first, i) : i;
+            return term(c, k);
+          },
+          combine);
     }
     // Step i takes run `slice + i * slices`; each position of a run keeps
     // its own sum, and the positions' sums are added last.
-    SmallVector<Value, 8> sums =
-        emitter.sequentialSum(sliceLength / termRun, termRun, [&](Value i) {
+    SmallVector<Value, 8> sums = emitter.sequentialSum(
+        sliceLength / termRun, termRun,
+        [&](Value i) {
           Value run = i;
           if (slice)
             run = arith::AddIOp::create(
@@ -70,8 +75,9 @@ void GraphDefLowering::emitSums(
                 arith::MulIOp::create(builder, loc, i, index(slices)), slice);
           return term(c,
                       arith::MulIOp::create(builder, loc, run, index(termRun)));
-        });
-    return {emitter.addPairwise(sums)};
+        },
+        combine);
+    return {emitter.combinePairwise(sums, combine)};
   };
   if (slices == 1) {
     emitter.forEachElement(groupShape, [&](ValueRange g) {
@@ -117,9 +123,9 @@ void GraphDefLowering::emitSums(
                              .getResult()};
         llvm::append_range(pc, c);
         Value partial = emitter.load(partials, pc);
-        sum = sum ? arith::AddFOp::create(builder, loc, sum, partial) : partial;
+        sum = sum ? emitter.combine(sum, partial, combine) : partial;
       }
-      sum = emitter.warpSum(sum);
+      sum = emitter.warpCombine(sum, kWarpSize, combine);
       Value first = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::eq, lane, emitter.index(0));
       auto finishing = scf::IfOp::create(builder, loc, first);
@@ -131,25 +137,27 @@ void GraphDefLowering::emitSums(
   }
   // One thread per element adds its partials.
   emitter.forEachElement(shape, [&](ValueRange c) {
-    Value sum = emitter.f32(0.0);
+    Value sum = emitter.identity(combine);
     for (int64_t slice = 0; slice < slices; ++slice) {
       SmallVector<Value, 5> pc = {emitter.index(slice)};
       llvm::append_range(pc, c);
-      sum =
-          arith::AddFOp::create(builder, loc, sum, emitter.load(partials, pc));
+      sum = emitter.combine(sum, emitter.load(partials, pc), combine);
     }
     finish(c, sum);
   });
 }
 
-void GraphDefLowering::lowerReduction(block::ReductionOp op) {
-  // out[.., j, ..] = sum_k in[.., j + k * size, ..]: the strided rule.
+void GraphDefLowering::lowerReduction(Operation *op) {
+  // out[.., j, ..] = sum_k in[.., j + k * size, ..]: the strided rule (a
+  // maximum reduces to size 1).
   // Groups of consecutive elements along the last dimension read
   // consecutive inputs when the last dimension is not reduced or `size` is
   // a multiple of the group.
-  Tile in = tiles[op.getInput()];
-  int64_t dim = op.getDim(), size = op.getSize();
-  Tile out = allocateResult(op.getResult());
+  Tile in = tiles[op->getOperand(0)];
+  auto sum = dyn_cast<block::ReductionOp>(op);
+  int64_t dim = sum ? sum.getDim() : cast<block::ReductionMaxOp>(op).getDim();
+  int64_t size = sum ? sum.getSize() : 1;
+  Tile out = allocateResult(op->getResult(0));
   int64_t width = getSumWidth(in, out.shape, emitter.getNumThreads(),
                               schedule.choices.vectorSums);
   int64_t terms = in.shape[dim] / size;
@@ -167,7 +175,7 @@ void GraphDefLowering::lowerReduction(block::ReductionOp op) {
         return emitter.loadVector(in, ic, width * termRun);
       },
       [&](ValueRange c, ValueRange sums) { emitter.storeVector(out, c, sums); },
-      termRun);
+      termRun, sum ? KernelEmitter::Combine::Add : KernelEmitter::Combine::Max);
 }
 
 namespace {
@@ -402,10 +410,11 @@ void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
 }
 
 void lowering::populateReductionLowerings(BlockLowerings &lowerings) {
-  lowerings.add<block::ReductionOp>([](GraphDefLowering &l, Operation *op) {
-    l.lowerReduction(cast<block::ReductionOp>(op));
-    return success();
-  });
+  lowerings.add<block::ReductionOp, block::ReductionMaxOp>(
+      [](GraphDefLowering &l, Operation *op) {
+        l.lowerReduction(op);
+        return success();
+      });
   lowerings.add<block::RmsNormOp>([](GraphDefLowering &l, Operation *op) {
     l.lowerRmsNorm(cast<block::RmsNormOp>(op));
     return success();

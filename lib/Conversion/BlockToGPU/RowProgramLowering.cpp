@@ -9,7 +9,7 @@
 // graph_def in registers: each thread holds the same runs of its row in
 // every row-shaped tile and its row's value of every per-row tile, so a
 // softmax reads its input once, keeps its exponentials, and synchronises
-// once per sum (rows wider than a warp) or never.
+// once per sum or maximum (rows wider than a warp) or never.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,11 +67,13 @@ public:
     builder.setInsertionPoint(first.thenBlock()->getTerminator());
     emitter.store(tile, emitter.delinearize(row, perRowShape), value);
   }
-  /// The sum of the row whose runs this thread holds `values` of, in every
-  /// thread of the row; `partials` holds one f32 per warp when a row spans
-  /// several warps.
-  Value sumRow(ArrayRef<Value> values, const Tile *partials) {
-    return emitter.groupSum(emitter.addPairwise(values), rows.lanes, partials);
+  /// The sum (or with `combine` Max, the maximum) of the row whose runs this
+  /// thread holds `values` of, in every thread of the row; `partials` holds
+  /// one f32 per warp when a row spans several warps.
+  Value combineRow(ArrayRef<Value> values, const Tile *partials,
+                   KernelEmitter::Combine combine) {
+    return emitter.groupCombine(emitter.combinePairwise(values, combine),
+                                rows.lanes, partials, combine);
   }
 
 private:
@@ -102,15 +104,17 @@ void GraphDefLowering::lowerRowProgram(const RegisterRows &rows) {
         program.store(out, held[saver.getInput()]);
       else
         program.storeRowValue(out, perRow.lookup(saver.getInput()));
-    } else if (auto reduction = dyn_cast<block::ReductionOp>(op)) {
+    } else if (isa<block::ReductionOp, block::ReductionMaxOp>(op)) {
       std::optional<Tile> partials;
       if (rows.lanes > kWarpSize)
         partials = emitter.allocateShared({emitter.getNumThreads() / kWarpSize},
                                           b.getF32Type());
-      Value sum = program.sumRow(held[reduction.getInput()],
-                                 partials ? &*partials : nullptr);
-      perRow[reduction.getResult()] =
-          emitter.roundTo(sum, getElementType(reduction.getResult()));
+      Value row = program.combineRow(
+          held[op.getOperand(0)], partials ? &*partials : nullptr,
+          isa<block::ReductionMaxOp>(op) ? KernelEmitter::Combine::Max
+                                         : KernelEmitter::Combine::Add);
+      perRow[op.getResult(0)] =
+          emitter.roundTo(row, getElementType(op.getResult(0)));
     } else {
       // Elementwise: per-row operands broadcast along the row.
       double scalar = getElementwiseScalar(&op);

@@ -127,6 +127,8 @@ private:
   LogicalResult checkOperandTypes(bool sameElementType);
   LogicalResult planMatmul(const linalg::ContractionDimensions &dims);
   LogicalResult planReduction();
+  /// Checks that a maximum's init changes nothing.
+  LogicalResult planMaximumInit();
   LogicalResult planElementwise();
   LogicalResult planAccumulator();
   LogicalResult checkRootShape(int root);
@@ -303,6 +305,21 @@ LogicalResult Planner::planMatmul(const linalg::ContractionDimensions &dims) {
   return success();
 }
 
+LogicalResult Planner::planMaximumInit() {
+  // max(init, x) = x for every x of the element type: -inf, or the lowest
+  // finite value.
+  Value init = op.getDpsInitOperand(0)->get();
+  auto type = cast<FloatType>(result.resultType.getElementType());
+  double lowest =
+      -llvm::APFloat::getLargest(type.getFloatSemantics()).convertToDouble();
+  if (std::optional<double> splat = getSplatValue(init);
+      splat && *splat <= lowest)
+    return success();
+  return fail("it takes a maximum into a tensor that is not -inf or the "
+              "lowest value of its type; the kernel dialect has no "
+              "elementwise maximum to combine it with");
+}
+
 LogicalResult Planner::planAccumulator() {
   Value init = op.getDpsInitOperand(0)->get();
   if (std::optional<double> splat = getSplatValue(init)) {
@@ -326,22 +343,24 @@ LogicalResult Planner::planReduction() {
   Value yielded = body->getTerminator()->getOperand(0);
   BlockArgument accumulator =
       op.getMatchingBlockArgument(op.getDpsInitOperand(0));
-  auto add = yielded.getDefiningOp<arith::AddFOp>();
-  if (!add) {
-    Operation *def = yielded.getDefiningOp();
+  // A sum, or a maximum (softmax's stabiliser, as tosa.reduce_max lowers).
+  Operation *combine = yielded.getDefiningOp();
+  if (!isa_and_present<arith::AddFOp, arith::MaximumFOp, arith::MaxNumFOp>(
+          combine))
     return fail(llvm::formatv("the reduction combines with {0}; kernel "
-                              "reductions only sum",
-                              def ? def->getName().getStringRef()
-                                  : StringRef("a block argument")));
-  }
+                              "reductions sum or take the maximum",
+                              combine ? combine->getName().getStringRef()
+                                      : StringRef("a block argument")));
+  result.maximum = !isa<arith::AddFOp>(combine);
   Value summand;
-  if (add.getLhs() == accumulator)
-    summand = add.getRhs();
-  else if (add.getRhs() == accumulator)
-    summand = add.getLhs();
+  if (combine->getOperand(0) == accumulator)
+    summand = combine->getOperand(1);
+  else if (combine->getOperand(1) == accumulator)
+    summand = combine->getOperand(0);
   else
-    return fail("the reduction's arith.addf does not add to its "
-                "accumulator");
+    return fail(llvm::formatv("the reduction's {0} does not combine with its "
+                              "accumulator",
+                              combine->getName().getStringRef()));
   // The result holds the parallel dimensions, in order.
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   SmallVector<unsigned> parallel;
@@ -355,9 +374,9 @@ LogicalResult Planner::planReduction() {
                               "reduction's result keeps the other "
                               "dimensions in order",
                               toString(outMap)));
-  if (failed(planAccumulator()))
+  if (failed(result.maximum ? planMaximumInit() : planAccumulator()))
     return failure();
-  FailureOr<int> root = analyzeValue(summand, add);
+  FailureOr<int> root = analyzeValue(summand, combine);
   if (failed(root))
     return failure();
   SmallVector<unsigned> reduced;

@@ -43,7 +43,8 @@ struct ImportPlan {
   enum class Kind {
     /// `values[root]`.
     Elementwise,
-    /// `values[root]` summed over `reducedDims`, one reduction each.
+    /// `values[root]` summed (or, with `maximum`, maxed) over
+    /// `reducedDims`, one reduction each.
     Reduction,
     /// matmul of `values[0]` and `values[1]` to `matmulShape`.
     Matmul,
@@ -54,6 +55,8 @@ struct ImportPlan {
   SmallVector<PlanValue> values;
   int root = -1;
   SmallVector<int64_t> reducedDims;
+  /// A reduction takes the maximum, not the sum.
+  bool maximum = false;
   SmallVector<int64_t> matmulShape;
   /// The tensor the op accumulates into when it is not zero: added to the
   /// kernel result.

@@ -68,8 +68,13 @@ Value buildPlan(OpBuilder &builder, Location loc, const ImportPlan &plan) {
       auto type = cast<RankedTensorType>(result.getType());
       SmallVector<int64_t> shape(type.getShape());
       shape[dim] = 1;
-      result = kernel::ReductionOp::create(builder, loc, type.clone(shape),
-                                           result, dim, /*size=*/1);
+      result = plan.maximum
+                   ? kernel::ReductionMaxOp::create(
+                         builder, loc, type.clone(shape), result, dim)
+                   : kernel::ReductionOp::create(builder, loc,
+                                                 type.clone(shape), result, dim,
+                                                 /*size=*/1)
+                         .getResult();
     }
   }
   if (plan.accumulator) {

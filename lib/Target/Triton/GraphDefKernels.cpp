@@ -197,6 +197,8 @@ private:
   void writeSave(block::OutputSaverOp op);
   void writeMatmul(block::MatmulOp op);
   void writeReduction(block::ReductionOp op);
+  /// The maximum over a dimension, its padding lanes -inf.
+  void writeReductionMax(block::ReductionMaxOp op);
   void writeRmsNorm(block::RmsNormOp op);
   void writeThreadGraph(block::ThreadGraphOp op);
   void writeCollective(Operation *op);
@@ -477,6 +479,8 @@ void KernelWriter::writeOp(Operation *inner) {
     return writeMatmul(matmul);
   if (auto reduction = dyn_cast<block::ReductionOp>(inner))
     return writeReduction(reduction);
+  if (auto max = dyn_cast<block::ReductionMaxOp>(inner))
+    return writeReductionMax(max);
   if (auto norm = dyn_cast<block::RmsNormOp>(inner))
     return writeRmsNorm(norm);
   if (auto fused = dyn_cast<block::ThreadGraphOp>(inner))
@@ -677,6 +681,18 @@ void KernelWriter::writeReduction(block::ReductionOp reduction) {
   std::string x = masked(dimMask(shape, dim), nameOf(reduction.getInput()));
   w.line(result + " = " +
          stridedSum(x, shape, dim, static_cast<int64_t>(reduction.getSize())));
+}
+
+void KernelWriter::writeReductionMax(block::ReductionMaxOp max) {
+  const std::string &result = nameOf(max.getResult());
+  comment(max, result);
+  ArrayRef<int64_t> shape = shapeOf(max.getInput());
+  unsigned dim = max.getDim();
+  std::string x =
+      masked(dimMask(shape, dim), nameOf(max.getInput()), "float('-inf')");
+  w.line(llvm::formatv("{0} = tl.max({1}, axis={2}, keep_dims=True)", result, x,
+                       dim)
+             .str());
 }
 
 void KernelWriter::writeRmsNorm(block::RmsNormOp norm) {
@@ -899,8 +915,8 @@ LogicalResult triton::checkGraphDef(kernel::GraphDefOp op) {
           "cluster collective becomes a kernel boundary, which cannot cut a "
           "loop)");
     if (!isa<block::InputLoaderOp, block::OutputSaverOp, block::MatmulOp,
-             block::ReductionOp, block::RmsNormOp, block::ThreadGraphOp,
-             block::ForloopAccumOp>(inner) &&
+             block::ReductionOp, block::ReductionMaxOp, block::RmsNormOp,
+             block::ThreadGraphOp, block::ForloopAccumOp>(inner) &&
         !isCollective(&inner) && !getElementwiseKind(&inner))
       return inner.emitOpError("is not supported by the Triton backend");
     if (auto fused = dyn_cast<block::ThreadGraphOp>(inner))

@@ -124,8 +124,8 @@ LogicalResult ModuleWriter::check(func::FuncOp function) {
       continue;
     }
     bool supported =
-        isa<kernel::MatmulOp, kernel::ReductionOp, kernel::RmsNormOp,
-            kernel::ConcatOp, kernel::ChunkOp>(op) ||
+        isa<kernel::MatmulOp, kernel::ReductionOp, kernel::ReductionMaxOp,
+            kernel::RmsNormOp, kernel::ConcatOp, kernel::ChunkOp>(op) ||
         (op.getDialect() && isa<kernel::MirageKernelDialect>(op.getDialect()) &&
          getElementwiseKind(&op));
     if (!supported)
@@ -268,6 +268,14 @@ void ModuleWriter::writeOp(Operation *op, StringRef function) {
                                  tupleLiteral(split) + ").sum(" +
                                  std::to_string(dim) + ")",
                              reduction.getResult()));
+    return;
+  }
+  if (auto max = dyn_cast<kernel::ReductionMaxOp>(op)) {
+    hostWriter.line(result + " = " +
+                    narrowed(widened(max.getInput()) + ".amax(" +
+                                 std::to_string(max.getDim()) +
+                                 ", keepdim=True)",
+                             max.getResult()));
     return;
   }
   if (auto norm = dyn_cast<kernel::RmsNormOp>(op)) {

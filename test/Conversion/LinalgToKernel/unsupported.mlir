@@ -43,12 +43,29 @@ func.func @integer(%a: tensor<8x64xi32>, %e: tensor<8x64xi32>) -> tensor<8x64xi3
 
 // -----
 
-func.func @max_reduce(%a: tensor<8x64xf32>) -> tensor<8xf32> {
-  %ninf = arith.constant 0xFF800000 : f32
+func.func @min_reduce(%a: tensor<8x64xf32>) -> tensor<8xf32> {
+  %inf = arith.constant 0x7F800000 : f32
   %e = tensor.empty() : tensor<8xf32>
   // expected-remark @below {{linalg.fill left unconverted: it creates a constant tensor, which the kernel dialect cannot}}
-  %init = linalg.fill ins(%ninf : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
-  // expected-remark @below {{linalg.reduce left unconverted: the reduction combines with arith.maximumf; kernel reductions only sum}}
+  %init = linalg.fill ins(%inf : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  // expected-remark @below {{linalg.reduce left unconverted: the reduction combines with arith.minimumf; kernel reductions sum or take the maximum}}
+  %m = linalg.reduce ins(%a : tensor<8x64xf32>) outs(%init : tensor<8xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %x = arith.minimumf %in, %acc : f32
+      linalg.yield %x : f32
+    }
+  return %m : tensor<8xf32>
+}
+
+// -----
+
+// A maximum from 0 is relu of the maximum: no kernel op combines them.
+func.func @max_from_zero(%a: tensor<8x64xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  // expected-remark @below {{linalg.fill left unconverted: it creates a constant tensor, which the kernel dialect cannot}}
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  // expected-remark @below {{linalg.reduce left unconverted: it takes a maximum into a tensor that is not -inf or the lowest value of its type; the kernel dialect has no elementwise maximum to combine it with}}
   %m = linalg.reduce ins(%a : tensor<8x64xf32>) outs(%init : tensor<8xf32>) dimensions = [1]
     (%in: f32, %acc: f32) {
       %x = arith.maximumf %in, %acc : f32

@@ -45,6 +45,28 @@ func.func @softmax(%x: tensor<2x8x16xf16>) -> tensor<2x8x16xf16> {
 
 // -----
 
+// Softmax as models write it: the row maximum (tosa.reduce_max, a linalg
+// reduction by arith.maximumf from the lowest value) subtracted before exp.
+// CHECK-LABEL: func.func @stable_softmax
+// CHECK-NEXT: %[[M:.*]] = mirage_kernel.reduction_max %arg0 dim 2 : tensor<2x8x16xf16> -> tensor<2x8x1xf16>
+// CHECK-NEXT: %[[D:.*]] = mirage_kernel.sub %arg0, %[[M]] : tensor<2x8x16xf16>, tensor<2x8x1xf16> -> tensor<2x8x16xf16>
+// CHECK-NEXT: %[[E:.*]] = mirage_kernel.exp %[[D]] : tensor<2x8x16xf16>
+// CHECK-NEXT: %[[S:.*]] = mirage_kernel.reduction %[[E]] dim 2 : tensor<2x8x16xf16> -> tensor<2x8x1xf16>
+// CHECK-NEXT: %[[P:.*]] = mirage_kernel.div %[[E]], %[[S]] : tensor<2x8x16xf16>, tensor<2x8x1xf16> -> tensor<2x8x16xf16>
+// CHECK-NEXT: return %[[P]]
+func.func @stable_softmax(%x: tensor<2x8x16xf16>) -> tensor<2x8x16xf16> {
+  %shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %m = tosa.reduce_max %x {axis = 2 : i32} : (tensor<2x8x16xf16>) -> tensor<2x8x1xf16>
+  %d = tosa.sub %x, %m : (tensor<2x8x16xf16>, tensor<2x8x1xf16>) -> tensor<2x8x16xf16>
+  %e = tosa.exp %d : (tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
+  %s = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x8x16xf16>) -> tensor<2x8x1xf16>
+  %r = tosa.reciprocal %s : (tensor<2x8x1xf16>) -> tensor<2x8x1xf16>
+  %p = tosa.mul %e, %r, %shift : (tensor<2x8x16xf16>, tensor<2x8x1xf16>, tensor<1xi8>) -> tensor<2x8x16xf16>
+  return %p : tensor<2x8x16xf16>
+}
+
+// -----
+
 // A matmul of batch 1 between reshapes is a rank-2 matmul; x * sigmoid(x)
 // is silu.
 // CHECK-LABEL: func.func @matmul_silu

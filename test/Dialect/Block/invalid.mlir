@@ -269,6 +269,17 @@ func.func @reduction_size(%x: tensor<64x256xf16>) -> tensor<64x256xf16> {
 
 // -----
 
+func.func @reduction_max_result(%x: tensor<64x256xf16>) -> tensor<64x256xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<64x256xf16>) -> tensor<64x256xf16> grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    %t = input_loader %X imap <> : tensor<64x256xf16> -> !mirage_block.stensor<64x256xf16>
+    // expected-error @below {{result shape is 64x2, expected 64x1}}
+    %r = reduction_max %t dim 1 : !mirage_block.stensor<64x256xf16> -> !mirage_block.stensor<64x2xf16>
+  }
+  return %o : tensor<64x256xf16>
+}
+
+// -----
+
 func.func @rms_norm_size(%x: tensor<64x256xf16>) -> tensor<64x256xf16> {
   %o = mirage_kernel.graph_def(%X = %x : tensor<64x256xf16>) -> tensor<64x256xf16> grid [1, 1, 1] block [128, 1, 1] forloop 1 {
     %t = input_loader %X imap <> : tensor<64x256xf16> -> !mirage_block.stensor<64x256xf16>

@@ -60,6 +60,8 @@ func.func @all_block_ops(%a: tensor<16x256xf32>, %b: tensor<256x64xf32>) -> tens
     %rd = reduction %ms dim 1 : !mirage_block.stensor<16x64xf32> -> !mirage_block.stensor<16x1xf32>
     // CHECK: reduction %{{.*}} dim 1 size 16
     %rp = reduction %ms dim 1 size 16 : !mirage_block.stensor<16x64xf32> -> !mirage_block.stensor<16x16xf32>
+    // CHECK: reduction_max %{{.*}} dim 1 : !mirage_block.stensor<16x64xf32> -> !mirage_block.stensor<16x1xf32>
+    %rm = reduction_max %ms dim 1 : !mirage_block.stensor<16x64xf32> -> !mirage_block.stensor<16x1xf32>
     // CHECK: add
     %ad = add %ms, %rd : !mirage_block.stensor<16x64xf32>, !mirage_block.stensor<16x1xf32> -> !mirage_block.stensor<16x64xf32>
     // CHECK: sub

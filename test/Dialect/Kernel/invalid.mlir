@@ -120,6 +120,30 @@ func.func @reduction_result(%a: tensor<8x64xf16>) {
 
 // -----
 
+func.func @reduction_max_dim(%a: tensor<8x64xf16>) {
+  // expected-error @below {{reduction dim 2 is out of range for rank 2}}
+  %0 = mirage_kernel.reduction_max %a dim 2 : tensor<8x64xf16> -> tensor<8x64xf16>
+  return
+}
+
+// -----
+
+func.func @reduction_max_result(%a: tensor<8x64xf16>) {
+  // expected-error @below {{result shape is 8x2, expected 8x1}}
+  %0 = mirage_kernel.reduction_max %a dim 1 : tensor<8x64xf16> -> tensor<8x2xf16>
+  return
+}
+
+// -----
+
+func.func @reduction_max_type(%a: tensor<8x64xf16>) {
+  // expected-error @below {{result element type 'f32' differs from the input's 'f16'}}
+  %0 = mirage_kernel.reduction_max %a dim 1 : tensor<8x64xf16> -> tensor<8x1xf32>
+  return
+}
+
+// -----
+
 func.func @reduction_size_zero(%a: tensor<8x64xf16>) {
   // expected-error @below {{attribute 'size' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
   %0 = mirage_kernel.reduction %a dim 1 size 0 : tensor<8x64xf16> -> tensor<8x1xf16>

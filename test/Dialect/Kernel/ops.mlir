@@ -44,6 +44,8 @@ func.func @structural(%q: tensor<2x256x64xbf16>, %k: tensor<2x64x4096xbf16>, %x:
   %r = mirage_kernel.reduction %s dim 2 : tensor<2x256x4096xbf16> -> tensor<2x256x1xbf16>
   // CHECK: mirage_kernel.reduction %{{.*}} dim 2 size 64 : tensor<2x256x4096xbf16> -> tensor<2x256x64xbf16>
   %p = mirage_kernel.reduction %s dim 2 size 64 : tensor<2x256x4096xbf16> -> tensor<2x256x64xbf16>
+  // CHECK: mirage_kernel.reduction_max %{{.*}} dim 2 : tensor<2x256x4096xbf16> -> tensor<2x256x1xbf16>
+  %mx = mirage_kernel.reduction_max %s dim 2 : tensor<2x256x4096xbf16> -> tensor<2x256x1xbf16>
   // CHECK: mirage_kernel.rms_norm %{{.*}} size 64 : tensor<2x256x64xbf16>
   %n = mirage_kernel.rms_norm %q size 64 : tensor<2x256x64xbf16>
   // CHECK: mirage_kernel.rms_norm %{{.*}} size 16384 eps 9.99999997E-7 : tensor<2x256x64xbf16>

@@ -93,6 +93,9 @@ class Tensor:
     def sum(self, dim):
         return Tensor(self.data.sum(dim, dtype=np.float32), self.dtype)
 
+    def amax(self, dim, keepdim=False):
+        return Tensor(self.data.max(dim, keepdims=keepdim), self.dtype)
+
     def square(self):
         return Tensor(self.data * self.data, self.dtype)
 

@@ -161,6 +161,11 @@ LogicalResult ReductionOp::verify() {
                          getDim(), getSize(), getResult().getType());
 }
 
+LogicalResult ReductionMaxOp::verify() {
+  return verifyReduction([&] { return emitOpError(); }, getInput().getType(),
+                         getDim(), /*size=*/1, getResult().getType());
+}
+
 LogicalResult RmsNormOp::verify() {
   return verifyRmsNorm([&] { return emitOpError(); }, getInput().getType(),
                        getSize(), getEps());

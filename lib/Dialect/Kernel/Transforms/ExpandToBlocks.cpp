@@ -48,6 +48,15 @@ ArrayRef<int64_t> getShape(Value value) {
   return cast<ShapedType>(value.getType()).getShape();
 }
 
+/// The dimension `op` reduces, for a `reduction` or a `reduction_max`.
+std::optional<int64_t> getReducedDim(Operation *op) {
+  if (auto sum = dyn_cast<kernel::ReductionOp>(op))
+    return sum.getDim();
+  if (auto max = dyn_cast<kernel::ReductionMaxOp>(op))
+    return max.getDim();
+  return std::nullopt;
+}
+
 /// The tiling of the result of `group`'s root (its last op) when the
 /// graph_def's operands are `operands` (a single op's own, or the leaves of
 /// a fused group rooted there).
@@ -96,8 +105,8 @@ Tiling analyzeTiling(ArrayRef<Operation *> group, ValueRange operands) {
   // reduction's own, or those of a row group's reductions, whose results
   // broadcast back into the root along that dimension).
   for (Operation *member : group)
-    if (auto reduction = dyn_cast<kernel::ReductionOp>(member))
-      tiling.splittable[reduction.getDim()] = false;
+    if (std::optional<int64_t> dim = getReducedDim(member))
+      tiling.splittable[*dim] = false;
   return tiling;
 }
 
@@ -139,19 +148,18 @@ collectElementwiseTree(Operation *root, const DenseSet<Operation *> &kept) {
   return group;
 }
 
-/// Whether `op` is a reduction whose result broadcasts back into a tensor of
-/// shape `shape`: every other dimension keeps its extent, and the reduced one
-/// becomes 1 or the extent it has in `shape`.
+/// Whether `op` is a reduction (a sum or a maximum) whose result broadcasts
+/// back into a tensor of shape `shape`: every other dimension keeps its
+/// extent, and the reduced one becomes 1 or the extent it has in `shape`.
 bool isBroadcastReduction(Operation *op, ArrayRef<int64_t> shape) {
-  auto reduction = dyn_cast<kernel::ReductionOp>(op);
-  if (!reduction)
+  std::optional<int64_t> dim = getReducedDim(op);
+  if (!dim)
     return false;
-  ArrayRef<int64_t> result = getShape(reduction.getResult());
+  ArrayRef<int64_t> result = getShape(op->getResult(0));
   if (result.size() != shape.size())
     return false;
   for (auto [k, extent] : llvm::enumerate(result))
-    if (extent != shape[k] &&
-        (int64_t(k) != int64_t(reduction.getDim()) || extent != 1))
+    if (extent != shape[k] && (int64_t(k) != *dim || extent != 1))
       return false;
   return true;
 }
@@ -207,7 +215,8 @@ SmallVector<Operation *> collectRowGroup(Operation *root,
       }
     }
   }
-  if (llvm::none_of(members, llvm::IsaPred<kernel::ReductionOp>))
+  if (llvm::none_of(
+          members, [](Operation *op) { return getReducedDim(op).has_value(); }))
     return {};
   SmallVector<Operation *> group(members.begin(), members.end());
   llvm::sort(group,
@@ -251,10 +260,10 @@ kernel::GraphDefOp buildGraphDef(ArrayRef<Operation *> group, int32_t threads,
   for (int64_t d : shape)
     count *= d;
   for (Operation *member : group)
-    if (auto reduction = dyn_cast<kernel::ReductionOp>(member))
+    if (getReducedDim(member))
       count = std::max(
           count,
-          cast<ShapedType>(reduction.getInput().getType()).getNumElements());
+          cast<ShapedType>(member->getOperand(0).getType()).getNumElements());
   int64_t wanted = std::max<int64_t>(
       llvm::divideCeil(count, tileElements),
       std::min<int64_t>(kMinBlocks, llvm::divideCeil(count, kMinTileElements)));

@@ -155,3 +155,25 @@ func.func @deep_dot(%X: tensor<2x4096xf16>, %W: tensor<4096x16xf16>) -> tensor<2
   }
   return %O : tensor<2x16xf16>
 }
+
+// Softmax with its row maximum: at kernel level (torch's amax in the host
+// function) and in a graph_def of 24-element rows, padded to 32 lanes whose
+// maximum must not count (tl.max over -inf padding; the rows are negative,
+// and the maximum is an output: the softmax alone would hide a wrong one).
+func.func @stable(%S: tensor<4x24xf32>) -> (tensor<4x1xf32>, tensor<4x1xf32>, tensor<4x24xf32>) {
+  %M = mirage_kernel.reduction_max %S dim 1 : tensor<4x24xf32> -> tensor<4x1xf32>
+  %Q = mirage_kernel.square %S : tensor<4x24xf32>
+  %N = mirage_kernel.neg %Q : tensor<4x24xf32>
+  %P:2 = mirage_kernel.graph_def(%Sg = %N : tensor<4x24xf32>) -> (tensor<4x1xf32>, tensor<4x24xf32>) grid [4, 1, 1] block [128, 1, 1] forloop 1 {
+    %s = input_loader %Sg imap <x = 0> : tensor<4x24xf32> -> !mirage_block.stensor<1x24xf32>
+    %m = reduction_max %s dim 1 : !mirage_block.stensor<1x24xf32> -> !mirage_block.stensor<1x1xf32>
+    %d = sub %s, %m : !mirage_block.stensor<1x24xf32>, !mirage_block.stensor<1x1xf32> -> !mirage_block.stensor<1x24xf32>
+    %e = exp %d : !mirage_block.stensor<1x24xf32>
+    %r = reduction %e dim 1 : !mirage_block.stensor<1x24xf32> -> !mirage_block.stensor<1x1xf32>
+    %q = div %e, %r : !mirage_block.stensor<1x24xf32>, !mirage_block.stensor<1x1xf32> -> !mirage_block.stensor<1x24xf32>
+    %om = output_saver %m omap <x = 0> : !mirage_block.stensor<1x1xf32> -> tensor<4x1xf32>
+    %o = output_saver %q omap <x = 0> : !mirage_block.stensor<1x24xf32> -> tensor<4x24xf32>
+    yield %om, %o : tensor<4x1xf32>, tensor<4x24xf32>
+  }
+  return %M, %P#0, %P#1 : tensor<4x1xf32>, tensor<4x1xf32>, tensor<4x24xf32>
+}

@@ -192,6 +192,29 @@ def MB_ReductionOp : MB_ComputeOp<"reduction"> {
   let hasVerifier = 1;
 }
 
+def MB_ReductionMaxOp : MB_ComputeOp<"reduction_max"> {
+  let summary = "Maximum of one tile dimension";
+  let description = [{
+    `mirage_kernel.reduction_max` on a tile: the maximum over `dim`, which
+    becomes 1.
+
+    Example:
+
+    ```mlir
+    %m = reduction_max %s dim 1 : !mirage_block.stensor<16x64xf16>
+        -> !mirage_block.stensor<16x1xf16>
+    ```
+  }];
+  let arguments = (ins MB_STensor:$input,
+                   ConfinedAttr<MirageI64Attr, [IntNonNegative]>:$dim);
+  let results = (outs MB_STensor:$result);
+  let assemblyFormat = [{
+    $input `dim` $dim attr-dict `:` qualified(type($input))
+    `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def MB_RmsNormOp : MB_ComputeOp<"rms_norm", [SameOperandsAndResultType]> {
   let summary = "Root-mean-square normalisation of a tile";
   let description = [{

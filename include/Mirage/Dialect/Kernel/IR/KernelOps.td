@@ -145,6 +145,41 @@ def MK_ReductionOp : MK_Op<"reduction", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// ReductionMaxOp
+//===----------------------------------------------------------------------===//
+
+def MK_ReductionMaxOp : MK_Op<"reduction_max", [Pure]> {
+  let summary = "Maximum of one dimension";
+  let description = [{
+    Takes the maximum over dimension `dim`, which becomes 1:
+    `out[.., 0, ..] = max_k in[.., k, ..]`. It is the stabiliser of softmax
+    as models write it, `exp(x - max(x)) / sum(exp(x - max(x)))`, which
+    keeps `exp` from overflowing for large logits.
+
+    The finite-field verifier evaluates it as a keyed random function of
+    the row (max folded left to right): since `exp(x - m) = exp(x) *
+    exp(-m)` holds exactly there, a max-subtracted softmax is proved equal
+    to the plain one whatever `m` is (docs/Verification.md).
+
+    Example:
+
+    ```mlir
+    %m = mirage_kernel.reduction_max %s dim 2
+        : tensor<2x256x4096xf16> -> tensor<2x256x1xf16>
+    %d = mirage_kernel.sub %s, %m
+        : tensor<2x256x4096xf16>, tensor<2x256x1xf16> -> tensor<2x256x4096xf16>
+    ```
+  }];
+  let arguments = (ins MK_Tensor:$input,
+                   ConfinedAttr<MirageI64Attr, [IntNonNegative]>:$dim);
+  let results = (outs MK_Tensor:$result);
+  let assemblyFormat = [{
+    $input `dim` $dim attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // RmsNormOp
 //===----------------------------------------------------------------------===//
 
