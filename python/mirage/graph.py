@@ -250,6 +250,20 @@ class KernelGraph:
         return self._emit(f"reduction {A.name} dim {dim}{suffix} : {A.type} "
                           f"-> {C.type}", C)
 
+    def reduction_max(self, A, dim):
+        """Maximum of dimension `dim`, which becomes 1: the stabiliser of
+        softmax as models write it, exp(x - max(x)) / sum(exp(x - max(x)))."""
+        self._own("reduction_max", A)
+        if not -A.num_dims <= dim < A.num_dims:
+            raise ValueError(f"reduction_max: dim {dim} is out of range for "
+                             f"{_shape_text(A.dims)}")
+        dim %= A.num_dims
+        dims = list(A.dims)
+        dims[dim] = 1
+        C = self._value(dims, A.dtype)
+        return self._emit(f"reduction_max {A.name} dim {dim} : {A.type} -> "
+                          f"{C.type}", C)
+
     def rms_norm(self, A, normalized_shape, eps=0.0):
         """x / sqrt(mean(x²) + eps) over the trailing `normalized_shape`."""
         self._own("rms_norm", A)
@@ -381,6 +395,8 @@ def _replay(graph, op, args, description):
         return [graph.matmul(*args, out_dtype=result["dtype"])]
     if kind == "reduction":
         return [graph.reduction(args[0], op["dim"], op.get("size", 1))]
+    if kind == "reduction_max":
+        return [graph.reduction_max(args[0], op["dim"])]
     if kind == "rms_norm":
         return [graph.rms_norm(args[0], trailing_shape(args[0].dims,
                                                        op["size"]),

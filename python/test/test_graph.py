@@ -37,6 +37,7 @@ def test_every_op_of_the_dialect():
     values.append(graph.mul_scalar(X, 0.125))
     values.append(graph.reduction(X, dim=1))
     values.append(graph.reduction(X, dim=-1, size=2))
+    values.append(graph.reduction_max(X, dim=-1))
     values.append(graph.rms_norm(X, (8,), eps=1e-6))
     values.append(graph.concat(X, X, dim=0))
     values += graph.chunk(X, 2, dim=1)
@@ -44,14 +45,16 @@ def test_every_op_of_the_dialect():
                                out_dtype=mi.float32))
     for value in values:
         graph.mark_output(value)
-    assert [v.dims for v in values[-6:]] == [
-        (4, 2), (4, 8), (8, 8), (4, 4), (4, 4), (4, 2)]
+    assert [v.dims for v in values[-7:]] == [
+        (4, 2), (4, 1), (4, 8), (8, 8), (4, 4), (4, 4), (4, 2)]
     assert values[-1].dtype is mi.float32
     text = graph.to_mlir()
     for op in mgraph.UNARY_OPS + mgraph.BINARY_OPS:
         assert f"mirage_kernel.{op} " in text
     assert "mul_scalar %arg0 by 1.250000000e-01" in text
     assert "reduction %arg0 dim 1 size 2" in text
+    assert "reduction_max %arg0 dim 1 : tensor<4x8xbf16> -> " \
+        "tensor<4x1xbf16>" in text
 
 
 @pytest.mark.parametrize("build, message", [
@@ -66,6 +69,8 @@ def test_every_op_of_the_dialect():
     (lambda g, a, b: g.add(a, g.new_input((4096,), mi.float16)),
      "add: (8, 4096) and (4096): ranks differ"),
     (lambda g, a, b: g.reduction(a, dim=2), "reduction: dim 2 is out of range"),
+    (lambda g, a, b: g.reduction_max(a, dim=-3),
+     "reduction_max: dim -3 is out of range"),
     (lambda g, a, b: g.reduction(a, dim=1, size=3),
      "reduction: size 3 does not divide dimension 1 of (8, 4096)"),
     (lambda g, a, b: g.rms_norm(a, (8,)),
@@ -186,3 +191,13 @@ def test_a_broken_public_json_names_its_problem(compiler_library):
     valid = broken.parent.parent / "valid_small.json"
     assert "func.func @graph_0" in compiler.import_mirage_json(
         valid.read_text(), name=valid.name)
+
+
+def test_from_mlir_rebuilds_a_row_maximum(compiler_library):
+    graph = mi.new_kernel_graph("stable_softmax")
+    x = graph.new_input((4, 8))
+    e = graph.exp(graph.sub(x, graph.reduction_max(x, dim=1)))
+    graph.mark_output(graph.div(e, graph.reduction(e, dim=1)))
+    rebuilt = mi.from_mlir(graph.to_mlir())
+    assert rebuilt.to_mlir() == graph.to_mlir()
+    assert "reduction_max %arg0 dim 1" in rebuilt.to_mlir()
