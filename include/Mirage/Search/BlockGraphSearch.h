@@ -80,7 +80,7 @@ struct BlockSearchOptions {
   /// Stop after this many seconds (0: no limit).
   double timeLimitSeconds = 60.0;
   /// Time limit of one Z3 query, in milliseconds.
-  unsigned oracleTimeoutMs = 10;
+  unsigned oracleTimeoutMs = 2;
   /// Prune values whose query Z3 could not settle within the time limit
   /// (keeping them keeps the search complete under the axioms, but a
   /// reference whose queries time out, such as nTrans's chains of adds,

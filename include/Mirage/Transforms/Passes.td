@@ -87,7 +87,7 @@ def CheckEquivalencePass : Pass<"mirage-check-equivalence", "::mlir::ModuleOp"> 
            "(an op reading only its arguments, such as attention's Q·K) as a "
            "library op and search the rest, in part of the time (not with "
            "omap, imaps or fmaps overrides)">,
-    Option<"oracleTimeout", "oracle-timeout", "unsigned", "10",
+    Option<"oracleTimeout", "oracle-timeout", "unsigned", "2",
            "Milliseconds per Z3 query; a query not settled in time prunes "
            "the value">,
     Option<"seed", "seed", "uint64_t", "1",
@@ -195,7 +195,7 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "its down projection), each side searched as a program of its "
            "own, in part of the time (not with omap, imaps or fmaps "
            "overrides)">,
-    Option<"oracleTimeout", "oracle-timeout", "unsigned", "10",
+    Option<"oracleTimeout", "oracle-timeout", "unsigned", "2",
            "Milliseconds per Z3 query; a query not settled in time prunes "
            "the value">,
     Option<"seed", "seed", "uint64_t", "1",
