@@ -714,8 +714,8 @@ struct SuperoptimizePass
     // - a program of two matmul stages may run best as two parts.
     // The whole function's search comes first, in three quarters of the
     // time when there are extras (most searches exhaust their space in
-    // seconds, and leave the rest; nTrans's needs half a minute for its
-    // first candidate here); the extras share what it leaves.
+    // seconds and leave the rest, while the attention searches use all they
+    // get); the extras share what it leaves.
     kernel::MatmulOp projection =
         emitCandidates ? getFinalProjection(function) : kernel::MatmulOp();
     // Overrides pin the whole function's kernel: no other form then.
