@@ -766,12 +766,8 @@ void Planner::visit(Operation *op) {
       .Case([&](block::InputLoaderOp loader) { visitLoader(loader); })
       .Case([&](block::MatmulOp matmul) { visitMatmul(matmul); })
       .Case<block::ReductionOp, block::ReductionMaxOp>([&](Operation *op) {
-        // A maximum is planned as a sum to size 1 (the same emitSums).
         const TileLayout &in = layouts[op->getOperand(0)];
-        auto sum = dyn_cast<block::ReductionOp>(op);
-        int64_t dim =
-            sum ? sum.getDim() : cast<block::ReductionMaxOp>(op).getDim();
-        int64_t size = sum ? sum.getSize() : 1;
+        auto [dim, size] = block::getReductionShape(op);
         allocateResult(op->getResult(0));
         ArrayRef<int64_t> shape = getShape(op->getResult(0));
         int64_t width = getSumWidth(in, shape, s.threads, choices.vectorSums);

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::mirage::sem;
@@ -101,6 +102,19 @@ void insertBox(Tensor<V> &whole, const Tensor<V> &box,
                 [&](int64_t b, int64_t w, int64_t n) {
                   std::copy_n(box.data.begin() + b, n, whole.data.begin() + w);
                 });
+}
+
+/// The elements of `shape` before dimension `dim`, its extent, and the
+/// elements after it: a row-major tensor is `outer` blocks of `extent`
+/// slices of `inner` consecutive elements.
+std::tuple<int64_t, int64_t, int64_t> splitAround(ArrayRef<int64_t> shape,
+                                                  int64_t dim) {
+  int64_t outer = 1, inner = 1;
+  for (int64_t k = 0; k < dim; ++k)
+    outer *= shape[k];
+  for (size_t k = dim + 1; k < shape.size(); ++k)
+    inner *= shape[k];
+  return {outer, shape[dim], inner};
 }
 
 /// Evaluates one program in domain D.
@@ -311,14 +325,9 @@ template <typename D>
 typename Evaluator<D>::T Evaluator<D>::reduction(const T &in, int64_t dim,
                                                  int64_t size) {
   // out[o, j, i] = sum_k in[o, j + k * size, i]: the strided rule.
+  auto [outer, extent, inner] = splitAround(in.shape, dim);
   SmallVector<int64_t, 4> shape(in.shape);
-  int64_t extent = shape[dim];
   shape[dim] = size;
-  int64_t outer = 1, inner = 1;
-  for (int64_t k = 0; k < dim; ++k)
-    outer *= in.shape[k];
-  for (size_t k = dim + 1; k < in.shape.size(); ++k)
-    inner *= in.shape[k];
   T out(shape, d.constant(0.0));
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t r = 0; r < extent; ++r) {
@@ -336,14 +345,9 @@ template <typename D>
 typename Evaluator<D>::T Evaluator<D>::reductionMax(const T &in, int64_t dim) {
   // out[o, 0, i] = max_k in[o, k, i], folded in order of k (the field's max
   // is a keyed function: the order is part of its value).
+  auto [outer, extent, inner] = splitAround(in.shape, dim);
   SmallVector<int64_t, 4> shape(in.shape);
-  int64_t extent = shape[dim];
   shape[dim] = 1;
-  int64_t outer = 1, inner = 1;
-  for (int64_t k = 0; k < dim; ++k)
-    outer *= in.shape[k];
-  for (size_t k = dim + 1; k < in.shape.size(); ++k)
-    inner *= in.shape[k];
   T out(shape);
   for (int64_t o = 0; o < outer; ++o) {
     V *dst = out.data.data() + o * inner;

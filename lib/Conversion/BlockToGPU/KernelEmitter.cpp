@@ -17,7 +17,6 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
-
 #include <numeric>
 
 using namespace mlir;

@@ -154,9 +154,7 @@ void GraphDefLowering::lowerReduction(Operation *op) {
   // consecutive inputs when the last dimension is not reduced or `size` is
   // a multiple of the group.
   Tile in = tiles[op->getOperand(0)];
-  auto sum = dyn_cast<block::ReductionOp>(op);
-  int64_t dim = sum ? sum.getDim() : cast<block::ReductionMaxOp>(op).getDim();
-  int64_t size = sum ? sum.getSize() : 1;
+  auto [dim, size] = block::getReductionShape(op);
   Tile out = allocateResult(op->getResult(0));
   int64_t width = getSumWidth(in, out.shape, emitter.getNumThreads(),
                               schedule.choices.vectorSums);
@@ -175,7 +173,9 @@ void GraphDefLowering::lowerReduction(Operation *op) {
         return emitter.loadVector(in, ic, width * termRun);
       },
       [&](ValueRange c, ValueRange sums) { emitter.storeVector(out, c, sums); },
-      termRun, sum ? KernelEmitter::Combine::Add : KernelEmitter::Combine::Max);
+      termRun,
+      isa<block::ReductionMaxOp>(op) ? KernelEmitter::Combine::Max
+                                     : KernelEmitter::Combine::Add);
 }
 
 namespace {

@@ -147,6 +147,13 @@ LogicalResult OutputSaverOp::verify() {
   return success();
 }
 
+block::ReductionShape mlir::mirage::block::getReductionShape(Operation *op) {
+  if (auto sum = dyn_cast<ReductionOp>(op))
+    return {static_cast<int64_t>(sum.getDim()),
+            static_cast<int64_t>(sum.getSize())};
+  return {static_cast<int64_t>(cast<ReductionMaxOp>(op).getDim()), 1};
+}
+
 //===----------------------------------------------------------------------===//
 // Compute ops
 //===----------------------------------------------------------------------===//

@@ -45,6 +45,16 @@ FailureOr<SmallVector<int64_t>>
 computeSavedTensorShape(EmitErrorFn emitError, ArrayRef<int64_t> tileShape,
                         GridMapAttr omap, ArrayRef<int32_t> grid);
 
+/// A block reduction's dimension and the size it reduces to: a
+/// `reduction`'s own, or a `reduction_max`'s dimension and 1 (a maximum is
+/// planned and lowered as a reduction to size 1, combined by maximum).
+struct ReductionShape {
+  int64_t dim;
+  int64_t size;
+};
+/// The ReductionShape of `op`, a `reduction` or a `reduction_max`.
+ReductionShape getReductionShape(Operation *op);
+
 } // namespace mlir::mirage::block
 
 #endif // MIRAGE_DIALECT_BLOCK_IR_BLOCKOPS_H
