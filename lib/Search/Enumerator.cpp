@@ -65,7 +65,11 @@ std::optional<Shape> inferShape(const OpChoice &choice,
   }
   case OpKind::ForloopAccum: {
     Shape result(a);
-    if (choice.accum != AccumKind::Sum) {
+    if (choice.accum == AccumKind::SumLastTo) {
+      if (result.back() <= choice.size || result.back() % choice.size != 0)
+        return std::nullopt;
+      result.back() = choice.size;
+    } else if (choice.accum != AccumKind::Sum) {
       if (result.back() == 1)
         return std::nullopt;
       result.back() = 1;
@@ -286,6 +290,9 @@ void BodyEnumerator::searchOps(
     if (choice.kind == OpKind::ForloopAccum ? !mayAccumulate
                                             : ops == space.maxOps)
       continue;
+    // Strided sums of a row feed a combining kernel only.
+    if (choice.accum == AccumKind::SumLastTo && launch.splitAxis < 0)
+      continue;
     SmallVector<int32_t, 2> operands(arity, 0);
     // Every operand tuple, in lexicographic order.
     while (true) {
@@ -355,6 +362,8 @@ void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
     node.size = choice.size;
     node.scalar = choice.eps;
   }
+  if (choice.accum == AccumKind::SumLastTo)
+    node.size = choice.size;
   SmallVector<ExprId, 2> operandExprs;
   for (const Tile *tile : inputs)
     operandExprs.push_back(tile->expr);
@@ -425,8 +434,14 @@ std::vector<OpChoice> search::detail::chooseVocabulary(const Graph &kernel) {
   if (reduces)
     vocabulary.push_back({OpKind::Reduction});
   vocabulary.push_back({OpKind::ForloopAccum, AccumKind::Sum});
-  if (reduces)
+  if (reduces) {
     vocabulary.push_back({OpKind::ForloopAccum, AccumKind::SumLast});
+    // The first kernel of a split µGraph may sum a row's columns, strided,
+    // to the output's width, which its combining kernel then sums whole.
+    int64_t width = kernel.values[kernel.outputs.front()].shape.back();
+    if (width > 1)
+      vocabulary.push_back({OpKind::ForloopAccum, AccumKind::SumLastTo, width});
+  }
   if (normalises)
     vocabulary.push_back({OpKind::ForloopAccum, AccumKind::RmsLast});
   return vocabulary;

@@ -176,17 +176,41 @@ void normalizeOperands(sem::Program &program) {
   }
 }
 
+/// The last op of `kernel` when it is a binary elementwise op of results
+/// of graph_defs: a graph_def's final op hoisted to kernel level, as the
+/// search also builds it (FinalOp in lib/Search/Worker.h); or null.
+const Node *getHoistedOp(const Graph &kernel) {
+  if (kernel.nodes.empty() || !sem::isBinary(kernel.nodes.back().kind))
+    return nullptr;
+  const Node &op = kernel.nodes.back();
+  bool readsGraphDefs = llvm::all_of(op.operands, [&](int32_t operand) {
+    return llvm::any_of(kernel.nodes, [&](const Node &node) {
+      return node.kind == OpKind::GraphDef &&
+             llvm::is_contained(node.results, operand);
+    });
+  });
+  return readsGraphDefs ? &op : nullptr;
+}
+
+/// The graph_defs of `kernel`.
+SmallVector<const Node *> getGraphDefs(const Graph &kernel) {
+  SmallVector<const Node *> defs;
+  for (const Node &node : kernel.nodes)
+    if (node.kind == OpKind::GraphDef)
+      defs.push_back(&node);
+  return defs;
+}
+
 /// The body of the combining kernel of a split µGraph in `program`, or
 /// null: the second of exactly two graph_defs, reading only the first's
-/// results.
+/// results (and followed by nothing but a hoisted final op).
 Graph *getCombiner(sem::Program &program) {
   const Graph &kernel = program.getKernelGraph();
-  if (kernel.nodes.size() != 2 ||
-      !llvm::all_of(kernel.nodes, [](const Node &node) {
-        return node.kind == OpKind::GraphDef;
-      }))
+  SmallVector<const Node *> defs = getGraphDefs(kernel);
+  size_t others = kernel.nodes.size() - defs.size();
+  if (defs.size() != 2 || others > (getHoistedOp(kernel) ? 1 : 0))
     return nullptr;
-  const Node &first = kernel.nodes[0], &second = kernel.nodes[1];
+  const Node &first = *defs[0], &second = *defs[1];
   if (!llvm::all_of(second.operands, [&](int32_t operand) {
         return llvm::is_contained(first.results, operand);
       }))
@@ -194,40 +218,88 @@ Graph *getCombiner(sem::Program &program) {
   return &program.graphs[second.body];
 }
 
-/// Orders the partial results of a split µGraph by what they hold (the
-/// shape of the saved tile, then the op that computes it): the order in
-/// which a first kernel saves its parts is a renaming.
-void orderPartialResults(sem::Program &program) {
-  Graph &kernel = program.graphs[0];
-  Node &first = kernel.nodes[0];
-  Graph &producer = program.graphs[first.body];
-  auto signature = [&](int32_t output) {
-    const Node *saver = nullptr, *source = nullptr;
-    for (const Node &node : producer.nodes)
-      if (node.results[0] == output)
-        saver = &node;
-    for (const Node &node : producer.nodes)
-      if (saver && node.results[0] == saver->operands[0])
-        source = &node;
-    SmallVector<int64_t> key(producer.values[output].shape.begin(),
-                             producer.values[output].shape.end());
-    if (source)
-      key.append({int64_t(source->kind), int64_t(source->accum), source->size});
-    return key;
-  };
-  SmallVector<size_t> order =
-      llvm::to_vector(llvm::seq<size_t>(0, producer.outputs.size()));
-  llvm::stable_sort(order, [&](size_t a, size_t b) {
-    return signature(producer.outputs[a]) < signature(producer.outputs[b]);
-  });
+/// What result `output` of body `body` holds: the shape of the saved tile,
+/// then the op that computes it.
+SmallVector<int64_t> getSavedSignature(const Graph &body, int32_t output) {
+  const Node *saver = nullptr, *source = nullptr;
+  for (const Node &node : body.nodes)
+    if (node.results[0] == output)
+      saver = &node;
+  for (const Node &node : body.nodes)
+    if (saver && node.results[0] == saver->operands[0])
+      source = &node;
+  SmallVector<int64_t> key(body.values[output].shape.begin(),
+                           body.values[output].shape.end());
+  if (source)
+    key.append({int64_t(source->kind), int64_t(source->accum), source->size});
+  return key;
+}
+
+/// Reorders the results of graph_def `def` (and its body's outputs) as
+/// `order` lists their positions.
+void reorderResults(sem::Program &program, Node &def, ArrayRef<size_t> order) {
+  Graph &body = program.graphs[def.body];
   std::vector<int32_t> outputs;
   SmallVector<int32_t, 1> results;
   for (size_t index : order) {
-    outputs.push_back(producer.outputs[index]);
-    results.push_back(first.results[index]);
+    outputs.push_back(body.outputs[index]);
+    results.push_back(def.results[index]);
   }
-  producer.outputs = std::move(outputs);
-  first.results = std::move(results);
+  body.outputs = std::move(outputs);
+  def.results = std::move(results);
+}
+
+/// Orders the partial results of a split µGraph by what they hold
+/// (getSavedSignature): the order in which a first kernel saves its parts
+/// is a renaming.
+void orderPartialResults(sem::Program &program) {
+  Node &first = program.graphs[0].nodes[0];
+  const Graph &producer = program.graphs[first.body];
+  SmallVector<size_t> order =
+      llvm::to_vector(llvm::seq<size_t>(0, producer.outputs.size()));
+  llvm::stable_sort(order, [&](size_t a, size_t b) {
+    return getSavedSignature(producer, producer.outputs[a]) <
+           getSavedSignature(producer, producer.outputs[b]);
+  });
+  reorderResults(program, first, order);
+}
+
+/// Orders the results of the graph_def that a hoisted final op reads as
+/// the op reads them, the operands of `add` and `mul` first ordered by
+/// what they hold: the order in which a graph_def saves them, and in which
+/// a commutative op reads them, is a renaming.
+void orderHoistedResults(sem::Program &program) {
+  Graph &kernel = program.graphs[0];
+  if (!getHoistedOp(kernel))
+    return;
+  Node &op = kernel.nodes.back();
+  auto def = llvm::find_if(kernel.nodes, [&](const Node &node) {
+    return node.kind == OpKind::GraphDef &&
+           llvm::all_of(op.operands, [&](int32_t operand) {
+             return llvm::is_contained(node.results, operand);
+           });
+  });
+  if (def == kernel.nodes.end())
+    return;
+  const Graph &body = program.graphs[def->body];
+  auto position = [&](int32_t result) {
+    return static_cast<size_t>(llvm::find(def->results, result) -
+                               def->results.begin());
+  };
+  std::optional<ElementwiseKind> fn = sem::toElementwiseKind(op.kind);
+  if (fn == ElementwiseKind::Add || fn == ElementwiseKind::Mul)
+    llvm::stable_sort(op.operands, [&](int32_t a, int32_t b) {
+      return getSavedSignature(body, body.outputs[position(a)]) <
+             getSavedSignature(body, body.outputs[position(b)]);
+    });
+  SmallVector<size_t> order;
+  for (int32_t operand : op.operands)
+    if (!llvm::is_contained(order, position(operand)))
+      order.push_back(position(operand));
+  for (size_t index : llvm::seq<size_t>(0, def->results.size()))
+    if (!llvm::is_contained(order, index))
+      order.push_back(index);
+  reorderResults(program, *def, order);
 }
 
 /// Reduces the combining kernel of a split µGraph to what it computes: the
@@ -288,18 +360,17 @@ std::optional<Reachability> checkSpace(const sem::Program &reference,
                                        const BlockSearchOptions &options) {
   const Graph &kernel = candidate.getKernelGraph();
   SmallVector<std::string> outside;
-  SmallVector<const Node *> defs;
-  for (const Node &node : kernel.nodes) {
-    if (node.kind == OpKind::GraphDef)
-      defs.push_back(&node);
-    else
+  const Node *hoisted = getHoistedOp(kernel);
+  for (const Node &node : kernel.nodes)
+    if (node.kind != OpKind::GraphDef && &node != hoisted)
       outside.push_back(sem::getOpName(node.kind).str());
-  }
   if (!outside.empty())
     return excluded("kernel ops",
                     "kernel-level " + llvm::join(outside, ", ") +
                         " beside the graph_defs; the search builds "
-                        "graph_defs only");
+                        "graph_defs, and a final elementwise op after "
+                        "them");
+  SmallVector<const Node *> defs = getGraphDefs(kernel);
   bool split = defs.size() == 2;
   if (defs.empty() || defs.size() > 2 || (split && !options.splitKernels) ||
       (!split && !options.singleKernels))
@@ -361,7 +432,9 @@ std::optional<Reachability> checkSpace(const sem::Program &reference,
       bool known =
           llvm::any_of(vocabulary, [&](const search::detail::OpChoice &c) {
             return c.kind == node.kind &&
-                   (node.kind != OpKind::ForloopAccum || c.accum == node.accum);
+                   (node.kind != OpKind::ForloopAccum ||
+                    (c.accum == node.accum &&
+                     (c.accum != AccumKind::SumLastTo || c.size == node.size)));
           });
       if (!known)
         return excluded(
@@ -435,6 +508,7 @@ search::checkReachable(const sem::Program &reference,
                                         outside);
     return checkReachable(cut.rest, *rest, options, error);
   }
+  orderHoistedResults(flat);
   sem::Program compared = flat;
   normalizeCombiner(compared);
   if (std::optional<Reachability> verdict =
@@ -445,9 +519,9 @@ search::checkReachable(const sem::Program &reference,
   // watching for its key.
   BlockSearchOptions pinned = options;
   std::set<int64_t> sizes;
-  for (const Node &node : flat.getKernelGraph().nodes)
-    if (&flat.graphs[node.body] != getCombiner(flat))
-      for (int64_t size : flat.graphs[node.body].grid)
+  for (const Node *node : getGraphDefs(flat.getKernelGraph()))
+    if (&flat.graphs[node->body] != getCombiner(flat))
+      for (int64_t size : flat.graphs[node->body].grid)
         if (size > 1)
           sizes.insert(size);
   pinned.gridSizes.assign(sizes.begin(), sizes.end());
@@ -465,6 +539,7 @@ search::checkReachable(const sem::Program &reference,
     sem::Program normalized = program;
     dropIdentityAccumulators(normalized);
     normalizeOperands(normalized);
+    orderHoistedResults(normalized);
     normalizeCombiner(normalized);
     if (getCandidateKey(normalized) == key)
       generated = true;

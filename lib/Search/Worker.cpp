@@ -113,6 +113,52 @@ Graph makeKernelGraph(ArrayRef<ValueType> inputs) {
   return kernel;
 }
 
+/// The op that computes body value `value` as the kernel-level op of a
+/// hoisted form (the tiles it reads, saved side by side, and that op at
+/// kernel level on them), when there is one: a binary elementwise op of
+/// two computed tiles that may be saved with `map` into kernel tensors
+/// that broadcast to `output`. The first `numLoads` tiles are loads.
+std::optional<FinalOp> getHoistableOp(const Launch &launch, const Graph &body,
+                                      ArrayRef<Tile> tiles, size_t numLoads,
+                                      int32_t value, const ValueType &output,
+                                      std::array<int32_t, 3> map) {
+  auto producer = llvm::find_if(
+      body.nodes, [&](const Node &node) { return node.results[0] == value; });
+  if (producer == body.nodes.end() || !sem::isBinary(producer->kind) ||
+      producer->operands[0] == producer->operands[1])
+    return std::nullopt;
+  FinalOp hoist{*producer, {}, {}};
+  for (int32_t operand : producer->operands) {
+    const Tile *tile =
+        llvm::find_if(tiles.drop_front(numLoads),
+                      [&](const Tile &t) { return t.value == operand; });
+    if (tile == tiles.end() || !isSaveable(launch, *tile) ||
+        tile->shape.size() != output.shape.size())
+      return std::nullopt;
+    Shape shape(tile->shape);
+    for (unsigned axis = 0; axis < 3; ++axis)
+      if (map[axis] >= 0)
+        shape[map[axis]] *= launch.grid[axis];
+    for (auto [extent, whole] : llvm::zip(shape, output.shape))
+      if (extent != whole && extent != 1)
+        return std::nullopt;
+    hoist.values.push_back(operand);
+    hoist.types.push_back({shape, output.elementType});
+  }
+  return hoist;
+}
+
+/// Appends `op`, an elementwise op of a body, to `kernel` on `operands`;
+/// returns its result, of type `type`.
+int32_t appendKernelOp(Graph &kernel, Node op, ArrayRef<int32_t> operands,
+                       const ValueType &type) {
+  op.operands.assign(operands.begin(), operands.end());
+  op.results = {static_cast<int32_t>(kernel.values.size())};
+  kernel.values.push_back(type);
+  kernel.nodes.push_back(op);
+  return op.results[0];
+}
+
 } // namespace
 
 void Worker::explore(const Launch &launch, int64_t configuration,
@@ -142,7 +188,24 @@ bool Worker::visitSingle(const Launch &launch, const Graph &body,
   candidate.graphs = {
       std::move(kernel),
       saveTiles(body, newest.value, space.output, launch.outputDims)};
-  return keep(std::move(candidate));
+  if (keep(std::move(candidate)))
+    return true;
+  // The same µGraph with its final op at kernel level.
+  std::optional<FinalOp> hoist =
+      getHoistableOp(launch, body, tiles, space.inputTypes.size(), newest.value,
+                     space.output, launch.outputDims);
+  if (!hoist)
+    return false;
+  sem::Program hoisted;
+  Graph hoistedKernel = makeKernelGraph(space.inputTypes);
+  SmallVector<int32_t> saved =
+      appendGraphDef(hoistedKernel, hoistedKernel.inputs, hoist->types, 1);
+  hoistedKernel.outputs.assign(
+      {appendKernelOp(hoistedKernel, hoist->op, saved, space.output)});
+  hoisted.graphs = {
+      std::move(hoistedKernel),
+      saveTiles(body, hoist->values, hoist->types, launch.outputDims)};
+  return keep(std::move(hoisted));
 }
 
 bool Worker::visitSplit(const Launch &launch, const Graph &body,
@@ -175,36 +238,46 @@ bool Worker::visitSplit(const Launch &launch, const Graph &body,
     partExprs.push_back(tile->expr);
     partValues.push_back(tile->value);
   }
-  const std::optional<Graph> &combiner =
+  const std::optional<Combiner> &combiner =
       combine(partTypes, partExprs, launch.grid[1]);
   if (!combiner)
     return done();
 
+  Graph first = saveTiles(body, partValues, partTypes,
+                          {launch.outputDims[0],
+                           static_cast<int32_t>(space.output.shape.size() - 1),
+                           launch.outputDims[2]});
   sem::Program candidate;
   Graph kernel = makeKernelGraph(space.inputTypes);
   SmallVector<int32_t> partials =
       appendGraphDef(kernel, kernel.inputs, partTypes, 1);
   kernel.outputs.assign({appendGraphDef(kernel, partials, space.output, 2)[0]});
-  candidate.graphs = {
-      std::move(kernel),
-      saveTiles(body, partValues, partTypes,
-                {launch.outputDims[0],
-                 static_cast<int32_t>(space.output.shape.size() - 1),
-                 launch.outputDims[2]}),
-      *combiner};
-  return keep(std::move(candidate));
+  candidate.graphs = {std::move(kernel), first, combiner->body};
+  if (keep(std::move(candidate)) || !combiner->hoist)
+    return done();
+  // The same µGraph with the combining kernel's final op at kernel level.
+  sem::Program hoisted;
+  Graph hoistedKernel = makeKernelGraph(space.inputTypes);
+  partials = appendGraphDef(hoistedKernel, hoistedKernel.inputs, partTypes, 1);
+  SmallVector<int32_t> saved =
+      appendGraphDef(hoistedKernel, partials, combiner->hoist->types, 2);
+  hoistedKernel.outputs.assign({appendKernelOp(
+      hoistedKernel, combiner->hoist->op, saved, space.output)});
+  hoisted.graphs = {std::move(hoistedKernel), std::move(first),
+                    combiner->hoistedBody};
+  return keep(std::move(hoisted));
 }
 
-const std::optional<Graph> &Worker::combine(ArrayRef<ValueType> partTypes,
-                                            ArrayRef<ExprId> partExprs,
-                                            int64_t split) {
+const std::optional<Combiner> &Worker::combine(ArrayRef<ValueType> partTypes,
+                                               ArrayRef<ExprId> partExprs,
+                                               int64_t split) {
   CombineKey key;
   std::get<0>(key).assign(partExprs.begin(), partExprs.end());
   for (const ValueType &type : partTypes)
     std::get<1>(key).emplace_back(type.shape.begin(), type.shape.end());
   std::get<2>(key) = split;
   auto [entry, inserted] = combined.try_emplace(std::move(key));
-  std::optional<Graph> &result = entry->second;
+  std::optional<Combiner> &result = entry->second;
   if (!inserted)
     return result;
 
@@ -240,8 +313,15 @@ const std::optional<Graph> &Worker::combine(ArrayRef<ValueType> partTypes,
         !matchesOutput(newest, parts.labels) ||
         !context.equivalent(newest.expr, context.target))
       return false;
-    result = saveTiles(body, newest.value, space.output,
-                       {launch.outputDims[0], launch.outputDims[1], -1});
+    std::array<int32_t, 3> map = {launch.outputDims[0], launch.outputDims[1],
+                                  -1};
+    result = Combiner{saveTiles(body, newest.value, space.output, map),
+                      getHoistableOp(launch, body, tiles, partTypes.size(),
+                                     newest.value, space.output, map),
+                      Graph()};
+    if (result->hoist)
+      result->hoistedBody =
+          saveTiles(body, result->hoist->values, result->hoist->types, map);
     return true;
   };
   BodyEnumerator enumerator(context, parts, visitCombined);

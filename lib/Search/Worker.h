@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // A worker turns launch configurations into complete candidates: one-kernel
-// µGraphs, and split pairs whose combining kernel it searches (and caches).
+// µGraphs, and split pairs whose combining kernel it searches (and caches),
+// each also with its final elementwise op hoisted to kernel level.
 // Each worker has its own expression pool and Z3 oracle, so workers run on
 // their own threads.
 //
@@ -22,6 +23,23 @@
 #include <tuple>
 
 namespace mlir::mirage::search::detail {
+
+/// An elementwise op that ends a graph_def body, to run at kernel level
+/// instead: the op, the body values it reads and the types of the kernel
+/// tensors they are saved into.
+struct FinalOp {
+  sem::Node op;
+  SmallVector<int32_t, 2> values;
+  SmallVector<sem::ValueType, 2> types;
+};
+
+/// The combining kernel of a split µGraph, and the same kernel saving the
+/// operands of its final op when that op may run at kernel level (`hoist`).
+struct Combiner {
+  sem::Graph body;
+  std::optional<FinalOp> hoist;
+  sem::Graph hoistedBody;
+};
 
 /// One thread's share of a search: its own expressions, oracle and
 /// combining kernels; it turns launches into complete candidates.
@@ -61,18 +79,20 @@ public:
 
 private:
   /// Keeps a one-kernel µGraph when the newest tile is the reference's
-  /// output.
+  /// output, and the hoisted form of its final op (FinalOp) when it has
+  /// one.
   bool visitSingle(const Launch &launch, const sem::Graph &body,
                    ArrayRef<Tile> tiles);
   /// Keeps a split µGraph when a combining kernel turns the unused tiles
-  /// into the reference's output.
+  /// into the reference's output, and the hoisted form of the combining
+  /// kernel's final op when it has one.
   bool visitSplit(const Launch &launch, const sem::Graph &body,
                   ArrayRef<Tile> tiles);
-  /// The body of a kernel computing the output from the partial results of
-  /// `parts` (types and expressions), or nothing. Cached.
-  const std::optional<sem::Graph> &combine(ArrayRef<sem::ValueType> partTypes,
-                                           ArrayRef<ExprId> partExprs,
-                                           int64_t split);
+  /// The kernel computing the output from the partial results of `parts`
+  /// (types and expressions), or nothing. Cached.
+  const std::optional<Combiner> &combine(ArrayRef<sem::ValueType> partTypes,
+                                         ArrayRef<ExprId> partExprs,
+                                         int64_t split);
   /// Records a complete candidate.
   bool keep(sem::Program candidate) {
     ++statistics.complete;
@@ -90,7 +110,7 @@ private:
   using CombineKey =
       std::tuple<SmallVector<ExprId>, SmallVector<Shape>, int64_t>;
   /// Combining kernels found (or not) so far.
-  std::map<CombineKey, std::optional<sem::Graph>> combined;
+  std::map<CombineKey, std::optional<Combiner>> combined;
   /// Where explore() puts candidates.
   std::vector<sem::Program> *found = nullptr;
 };

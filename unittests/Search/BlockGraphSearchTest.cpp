@@ -22,6 +22,8 @@
 
 #include <gtest/gtest.h>
 
+#include <mutex>
+
 using namespace mlir;
 using namespace mlir::mirage;
 using namespace mlir::mirage::search;
@@ -286,6 +288,125 @@ TEST_F(BlockGraphSearchTest, SearchesSeveralOutputsOneAtATime) {
   expectEquivalent(reference, composed);
   searched[1] = asWritten[1];
   expectEquivalent(reference, composeParts(reference, parts, searched));
+}
+
+/// The complete candidates a search of `reference` with `options`
+/// generates, in the order found (before they are scheduled or verified).
+static std::vector<sem::Program> generate(const sem::Program &reference,
+                                          BlockSearchOptions options,
+                                          MLIRContext &context) {
+  std::vector<sem::Program> generated;
+  std::mutex mutex;
+  options.observe = [&](const sem::Program &program) {
+    std::lock_guard<std::mutex> lock(mutex);
+    generated.push_back(program);
+  };
+  options.schedule = getScheduler(128, *options.chip, &context);
+  BlockSearchStatistics statistics;
+  std::string error;
+  EXPECT_TRUE(
+      succeeded(searchBlockGraphs(reference, options, statistics, error)))
+      << error;
+  return generated;
+}
+
+/// The kinds of the kernel graph's nodes, in order.
+static std::vector<sem::OpKind> kernelKinds(const sem::Program &program) {
+  std::vector<sem::OpKind> kinds;
+  for (const sem::Node &node : program.getKernelGraph().nodes)
+    kinds.push_back(node.kind);
+  return kinds;
+}
+
+TEST_F(BlockGraphSearchTest, HoistsTheFinalOpToKernelLevel) {
+  // Each candidate whose last body op is a binary elementwise op of saved
+  // tiles also comes with that op at kernel level, on the graph_def's two
+  // outputs: the public implementation's gated MLPs (silu(X W1) and X W2
+  // saved apart, multiplied at kernel level).
+  sem::Program reference = parse(R"mlir(
+    func.func @gated_mlp(%x: tensor<2x64xf16>, %w1: tensor<64x32xf16>, %w2: tensor<64x32xf16>) -> tensor<2x32xf16> {
+      %g = mirage_kernel.matmul %x, %w1 : tensor<2x64xf16>, tensor<64x32xf16> -> tensor<2x32xf16>
+      %a = mirage_kernel.silu %g : tensor<2x32xf16>
+      %u = mirage_kernel.matmul %x, %w2 : tensor<2x64xf16>, tensor<64x32xf16> -> tensor<2x32xf16>
+      %o = mirage_kernel.mul %a, %u : tensor<2x32xf16>, tensor<2x32xf16> -> tensor<2x32xf16>
+      return %o : tensor<2x32xf16>
+    })mlir");
+  BlockSearchOptions options;
+  options.gridSizes = {2};
+  options.forloopRanges = {2};
+  std::vector<sem::Program> generated = generate(reference, options, context);
+  const std::vector<sem::OpKind> hoistedKinds = {
+      sem::OpKind::GraphDef, sem::toOpKind(ElementwiseKind::Mul)};
+  auto hoisted = llvm::find_if(generated, [&](const sem::Program &program) {
+    return kernelKinds(program) == hoistedKinds;
+  });
+  ASSERT_NE(hoisted, generated.end());
+  EXPECT_EQ(hoisted->getKernelGraph().nodes[0].results.size(), 2u);
+  expectEquivalent(reference, *hoisted);
+  // Every fused candidate with a final `mul` of saved tiles has its hoisted
+  // twin right after it.
+  EXPECT_LE(llvm::count_if(generated,
+                           [&](const sem::Program &program) {
+                             return kernelKinds(program) == hoistedKinds;
+                           }),
+            static_cast<long>(generated.size()) / 2);
+}
+
+TEST_F(BlockGraphSearchTest, HoistsTheCombiningKernelsDivision) {
+  // Split attention with the combining kernel's division at kernel level:
+  // the combining kernel saves the summed numerator and denominator.
+  sem::Program reference = parse(kAttention);
+  BlockSearchOptions options;
+  options.singleKernels = false;
+  options.forloopRanges = {1, 2};
+  std::vector<sem::Program> generated = generate(reference, options, context);
+  const std::vector<sem::OpKind> hoistedKinds = {
+      sem::OpKind::GraphDef, sem::OpKind::GraphDef,
+      sem::toOpKind(ElementwiseKind::Div)};
+  auto hoisted = llvm::find_if(generated, [&](const sem::Program &program) {
+    return kernelKinds(program) == hoistedKinds;
+  });
+  ASSERT_NE(hoisted, generated.end());
+  EXPECT_EQ(hoisted->getKernelGraph().nodes[1].results.size(), 2u);
+  expectEquivalent(reference, *hoisted);
+}
+
+TEST_F(BlockGraphSearchTest, SumsRowsStridedOnlyInSplitFirstKernels) {
+  // The first kernel of a split µGraph may sum a row's columns, strided, to
+  // the output's width (`sum_last_to 8`), which the combining kernel sums
+  // whole; a one-kernel µGraph never does.
+  sem::Program reference = parse(kAttention);
+  BlockSearchOptions options;
+  options.forloopRanges = {2};
+  std::vector<sem::Program> generated = generate(reference, options, context);
+  auto sumsStrided = [](const sem::Graph &body) {
+    return llvm::any_of(body.nodes, [](const sem::Node &node) {
+      return node.kind == sem::OpKind::ForloopAccum &&
+             node.accum == sem::AccumKind::SumLastTo;
+    });
+  };
+  // The abstract expressions count a sum's terms, not which: the verifier
+  // has the last word, and one of these candidates is right.
+  std::string error;
+  FailureOr<sem::EquivalenceChecker> checker = sem::EquivalenceChecker::create(
+      reference, sem::EquivalenceOptions(), error);
+  ASSERT_TRUE(succeeded(checker)) << error;
+  int64_t strided = 0, equivalent = 0;
+  for (const sem::Program &program : generated) {
+    if (program.graphs.size() != 3 || !sumsStrided(program.graphs[1]))
+      continue;
+    ++strided;
+    FailureOr<sem::EquivalenceVerdict> verdict = checker->check(program, error);
+    ASSERT_TRUE(succeeded(verdict)) << error;
+    equivalent += verdict->equivalent;
+    if (equivalent)
+      break;
+  }
+  EXPECT_GT(strided, 0);
+  EXPECT_EQ(equivalent, 1);
+  EXPECT_TRUE(llvm::none_of(generated, [&](const sem::Program &program) {
+    return program.graphs.size() == 2 && sumsStrided(program.graphs[1]);
+  }));
 }
 
 TEST_F(BlockGraphSearchTest, LabelsAttentionDimensions) {
