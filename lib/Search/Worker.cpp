@@ -205,7 +205,7 @@ bool Worker::visitSingle(const Launch &launch, const Graph &body,
   hoisted.graphs = {
       std::move(hoistedKernel),
       saveTiles(body, hoist->values, hoist->types, launch.outputDims)};
-  return keep(std::move(hoisted));
+  return keep(std::move(hoisted), /*dominated=*/true);
 }
 
 bool Worker::visitSplit(const Launch &launch, const Graph &body,
@@ -265,7 +265,7 @@ bool Worker::visitSplit(const Launch &launch, const Graph &body,
       hoistedKernel, combiner->hoist->op, saved, space.output)});
   hoisted.graphs = {std::move(hoistedKernel), std::move(first),
                     combiner->hoistedBody};
-  return keep(std::move(hoisted));
+  return keep(std::move(hoisted), /*dominated=*/true);
 }
 
 const std::optional<Combiner> &Worker::combine(ArrayRef<ValueType> partTypes,
