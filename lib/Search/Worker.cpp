@@ -188,14 +188,14 @@ bool Worker::visitSingle(const Launch &launch, const Graph &body,
   candidate.graphs = {
       std::move(kernel),
       saveTiles(body, newest.value, space.output, launch.outputDims)};
-  if (keep(std::move(candidate)))
-    return true;
+  if (keep(std::move(candidate)) || !observesDominated())
+    return done();
   // The same µGraph with its final op at kernel level.
   std::optional<FinalOp> hoist =
       getHoistableOp(launch, body, tiles, space.inputTypes.size(), newest.value,
                      space.output, launch.outputDims);
   if (!hoist)
-    return false;
+    return done();
   sem::Program hoisted;
   Graph hoistedKernel = makeKernelGraph(space.inputTypes);
   SmallVector<int32_t> saved =
@@ -205,7 +205,8 @@ bool Worker::visitSingle(const Launch &launch, const Graph &body,
   hoisted.graphs = {
       std::move(hoistedKernel),
       saveTiles(body, hoist->values, hoist->types, launch.outputDims)};
-  return keep(std::move(hoisted), /*dominated=*/true);
+  shared.options.observe(hoisted);
+  return done();
 }
 
 bool Worker::visitSplit(const Launch &launch, const Graph &body,
@@ -253,7 +254,7 @@ bool Worker::visitSplit(const Launch &launch, const Graph &body,
       appendGraphDef(kernel, kernel.inputs, partTypes, 1);
   kernel.outputs.assign({appendGraphDef(kernel, partials, space.output, 2)[0]});
   candidate.graphs = {std::move(kernel), first, combiner->body};
-  if (keep(std::move(candidate)) || !combiner->hoist)
+  if (keep(std::move(candidate)) || !combiner->hoist || !observesDominated())
     return done();
   // The same µGraph with the combining kernel's final op at kernel level.
   sem::Program hoisted;
@@ -265,7 +266,8 @@ bool Worker::visitSplit(const Launch &launch, const Graph &body,
       hoistedKernel, combiner->hoist->op, saved, space.output)});
   hoisted.graphs = {std::move(hoistedKernel), std::move(first),
                     combiner->hoistedBody};
-  return keep(std::move(hoisted), /*dominated=*/true);
+  shared.options.observe(hoisted);
+  return done();
 }
 
 const std::optional<Combiner> &Worker::combine(ArrayRef<ValueType> partTypes,

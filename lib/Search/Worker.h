@@ -7,8 +7,8 @@
 //
 // A worker turns launch configurations into complete candidates: one-kernel
 // µGraphs, and split pairs whose combining kernel it searches (and caches),
-// each also with its final elementwise op hoisted to kernel level (generated
-// for the observer, never kept: its fused twin dominates it).
+// each also with its final elementwise op hoisted to kernel level (shown to
+// an observer only: its fused twin dominates it).
 // Each worker has its own expression pool and Z3 oracle, so workers run on
 // their own threads.
 //
@@ -94,18 +94,21 @@ private:
   const std::optional<Combiner> &combine(ArrayRef<sem::ValueType> partTypes,
                                          ArrayRef<ExprId> partExprs,
                                          int64_t split);
-  /// Records a complete candidate. A dominated one (a hoisted form, whose
-  /// fused twin computes the same with one launch and two saved tensors
-  /// less) is only observed (BlockSearchOptions::observe): it is in the
-  /// space, but never among the candidates scheduled, verified and kept.
-  bool keep(sem::Program candidate, bool dominated = false) {
+  /// Records a complete candidate.
+  bool keep(sem::Program candidate) {
     ++statistics.complete;
     ++shared.complete;
     if (shared.options.observe)
       shared.options.observe(candidate);
-    if (!dominated)
-      found->push_back(std::move(candidate));
+    found->push_back(std::move(candidate));
     return done();
+  }
+  /// Whether an observer watches for dominated candidates: a hoisted form,
+  /// whose fused twin computes the same with one launch and two saved
+  /// tensors less, is in the space but is only shown to the observer
+  /// (BlockSearchOptions::observe), never counted, scheduled or kept.
+  bool observesDominated() const {
+    return static_cast<bool>(shared.options.observe);
   }
 
   SharedState &shared;
