@@ -308,14 +308,32 @@ void orderHoistedResults(sem::Program &program) {
 /// threads), so its grid, for-loop, maps and tile shapes are a schedule, not
 /// a choice the search makes. A last-dimension accumulator then is the
 /// reduction it sums to: `sum_last` the reduction to size 1, `sum_last_to
-/// s` the reduction to size s (strided, as the search's are).
+/// s` the reduction to size s (strided, as the search's are), and `sum`
+/// over a for-loop that walks rows in chunks of s the reduction to s.
 void normalizeCombiner(sem::Program &program) {
   Graph *body = getCombiner(program);
   if (!body)
     return;
   orderPartialResults(program);
   normalizeOperands(program);
+  // A for-loop that walks the parts' last dimension in chunks makes a `sum`
+  // accumulator of a chunk the strided reduction of the row to the chunk's
+  // extent (chunk i holds columns i*s to i*s+s-1, so the sum over i of
+  // column j sums the row's columns j + k*s).
+  bool chunksRows =
+      body->forloop > 1 && llvm::all_of(body->nodes, [&](const Node &node) {
+        return node.kind != OpKind::InputLoader || node.dim < 0 ||
+               node.dim + 1 ==
+                   int64_t(body->values[node.results[0]].shape.size());
+      });
   for (Node &node : body->nodes) {
+    if (chunksRows && node.kind == OpKind::ForloopAccum &&
+        node.accum == AccumKind::Sum) {
+      node.kind = OpKind::Reduction;
+      node.dim =
+          static_cast<int64_t>(body->values[node.operands[0]].shape.size()) - 1;
+      node.size = body->values[node.operands[0]].shape.back();
+    }
     node.map = {-1, -1, -1};
     if (node.kind == OpKind::InputLoader)
       node.dim = -1;
