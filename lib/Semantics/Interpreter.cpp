@@ -561,6 +561,16 @@ Evaluator<D>::runBlockGroup(const Graph &body, ArrayRef<const T *> inputs,
           if (node.map[axis] >= 0)
             offsets[node.map[axis]] +=
                 blocks[b][axis] * tile.shape[node.map[axis]];
+        // A program the IR verifier accepts never writes outside its result;
+        // one built otherwise (a search candidate, a program cut to reduced
+        // sizes) is refused rather than allowed to write past the tensor.
+        for (auto [offset, extent, bound] :
+             llvm::zip_equal(offsets, tile.shape, whole.shape))
+          if (offset + extent > bound)
+            return fail(node, llvm::formatv("block ({0}, {1}, {2}) writes "
+                                            "outside its result",
+                                            blocks[b][0], blocks[b][1],
+                                            blocks[b][2]));
         insertBox(whole, tile, offsets);
         if (outOfTime(tile.size()))
           return timeUp();

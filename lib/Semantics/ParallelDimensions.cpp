@@ -289,7 +289,7 @@ private:
       int64_t tile = axis < 0 ? extent : extent / body.grid[axis];
       llvm::SmallVector<int64_t, 8> tiles(dims.begin(), dims.end());
       bool withinBlocks = Placer(program, body, tile).placeBody(tiles) &&
-                          placeSavers(body, axis, tiles);
+                          placeSavers(body, axis, tiles, /*tracked=*/true);
       if (withinBlocks) {
         dims = std::move(tiles);
       } else {
@@ -297,7 +297,7 @@ private:
         for (const Node &op : body.nodes)
           if (op.kind == OpKind::InputLoader)
             dims[op.results[0]] = kNone;
-        if (axis < 0 || !placeSavers(body, axis, dims))
+        if (axis < 0 || !placeSavers(body, axis, dims, /*tracked=*/false))
           continue;
       }
       for (auto [result, output] : llvm::zip(node.results, body.outputs))
@@ -347,9 +347,12 @@ private:
   /// Whether `axis` takes the dimension apart in `body`'s savers: it maps
   /// the dimension of each saved tensor, which its tiles have at the same
   /// place if they have it (`dims`); without an axis, where the tiles have
-  /// it. Adds where it lies in the saved tensors.
+  /// it. When the tiles' dimensions are `tracked`, a saved tile must have
+  /// it: one that does not (a tile of keys saved along the rows) keeps its
+  /// extent when the tensor is cut, and would be written past the cut
+  /// tensor. Adds where it lies in the saved tensors.
   bool placeSavers(const Graph &body, int axis,
-                   llvm::SmallVectorImpl<int64_t> &dims) const {
+                   llvm::SmallVectorImpl<int64_t> &dims, bool tracked) const {
     for (int32_t output : body.outputs) {
       auto saver = llvm::find_if(body.nodes, [&](const Node &node) {
         return node.kind == OpKind::OutputSaver && node.results[0] == output;
@@ -359,6 +362,7 @@ private:
       int64_t tileDim = dims[saver->operands[0]];
       int64_t dim = axis >= 0 ? saver->map[axis] : tileDim;
       if (dim < 0 || (tileDim != kNone && tileDim != dim) ||
+          (tracked && tileDim == kNone) ||
           !mapsOnly(body, axis, *saver, dim,
                     body.values[saver->operands[0]].shape[dim]))
         return false;
