@@ -318,9 +318,11 @@ const std::optional<Combiner> &Worker::combine(ArrayRef<ValueType> partTypes,
     std::array<int32_t, 3> map = {launch.outputDims[0], launch.outputDims[1],
                                   -1};
     result = Combiner{saveTiles(body, newest.value, space.output, map),
-                      getHoistableOp(launch, body, tiles, partTypes.size(),
-                                     newest.value, space.output, map),
-                      Graph()};
+                      std::nullopt, Graph()};
+    // The hoisted form only an observer sees.
+    if (observesDominated())
+      result->hoist = getHoistableOp(launch, body, tiles, partTypes.size(),
+                                     newest.value, space.output, map);
     if (result->hoist)
       result->hoistedBody =
           saveTiles(body, result->hoist->values, result->hoist->types, map);

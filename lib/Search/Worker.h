@@ -34,8 +34,9 @@ struct FinalOp {
   SmallVector<sem::ValueType, 2> types;
 };
 
-/// The combining kernel of a split µGraph, and the same kernel saving the
-/// operands of its final op when that op may run at kernel level (`hoist`).
+/// The combining kernel of a split µGraph, and, when an observer watches
+/// the search, the same kernel saving the operands of its final op where
+/// that op may run at kernel level (`hoist`).
 struct Combiner {
   sem::Graph body;
   std::optional<FinalOp> hoist;
