@@ -15,7 +15,14 @@
 # the logs to $OUT (default ./gpu-pipeline-out). MIRAGE_TUNE_ONLY=1 stops
 # after the tuning; MIRAGE_TUNED_DB=FILE skips it and benchmarks with the
 # tuning database FILE of an earlier run (so that the two fit in separate
-# time-limited calls).
+# time-limited calls); MIRAGE_TUNING_DB_START=FILE tunes into a copy of FILE
+# (the bundles of an earlier call kept), so that the tuning too can be split
+# over calls, a subset of the bundles each. MIRAGE_RUNTIME_PREBUILT=1 uses
+# the library and mirage-tune already in the runtime build directory
+# (MIRAGE_RUNTIME_BUILD_DIR, carried from an earlier call on the same kind of
+# machine) without building; TRITON_CACHE_DIR, likewise carried, keeps
+# Triton's compiles. A Triton form whose compile takes longer than
+# MIRAGE_TRITON_COMPILE_LIMIT seconds (default 60) is not measured.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [[ $# -lt 1 ]]; then
@@ -34,10 +41,14 @@ build="${MIRAGE_RUNTIME_BUILD_DIR:-$root/build-runtime}"
 python="${PYTHON:-python3}"
 mkdir -p "$out"
 
-if ! "$root/scripts/build-runtime.sh" "$build" "$out/runtime-build.log"; then
+if [[ "${MIRAGE_RUNTIME_PREBUILT:-0}" == 1 && -x "$build/mirage-tune" &&
+      -f "$build/libmirage_runtime.so" ]]; then
+  echo "runtime: using the build in $build"
+elif ! "$root/scripts/build-runtime.sh" "$build" "$out/runtime-build.log"; then
   echo "pipeline benchmark: the runtime did not build"
   exit 1
 fi
+echo "runtime ready: $(date -u +%T)"
 
 # The tuner on its own test bundle first: candidate 1 must win.
 "$build/mirage-tune" "$root/runtime/test/bundles/tuning_mean" \
@@ -54,9 +65,12 @@ if [[ -n "${MIRAGE_TUNED_DB:-}" ]]; then
   cp "$MIRAGE_TUNED_DB" "$db"
 else
   rm -f "$db"
+  [[ -n "${MIRAGE_TUNING_DB_START:-}" ]] && cp "$MIRAGE_TUNING_DB_START" "$db"
   # Triton's compiles in parallel first; the measurements are sequential.
   "$python" "$root/bench/gpu/triton_precompile.py" "$pipeline"/pipeline_*/ \
+    --limit "${MIRAGE_TRITON_COMPILE_LIMIT:-60}" --slow "$out/triton-slow.txt" \
     >"$out/triton-precompile.log" 2>&1
+  echo "Triton modules compiled: $(date -u +%T)"
   for bundle in "$pipeline"/pipeline_*/; do
     name="$(basename "$bundle")"
     log="$out/tune-${name#pipeline_}.txt"
@@ -64,11 +78,12 @@ else
       # Triton forms measured beside the PTX (docs/Runtime.md, "Triton
       # measurements").
       MIRAGE_RUNTIME_LIBRARY="$build/libmirage_runtime.so" \
-        "$python" -m mirage.tuning "$bundle" --db "$db" >"$log" 2>&1
+        "$python" -m mirage.tuning "$bundle" --db "$db" \
+        --skip-triton "$out/triton-slow.txt" >"$log" 2>&1
     else
       "$build/mirage-tune" "$bundle" --db "$db" >"$log" 2>&1
     fi
-    echo "tuning $name: exit $?"
+    echo "tuning $name: exit $? ($(date -u +%T))"
     tail -n 15 "$log"
   done
 fi

@@ -150,14 +150,16 @@ class _Timer:
 
 
 def measure_triton(bundle, module, device_index=0, runs=50, warmup=5,
-                   rtol=2e-2, input_scale=0.1, seed=1):
+                   rtol=2e-2, input_scale=0.1, seed=1, skip=()):
     """Measurements of the Triton forms of the tuning groups of `bundle` (a
     loaded mirage.runtime.Bundle), from `module` (load_triton_module), in
     the tuning database's form with "backend": "triton": one per function
     of a group that the module has (a function the translation left out is
     not measured). A form that raises is "failed" with the error; one whose
     outputs differ is "wrong". Groups whose program as written overflows
-    even on shrunk inputs are skipped (the tuner fails them)."""
+    even on shrunk inputs are skipped (the tuner fails them). The functions
+    named in `skip` are not run: each is "failed", its compile given up
+    (bench/gpu/triton_precompile.py)."""
     import torch
     device = torch.device("cuda", device_index)
     plan = read_plan(bundle.directory)
@@ -183,6 +185,13 @@ def measure_triton(bundle, module, device_index=0, runs=50, warmup=5,
             if references is None:
                 continue
             for spec in present:
+                if spec.name in skip:
+                    measurements.append({
+                        "function": spec.name,
+                        "candidate": spec.tuning["candidate"],
+                        "backend": "triton", "status": "failed",
+                        "message": "Triton's compile was given up"})
+                    continue
                 measurements.append(_measure(
                     functions[spec.name][0], spec, inputs, references, rtol,
                     timer))
@@ -245,18 +254,19 @@ class TritonFunction:
         return results[0] if len(results) == 1 else tuple(results)
 
 
-def tune(bundle, triton_module=None, database=None, device_index=0):
+def tune(bundle, triton_module=None, database=None, device_index=0,
+         skip=()):
     """Tunes every group of `bundle` (a loaded mirage.runtime.Bundle) on
     CUDA device `device_index`, with the Triton forms of `triton_module`
-    (a path or a loaded module; None: PTX only) measured beside the PTX,
-    and records each group's winner, function and backend, in the tuning
-    database. Returns the groups' tables as text."""
+    (a path or a loaded module; None: PTX only) but those named in `skip`
+    measured beside the PTX, and records each group's winner, function and
+    backend, in the tuning database. Returns the groups' tables as text."""
     measured = None
     if triton_module is not None:
         module = (load_triton_module(triton_module)
                   if isinstance(triton_module, (str, pathlib.Path))
                   else triton_module)
-        measured = measure_triton(bundle, module, device_index)
+        measured = measure_triton(bundle, module, device_index, skip=skip)
     return bundle.tune(database=database, device_index=device_index,
                        measurements=measured)
 
@@ -271,7 +281,16 @@ def main(argv=None):
                         "(default: BUNDLE/triton.py when present)")
     parser.add_argument("--db", help="the tuning database")
     parser.add_argument("--device", type=int, default=0)
+    parser.add_argument("--skip-triton", type=pathlib.Path,
+                        help="a file of `BUNDLE-NAME FUNCTION` lines: Triton "
+                        "forms not to run (their compile was given up)")
     args = parser.parse_args(argv)
+    skip = set()
+    if args.skip_triton is not None and args.skip_triton.is_file():
+        for line in args.skip_triton.read_text().splitlines():
+            words = line.split()
+            if len(words) == 2 and words[0] == args.bundle.resolve().name:
+                skip.add(words[1])
     from mirage import runtime
     try:
         import torch
@@ -286,7 +305,8 @@ def main(argv=None):
     try:
         bundle = runtime.load_bundle(args.bundle, device=args.device)
         try:
-            print(tune(bundle, module, args.db, args.device), end="")
+            print(tune(bundle, module, args.db, args.device, skip),
+                  end="")
         finally:
             bundle.close()
     except (runtime.MirageError, ValueError, OSError) as error:

@@ -47,6 +47,12 @@ constexpr const char *kAxisNames[3] = {"x", "y", "z"};
 constexpr int64_t kMaxElements = int64_t(1) << 31;
 /// Triton's largest tensor, in elements (TRITON_MAX_TENSOR_NUMEL).
 constexpr int64_t kMaxTritonTensorElements = int64_t(1) << 20;
+/// The most values per thread of a tile once padded. Beyond a thread's 255
+/// registers a tile spills; far beyond, Triton takes minutes to compile it:
+/// an H200 gave up after 20 s on each of eight MHA candidates whose 2x2x4096
+/// tiles, padded to 16x16x4096 for tl.dot, held 8192 values per thread
+/// (they would have spilled most of them had they compiled).
+constexpr int64_t kMaxValuesPerThread = 2048;
 /// tl.dot stages its operands in shared memory (227 KiB per block on an
 /// H100): a dot of loaded operands beyond this many bytes walks K in chunks
 /// of at most kDotChunkBytes, loading each chunk again (an H200 refused a
@@ -316,9 +322,7 @@ GraphDefLaunch KernelWriter::write(StringRef name) {
   analyze();
   GraphDefLaunch launch;
   launch.grid = grid;
-  int64_t warps = std::max<int64_t>(1, op.getNumThreads() / 32);
-  launch.numWarps =
-      static_cast<int64_t>(llvm::bit_floor(static_cast<uint64_t>(warps)));
+  launch.numWarps = getNumWarps(op);
   int64_t blocks = grid[0] * grid[1] * grid[2];
   for (Operation *collective : collectives) {
     SmallVector<int64_t> shape{blocks};
@@ -864,10 +868,17 @@ void KernelWriter::writeAccumFinish(block::ForloopAccumOp accum) {
 
 } // namespace
 
+int64_t triton::getNumWarps(kernel::GraphDefOp op) {
+  int64_t warps = std::max<int64_t>(1, op.getNumThreads() / 32);
+  return static_cast<int64_t>(llvm::bit_floor(static_cast<uint64_t>(warps)));
+}
+
 /// Refuses a body op with a result tile of more than Triton's largest
-/// tensor once padded. (What does not fit in a block's shared memory shows
-/// only when Triton compiles the kernel: an OutOfResources error.)
-static LogicalResult checkTileSizes(Operation *inner) {
+/// tensor once padded, or of more values per thread of the program's
+/// `warps` warps than kMaxValuesPerThread. (What does not fit in a block's
+/// shared memory shows only when Triton compiles the kernel: an
+/// OutOfResources error.)
+static LogicalResult checkTileSizes(Operation *inner, int64_t warps) {
   auto paddedElements = [](Value value) {
     return ShapedType::getNumElements(paddedShape(shapeOf(value)));
   };
@@ -882,6 +893,13 @@ static LogicalResult checkTileSizes(Operation *inner) {
              << result.getType() << ", " << elements
              << " elements once padded: more than Triton's largest tensor ("
              << kMaxTritonTensorElements << " elements)";
+    int64_t perThread = llvm::divideCeil(elements, warps * 32);
+    if (perThread > kMaxValuesPerThread)
+      return inner->emitOpError("makes a tile of ")
+             << result.getType() << ", " << perThread
+             << " values per thread of " << warps
+             << " warps once padded: more than the Triton backend compiles ("
+             << kMaxValuesPerThread << ")";
   }
   return success();
 }
@@ -902,7 +920,7 @@ LogicalResult triton::checkGraphDef(kernel::GraphDefOp op) {
              << value.getType()
              << ": the Triton backend indexes tensors with int32";
   for (Operation &inner : op.getBodyBlock().without_terminator()) {
-    if (failed(checkTileSizes(&inner)))
+    if (failed(checkTileSizes(&inner, getNumWarps(op))))
       return failure();
     if (isa<block::ConcatOp>(inner))
       return inner.emitOpError(

@@ -31,6 +31,10 @@ struct GraphDefLaunch {
   int64_t numWarps;
 };
 
+/// The warps of a Triton program running `op`'s blocks: its threads per
+/// block in warps, rounded down to a power of two (as Triton requires).
+int64_t getNumWarps(kernel::GraphDefOp op);
+
 /// Checks that the Triton backend can express the body of `op`; emits an
 /// error naming the first op it cannot.
 LogicalResult checkGraphDef(kernel::GraphDefOp op);
