@@ -320,14 +320,17 @@ std::optional<sem::Program> search::splitAfter(const sem::Program &reference,
                                                PrefixCut &cut) {
   const Graph &kernel = reference.getKernelGraph();
   const Graph &graph = candidate.getKernelGraph();
-  // The leading op, graph_defs, and perhaps a final elementwise op that the
-  // search hoists from the last graph_def.
+  // The leading op, graph_defs (between which a unary op of an input that
+  // the search hoists from a combining kernel), and perhaps a final
+  // elementwise op that it hoists from the last graph_def.
   if (graph.nodes.size() < 2 || graph.inputs.size() != kernel.inputs.size() ||
       graph.nodes[0].kind == OpKind::GraphDef ||
       graph.nodes[1].kind != OpKind::GraphDef ||
-      llvm::any_of(
-          llvm::drop_end(llvm::drop_begin(graph.nodes)),
-          [](const Node &node) { return node.kind != OpKind::GraphDef; }) ||
+      llvm::any_of(llvm::drop_end(llvm::drop_begin(graph.nodes)),
+                   [](const Node &node) {
+                     return node.kind != OpKind::GraphDef &&
+                            !sem::isUnary(node.kind);
+                   }) ||
       (graph.nodes.back().kind != OpKind::GraphDef &&
        !sem::isBinary(graph.nodes.back().kind)))
     return std::nullopt;

@@ -192,6 +192,26 @@ const Node *getHoistedOp(const Graph &kernel) {
   return readsGraphDefs ? &op : nullptr;
 }
 
+/// The ops of `kernel` that apply a unary elementwise op to one of its
+/// inputs for a graph_def to read: the op a combining kernel applies to the
+/// input it reads beside the parts, hoisted to kernel level, as the search
+/// also builds it (Combiner::inputOp in lib/Search/Worker.h).
+SmallVector<const Node *> getHoistedInputOps(const Graph &kernel) {
+  SmallVector<const Node *> ops;
+  for (const Node &node : kernel.nodes)
+    if (sem::isUnary(node.kind) &&
+        llvm::is_contained(kernel.inputs, node.operands[0]) &&
+        llvm::all_of(kernel.nodes,
+                     [&](const Node &reader) {
+                       return reader.kind == OpKind::GraphDef ||
+                              !llvm::is_contained(reader.operands,
+                                                  node.results[0]);
+                     }) &&
+        !llvm::is_contained(kernel.outputs, node.results[0]))
+      ops.push_back(&node);
+  return ops;
+}
+
 /// The graph_defs of `kernel`.
 SmallVector<const Node *> getGraphDefs(const Graph &kernel) {
   SmallVector<const Node *> defs;
@@ -202,17 +222,27 @@ SmallVector<const Node *> getGraphDefs(const Graph &kernel) {
 }
 
 /// The body of the combining kernel of a split µGraph in `program`, or
-/// null: the second of exactly two graph_defs, reading only the first's
-/// results (and followed by nothing but a hoisted final op).
+/// null: the second of exactly two graph_defs, reading the first's results
+/// and perhaps an input of the program, or a hoisted input op's result
+/// (and followed by nothing but a hoisted final op).
 Graph *getCombiner(sem::Program &program) {
   const Graph &kernel = program.getKernelGraph();
   SmallVector<const Node *> defs = getGraphDefs(kernel);
+  SmallVector<const Node *> inputOps = getHoistedInputOps(kernel);
   size_t others = kernel.nodes.size() - defs.size();
-  if (defs.size() != 2 || others > (getHoistedOp(kernel) ? 1 : 0))
+  if (defs.size() != 2 || inputOps.size() > 1 ||
+      others > (getHoistedOp(kernel) ? 1 : 0) + inputOps.size())
     return nullptr;
   const Node &first = *defs[0], &second = *defs[1];
-  if (!llvm::all_of(second.operands, [&](int32_t operand) {
-        return llvm::is_contained(first.results, operand);
+  auto isPart = [&](int32_t operand) {
+    return llvm::is_contained(first.results, operand);
+  };
+  if (!llvm::any_of(second.operands, isPart) ||
+      !llvm::all_of(second.operands, [&](int32_t operand) {
+        return isPart(operand) || llvm::is_contained(kernel.inputs, operand) ||
+               llvm::any_of(inputOps, [&](const Node *op) {
+                 return op->results[0] == operand;
+               });
       }))
     return nullptr;
   return &program.graphs[second.body];
@@ -379,15 +409,18 @@ std::optional<Reachability> checkSpace(const sem::Program &reference,
   const Graph &kernel = candidate.getKernelGraph();
   SmallVector<std::string> outside;
   const Node *hoisted = getHoistedOp(kernel);
+  SmallVector<const Node *> inputOps = getHoistedInputOps(kernel);
   for (const Node &node : kernel.nodes)
-    if (node.kind != OpKind::GraphDef && &node != hoisted)
+    if (node.kind != OpKind::GraphDef && &node != hoisted &&
+        !llvm::is_contained(inputOps, &node))
       outside.push_back(sem::getOpName(node.kind).str());
   if (!outside.empty())
     return excluded("kernel ops",
                     "kernel-level " + llvm::join(outside, ", ") +
                         " beside the graph_defs; the search builds "
-                        "graph_defs, and a final elementwise op after "
-                        "them");
+                        "graph_defs, a final elementwise op after them, "
+                        "and a unary op of an input that a combining "
+                        "kernel reads");
   SmallVector<const Node *> defs = getGraphDefs(kernel);
   bool split = defs.size() == 2;
   if (defs.empty() || defs.size() > 2 || (split && !options.splitKernels) ||

@@ -148,6 +148,51 @@ std::optional<FinalOp> getHoistableOp(const Launch &launch, const Graph &body,
   return hoist;
 }
 
+/// Whether input `input` of `kernel` (a reference) reaches the operand of
+/// one of its reductions through elementwise ops alone (attention's scores
+/// through `exp`): a sum over a row that a combining kernel can take of the
+/// input itself.
+bool feedsReduction(const Graph &kernel, int32_t input) {
+  llvm::DenseSet<int32_t> derived = {input};
+  for (const Node &node : kernel.nodes) {
+    bool reads = llvm::any_of(node.operands, [&](int32_t operand) {
+      return derived.contains(operand);
+    });
+    if (!reads)
+      continue;
+    if (node.kind == OpKind::Reduction)
+      return true;
+    if (sem::isUnary(node.kind) || sem::isBinary(node.kind))
+      derived.insert(node.results.begin(), node.results.end());
+  }
+  return false;
+}
+
+/// The only reader of value `loaded` of `body` when it is a unary
+/// elementwise op, and `body` without it, its readers reading `loaded`
+/// instead (the op run at kernel level on what `loaded` loads); or nothing.
+std::optional<std::pair<Node, Graph>> hoistReader(const Graph &body,
+                                                  int32_t loaded) {
+  auto reads = [&](const Node &node) {
+    return llvm::is_contained(node.operands, loaded);
+  };
+  if (llvm::count_if(body.nodes, reads) != 1)
+    return std::nullopt;
+  const Node &reader = *llvm::find_if(body.nodes, reads);
+  if (!sem::isUnary(reader.kind))
+    return std::nullopt;
+  Graph hoisted = body;
+  hoisted.nodes.clear();
+  int32_t result = reader.results[0];
+  for (Node node : body.nodes) {
+    if (node.results[0] == result)
+      continue;
+    llvm::replace(node.operands, result, loaded);
+    hoisted.nodes.push_back(std::move(node));
+  }
+  return std::make_pair(reader, std::move(hoisted));
+}
+
 /// Appends `op`, an elementwise op of a body, to `kernel` on `operands`;
 /// returns its result, of type `type`.
 int32_t appendKernelOp(Graph &kernel, Node op, ArrayRef<int32_t> operands,
@@ -240,7 +285,7 @@ bool Worker::visitSplit(const Launch &launch, const Graph &body,
     partValues.push_back(tile->value);
   }
   const std::optional<Combiner> &combiner =
-      combine(partTypes, partExprs, launch.grid[1]);
+      combine(partTypes, partExprs, launch);
   if (!combiner)
     return done();
 
@@ -250,18 +295,42 @@ bool Worker::visitSplit(const Launch &launch, const Graph &body,
                            launch.outputDims[2]});
   sem::Program candidate;
   Graph kernel = makeKernelGraph(space.inputTypes);
-  SmallVector<int32_t> partials =
-      appendGraphDef(kernel, kernel.inputs, partTypes, 1);
-  kernel.outputs.assign({appendGraphDef(kernel, partials, space.output, 2)[0]});
+  // The combining kernel's operands: the partial results, and the input it
+  // reads beside them.
+  auto getCombined = [&](Graph &kernel) {
+    SmallVector<int32_t> operands =
+        appendGraphDef(kernel, kernel.inputs, partTypes, 1);
+    if (combiner->input >= 0)
+      operands.push_back(kernel.inputs[combiner->input]);
+    return operands;
+  };
+  kernel.outputs.assign(
+      {appendGraphDef(kernel, getCombined(kernel), space.output, 2)[0]});
   candidate.graphs = {std::move(kernel), first, combiner->body};
-  if (keep(std::move(candidate)) || !combiner->hoist || !observesDominated())
+  if (keep(std::move(candidate)) || !observesDominated())
+    return done();
+  if (combiner->inputOp) {
+    // The same µGraph with the op the combining kernel applies to the input
+    // at kernel level, between the two kernels.
+    sem::Program hoisted;
+    Graph hoistedKernel = makeKernelGraph(space.inputTypes);
+    SmallVector<int32_t> operands =
+        appendGraphDef(hoistedKernel, hoistedKernel.inputs, partTypes, 1);
+    int32_t input = hoistedKernel.inputs[combiner->input];
+    operands.push_back(appendKernelOp(hoistedKernel, *combiner->inputOp, input,
+                                      hoistedKernel.values[input]));
+    hoistedKernel.outputs.assign(
+        {appendGraphDef(hoistedKernel, operands, space.output, 2)[0]});
+    hoisted.graphs = {std::move(hoistedKernel), first, combiner->inputOpBody};
+    shared.options.observe(hoisted);
+  }
+  if (!combiner->hoist)
     return done();
   // The same µGraph with the combining kernel's final op at kernel level.
   sem::Program hoisted;
   Graph hoistedKernel = makeKernelGraph(space.inputTypes);
-  partials = appendGraphDef(hoistedKernel, hoistedKernel.inputs, partTypes, 1);
-  SmallVector<int32_t> saved =
-      appendGraphDef(hoistedKernel, partials, combiner->hoist->types, 2);
+  SmallVector<int32_t> saved = appendGraphDef(
+      hoistedKernel, getCombined(hoistedKernel), combiner->hoist->types, 2);
   hoistedKernel.outputs.assign({appendKernelOp(
       hoistedKernel, combiner->hoist->op, saved, space.output)});
   hoisted.graphs = {std::move(hoistedKernel), std::move(first),
@@ -272,12 +341,13 @@ bool Worker::visitSplit(const Launch &launch, const Graph &body,
 
 const std::optional<Combiner> &Worker::combine(ArrayRef<ValueType> partTypes,
                                                ArrayRef<ExprId> partExprs,
-                                               int64_t split) {
+                                               const Launch &split) {
   CombineKey key;
   std::get<0>(key).assign(partExprs.begin(), partExprs.end());
   for (const ValueType &type : partTypes)
     std::get<1>(key).emplace_back(type.shape.begin(), type.shape.end());
-  std::get<2>(key) = split;
+  std::get<2>(key) = split.grid[1];
+  std::get<3>(key) = split.splitLabel;
   auto [entry, inserted] = combined.try_emplace(std::move(key));
   std::optional<Combiner> &result = entry->second;
   if (!inserted)
@@ -301,13 +371,15 @@ const std::optional<Combiner> &Worker::combine(ArrayRef<ValueType> partTypes,
   // accumulated a tile rather than its row sum).
   llvm::SmallSetVector<int64_t, 4> sizes;
   for (const ValueType &type : partTypes)
-    sizes.insert(type.shape.back() / split);
+    sizes.insert(type.shape.back() / split.grid[1]);
   sizes.insert(1);
   for (int64_t size : sizes)
     parts.vocabulary.push_back({OpKind::Reduction, AccumKind::Sum, size});
   for (const OpChoice &choice : space.vocabulary)
     if (sem::isUnary(choice.kind) || sem::isBinary(choice.kind))
       parts.vocabulary.push_back(choice);
+  // The input read beside the parts (-1: none).
+  int32_t input = -1;
   auto visitCombined = [&](const Launch &launch, const Graph &body,
                            ArrayRef<Tile> tiles) {
     const Tile &newest = tiles.back();
@@ -315,22 +387,57 @@ const std::optional<Combiner> &Worker::combine(ArrayRef<ValueType> partTypes,
         !matchesOutput(newest, parts.labels) ||
         !context.equivalent(newest.expr, context.target))
       return false;
+    // With an input beside them, the kernel must still combine every part
+    // (and read the input): it is not a kernel of its own.
+    size_t numLoads = parts.inputTypes.size() + (input >= 0 ? 1 : 0);
+    if (input >= 0 &&
+        !llvm::all_of(tiles.take_front(numLoads), [&](const Tile &load) {
+          return llvm::any_of(body.nodes, [&](const Node &node) {
+            return llvm::is_contained(node.operands, load.value);
+          });
+        }))
+      return false;
     std::array<int32_t, 3> map = {launch.outputDims[0], launch.outputDims[1],
                                   -1};
-    result = Combiner{saveTiles(body, newest.value, space.output, map),
-                      std::nullopt, Graph()};
-    // The hoisted form only an observer sees.
+    result.emplace();
+    result->body = saveTiles(body, newest.value, space.output, map);
+    result->input = input;
+    // The hoisted forms only an observer sees.
     if (observesDominated())
-      result->hoist = getHoistableOp(launch, body, tiles, partTypes.size(),
+      result->hoist = getHoistableOp(launch, body, tiles, numLoads,
                                      newest.value, space.output, map);
     if (result->hoist)
       result->hoistedBody =
           saveTiles(body, result->hoist->values, result->hoist->types, map);
+    if (input >= 0 && observesDominated())
+      if (auto hoisted = hoistReader(result->body, tiles[numLoads - 1].value)) {
+        result->inputOp = hoisted->first;
+        result->inputOpBody = std::move(hoisted->second);
+      }
     return true;
   };
-  BodyEnumerator enumerator(context, parts, visitCombined);
-  enumerator.run(getCombineLaunch(space.output.shape, shared.options.gridSizes,
-                                  kCombineBlocksPerSM *
-                                      shared.options.chip->multiprocessors));
+  Launch launch = getCombineLaunch(space.output.shape, shared.options.gridSizes,
+                                   kCombineBlocksPerSM *
+                                       shared.options.chip->multiprocessors);
+  BodyEnumerator(context, parts, visitCombined).run(launch);
+  // Parts that do not give the output alone (attention's numerators without
+  // their denominators) may with one input of the reference beside them:
+  // one that holds the split dimension and reaches a reduction through
+  // elementwise ops (what the parts lack is a sum over that dimension, which
+  // the combining kernel takes of the whole row). Two ops more: one to load
+  // it and one to use it.
+  const Graph &reference = shared.reference.getKernelGraph();
+  for (size_t i = 0; i < space.inputTypes.size() && !result; ++i) {
+    if (!llvm::is_contained(space.labels.inputs[i], split.splitLabel) ||
+        !feedsReduction(reference, reference.inputs[i]))
+      continue;
+    KernelSpace withInput = parts;
+    withInput.inputTypes.push_back(space.inputTypes[i]);
+    withInput.inputExprs.push_back(space.inputExprs[i]);
+    withInput.labels.inputs.push_back(space.labels.inputs[i]);
+    withInput.maxOps += 2;
+    input = static_cast<int32_t>(i);
+    BodyEnumerator(context, withInput, visitCombined).run(launch);
+  }
   return result;
 }

@@ -39,8 +39,16 @@ struct FinalOp {
 /// that op may run at kernel level (`hoist`).
 struct Combiner {
   sem::Graph body;
+  /// The reference input the kernel reads after the parts (attention's
+  /// scores, whose row sums it takes itself), or -1: the parts alone.
+  int32_t input = -1;
   std::optional<FinalOp> hoist;
   sem::Graph hoistedBody;
+  /// When an observer watches and the kernel applies a unary elementwise op
+  /// to the input alone (`exp` of the scores): that op, and the kernel
+  /// reading its result instead, the op then running at kernel level.
+  std::optional<sem::Node> inputOp;
+  sem::Graph inputOpBody;
 };
 
 /// One thread's share of a search: its own expressions, oracle and
@@ -91,10 +99,12 @@ private:
   bool visitSplit(const Launch &launch, const sem::Graph &body,
                   ArrayRef<Tile> tiles);
   /// The kernel computing the output from the partial results of `parts`
-  /// (types and expressions), or nothing. Cached.
+  /// (types and expressions) of a first kernel split by `launch`, or, when
+  /// they alone do not give it, from them and one input of the reference
+  /// that holds the split dimension; or nothing. Cached.
   const std::optional<Combiner> &combine(ArrayRef<sem::ValueType> partTypes,
                                          ArrayRef<ExprId> partExprs,
-                                         int64_t split);
+                                         const Launch &launch);
   /// Records a complete candidate.
   bool keep(sem::Program candidate) {
     ++statistics.complete;
@@ -115,9 +125,10 @@ private:
   SharedState &shared;
   SearchContext context;
   KernelSpace space;
-  /// The parts' expressions and shapes, and the split.
+  /// The parts' expressions and shapes, and the split: its blocks and the
+  /// label of the dimension it splits.
   using CombineKey =
-      std::tuple<SmallVector<ExprId>, SmallVector<Shape>, int64_t>;
+      std::tuple<SmallVector<ExprId>, SmallVector<Shape>, int64_t, int32_t>;
   /// Combining kernels found (or not) so far.
   std::map<CombineKey, std::optional<Combiner>> combined;
   /// Where explore() puts candidates.

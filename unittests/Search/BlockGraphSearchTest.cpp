@@ -416,6 +416,54 @@ TEST_F(BlockGraphSearchTest, SumsRowsStridedOnlyInSplitFirstKernels) {
   }));
 }
 
+TEST_F(BlockGraphSearchTest, CombinesPartsWithAnInputTheyLack) {
+  // Attention after its Q·K: a first kernel that splits the keys may save
+  // only the numerators' parts; the combining kernel then reads the scores
+  // too and takes their rows' sums of exp itself (the public
+  // implementation's MHA forms 17 to 20). It still combines every part.
+  sem::Program reference = cutAfter(parse(kAttention), 0).rest;
+  BlockSearchOptions options;
+  options.singleKernels = false;
+  options.forloopRanges = {1, 2};
+  std::vector<sem::Program> generated = generate(reference, options, context);
+  auto readsInput = [&](const sem::Program &program) {
+    const sem::Graph &kernel = program.getKernelGraph();
+    return program.graphs.size() == 3 &&
+           llvm::any_of(kernel.nodes.back().operands, [&](int32_t operand) {
+             return llvm::is_contained(kernel.inputs, operand);
+           });
+  };
+  auto found = llvm::find_if(generated, readsInput);
+  ASSERT_NE(found, generated.end());
+  const sem::Node &combining = found->getKernelGraph().nodes.back();
+  const sem::Node &first = found->getKernelGraph().nodes.front();
+  // The scores (the rest's second input), after the parts.
+  EXPECT_EQ(combining.operands.back(), found->getKernelGraph().inputs[1]);
+  EXPECT_EQ(combining.operands.size(), first.results.size() + 1);
+  for (const sem::Graph &body : llvm::drop_begin(found->graphs))
+    for (int32_t input : body.inputs)
+      EXPECT_TRUE(llvm::any_of(body.nodes, [&](const sem::Node &node) {
+        return llvm::is_contained(node.operands, input);
+      }));
+  expectEquivalent(reference, *found);
+
+  // For an observer, the same µGraph with the combining kernel's `exp` of
+  // the scores at kernel level, between the kernels (the public
+  // implementation's MHA forms 15 and 16), right after its fused twin.
+  const std::vector<sem::OpKind> hoistedKinds = {
+      sem::OpKind::GraphDef, sem::toOpKind(ElementwiseKind::Exp),
+      sem::OpKind::GraphDef};
+  auto hoisted = llvm::find_if(generated, [&](const sem::Program &program) {
+    return kernelKinds(program) == hoistedKinds;
+  });
+  ASSERT_NE(hoisted, generated.end());
+  ASSERT_NE(hoisted, generated.begin());
+  EXPECT_TRUE(readsInput(*std::prev(hoisted)));
+  EXPECT_EQ(hoisted->getKernelGraph().nodes[1].operands[0],
+            hoisted->getKernelGraph().inputs[1]);
+  expectEquivalent(reference, *hoisted);
+}
+
 TEST_F(BlockGraphSearchTest, LabelsAttentionDimensions) {
   // Q's head dimension is contracted (reduced) although V's, of the same
   // extent, is kept; the key/value dimension is reduced; the batch and query

@@ -102,8 +102,9 @@ sem::Program composeAfter(const sem::Program &reference, const PrefixCut &cut,
 
 /// The inverse for a candidate of `reference` whose kernel graph starts
 /// with one op of the reference's own, the leading op `cut.node` (same
-/// kind, attributes and operands), and then holds graph_defs only, perhaps
-/// followed by one binary elementwise op (a hoisted final op): the
+/// kind, attributes and operands), and then holds graph_defs (with, between
+/// them, unary elementwise ops of the rest's inputs: hoisted input ops),
+/// perhaps followed by one binary elementwise op (a hoisted final op): the
 /// program of those graph_defs over the inputs of `cut.rest`. Nothing when
 /// the candidate is not of that form, or its graph_defs read an input only
 /// the kept op reads.
