@@ -72,6 +72,9 @@ static_assert(uint64_t(kMaxOracleTimeoutMs) * kResourcesPerMillisecond <=
                   std::numeric_limits<unsigned>::max(),
               "the longest query's budget must fit Z3's unsigned rlimit");
 
+/// The least wall-clock time-out of a query, in milliseconds.
+constexpr unsigned kMinWallClockMs = 250;
+
 Z3Oracle::Impl::Impl(const ExprPool &pool, unsigned timeoutMs)
     : pool(pool), solver(context), e(context.uninterpreted_sort("E")),
       input(context.function("in", context.int_sort(), e)),
@@ -91,11 +94,14 @@ Z3Oracle::Impl::Impl(const ExprPool &pool, unsigned timeoutMs)
   z3::params params(context);
   // The budget is Z3's resource count, which does not depend on the load of
   // the machine, so verdicts (and the search) are deterministic; the
-  // wall-clock time-out, ten times longer, only guards against a host far
-  // slower than this one.
+  // wall-clock time-out, ten times longer and at least kMinWallClockMs,
+  // only guards against a host far slower than this one. (At the search's
+  // 2 ms, ten times was 20 ms, which a thread descheduled on a loaded
+  // 2-core machine can exceed: a lit run of every test at once once lost a
+  // reachable candidate to an Unknown verdict that way.)
   timeoutMs = std::min(timeoutMs, kMaxOracleTimeoutMs);
   params.set("rlimit", timeoutMs * kResourcesPerMillisecond);
-  params.set("timeout", timeoutMs * 10);
+  params.set("timeout", std::max(timeoutMs * 10, kMinWallClockMs));
   // Quantifiers are instantiated by E-matching on the given patterns only;
   // model-based instantiation would search for counter-models instead.
   params.set("mbqi", false);
