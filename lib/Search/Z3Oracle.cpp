@@ -97,8 +97,8 @@ Z3Oracle::Impl::Impl(const ExprPool &pool, unsigned timeoutMs)
   // wall-clock time-out, ten times longer and at least kMinWallClockMs,
   // only guards against a host far slower than this one. (At the search's
   // 2 ms, ten times was 20 ms, which a thread descheduled on a loaded
-  // 2-core machine can exceed: a lit run of every test at once once lost a
-  // reachable candidate to an Unknown verdict that way.)
+  // 2-core machine can exceed: the likely cause of a reachable candidate
+  // missed once in a lit run of every test at once.)
   timeoutMs = std::min(timeoutMs, kMaxOracleTimeoutMs);
   params.set("rlimit", timeoutMs * kResourcesPerMillisecond);
   params.set("timeout", std::max(timeoutMs * 10, kMinWallClockMs));
