@@ -37,7 +37,7 @@ import sys
 
 from mirage.plan import read_plan
 
-__all__ = ["measure_triton", "tune", "load_triton_module",
+__all__ = ["measure_triton", "tune", "load_triton_module", "read_skipped",
            "TritonFunction"]
 
 #: Calls per replay of the warm timing's graph (the runtime's warmCalls).
@@ -271,6 +271,19 @@ def tune(bundle, triton_module=None, database=None, device_index=0,
                        measurements=measured)
 
 
+def read_skipped(path, bundle):
+    """The functions of `bundle` (a directory) that the file at `path`
+    lists, one `BUNDLE-NAME FUNCTION` line each, as
+    bench/gpu/triton_precompile.py writes those whose Triton compile it
+    gave up; none when there is no such file."""
+    path, name = pathlib.Path(path), pathlib.Path(bundle).resolve().name
+    if not path.is_file():
+        return set()
+    return {words[1] for words in map(str.split,
+                                      path.read_text().splitlines())
+            if len(words) == 2 and words[0] == name}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python3 -m mirage.tuning",
@@ -285,12 +298,8 @@ def main(argv=None):
                         help="a file of `BUNDLE-NAME FUNCTION` lines: Triton "
                         "forms not to run (their compile was given up)")
     args = parser.parse_args(argv)
-    skip = set()
-    if args.skip_triton is not None and args.skip_triton.is_file():
-        for line in args.skip_triton.read_text().splitlines():
-            words = line.split()
-            if len(words) == 2 and words[0] == args.bundle.resolve().name:
-                skip.add(words[1])
+    skip = (set() if args.skip_triton is None
+            else read_skipped(args.skip_triton, args.bundle))
     from mirage import runtime
     try:
         import torch

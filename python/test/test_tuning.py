@@ -134,3 +134,21 @@ def test_a_host_function_fills_the_tensors_of_out(tmp_path, monkeypatch):
         function(a, b, out=(torch.empty(2, 8),))
     with pytest.raises(AssertionError):
         function(a, b, out=(torch.empty(8, 2), torch.empty(2, 8)))
+
+
+def test_skipped_triton_forms_are_read_per_bundle(tmp_path):
+    # The list of triton_precompile.py: the lines of the bundle's own name,
+    # through a link to it as well; no file, no functions.
+    bundle = tmp_path / "pipeline_mha_bs8"
+    bundle.mkdir()
+    link = tmp_path / "links" / "pipeline_mha_bs8"
+    link.parent.mkdir()
+    link.symlink_to(bundle)
+    listed = tmp_path / "triton-slow.txt"
+    listed.write_text("pipeline_mha_bs8 mha_bs8_candidate_22\n"
+                      "pipeline_mha_bs1 mha_bs1_candidate_3\n"
+                      "pipeline_mha_bs8 mha_bs8_candidate_30\n\n")
+    expected = {"mha_bs8_candidate_22", "mha_bs8_candidate_30"}
+    assert tuning.read_skipped(listed, bundle) == expected
+    assert tuning.read_skipped(listed, link) == expected
+    assert tuning.read_skipped(tmp_path / "none.txt", bundle) == set()
