@@ -314,11 +314,10 @@ bool Worker::visitSplit(const Launch &launch, const Graph &body,
     // at kernel level, between the two kernels.
     sem::Program hoisted;
     Graph hoistedKernel = makeKernelGraph(space.inputTypes);
-    SmallVector<int32_t> operands =
-        appendGraphDef(hoistedKernel, hoistedKernel.inputs, partTypes, 1);
-    int32_t input = hoistedKernel.inputs[combiner->input];
-    operands.push_back(appendKernelOp(hoistedKernel, *combiner->inputOp, input,
-                                      hoistedKernel.values[input]));
+    SmallVector<int32_t> operands = getCombined(hoistedKernel);
+    int32_t input = operands.back();
+    operands.back() = appendKernelOp(hoistedKernel, *combiner->inputOp, input,
+                                     hoistedKernel.values[input]);
     hoistedKernel.outputs.assign(
         {appendGraphDef(hoistedKernel, operands, space.output, 2)[0]});
     hoisted.graphs = {std::move(hoistedKernel), first, combiner->inputOpBody};
