@@ -148,6 +148,19 @@ machine's copy of the tree may have no `.git`. With the device tool of these
 sessions, carry `gpu-run/...` and tar `$OUT` into one file; each suite's run
 took 4 to 8 minutes on an H200.
 
+A cold GPU machine first builds `runtime/` and compiles the bundles' Triton
+modules, so the tuning and the benchmark are best run as two calls:
+`MIRAGE_TUNE_ONLY=1` writes `tuning.json`, and a second call with
+`MIRAGE_TUNED_DB=<that file>` benchmarks. On an H200 (2026-11-29, ff9d6e3's
+14 pipeline bundles, `MIRAGE_TRITON_COMPILE_LIMIT=20`) the first call took
+258 s: 10 s of build, 74 s of Triton compiles in parallel parts (none given
+up), 176 s of tuning; the second took 179 s. The tuning may also be split
+over calls, a subset of the bundles each (a folder of links to them), each
+call starting from the database of the one before
+(`MIRAGE_TUNING_DB_START`). The device tool of these sessions returns at
+most 8 files: keep the run's folder outside `$OUT` and copy only
+`tuning.json` and one tar of the folder into it.
+
 `bench/gpu-pipeline.sh` passes its further arguments to `bench.py`:
 `--cases a,b` runs only those cases, `--no-compile` skips torch.compile,
 `--compile-modes M,N` sets its modes (default `default` and
