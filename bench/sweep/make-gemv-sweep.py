@@ -1,23 +1,32 @@
 #!/usr/bin/env python3
 """Bundles of GEMV-like µGraphs over their grid, for-loop and block sizes.
 
-    make-gemv-sweep.py OUT [--build build]
+    make-gemv-sweep.py OUT [--build build] [--variants s4,s8]
+                       [--cases a,b] [--quick]
 
-Writes OUT/s4 and OUT/s8: one bundle per case (named `searched_<case>`, so
-that bench/gpu/bench.py measures every function of it against the case's
-baselines), compiled with at most 4 and at most 8 pipeline stages. Each
-function is the fused single-kernel µGraph of the case (RMSNorm + Linear at
-bs1 and bs8, the gated MLP, Qwen2.5-7B's decode norm + QKV projection in
-bf16) at one grid size (columns per block), for-loop count (rows of the
-weight per stage) and block size, named `<case>_g<grid>_f<forloop>_t<threads>`.
-The sweep measured the cost model's memory terms
+Writes OUT/<variant>/searched_<case>: one bundle per case and code
+generator variant (named `searched_<case>`, so that bench/gpu/bench.py
+measures every function of it against the case's baselines). The variants
+(VARIANTS) are the code generator's options: at most 4 or 8 pipeline
+stages (`s4`, `s8`), cp.async instead of TMA (`cpasync`), tiles read in
+place without staging (`inplace`), matmuls on the SIMT path (`simt`).
+Each function is the fused single-kernel µGraph of the case (RMSNorm +
+Linear at bs1 and bs8, the gated MLP, Qwen2.5-7B's decode norm + QKV
+projection in bf16, and the two GEMV kernels of a Llama MLP at one token:
+gate, up and SiLU·up, and the down projection) at one grid size (columns
+per block), for-loop count (rows of the weight per stage) and block size,
+named `<case>_g<grid>_f<forloop>_t<threads>`; `--quick` keeps a few of
+them per case. A case without a program file gets its reference written to
+OUT/references. The sweep measured the cost model's memory terms
 (docs/Benchmarks/GemvSweep.md): on the GPU,
 
     bench/gpu/bench.py OUT/s4 --cases rmsnorm_linear_bs1,rmsnorm_linear_bs8,gated_mlp
     bench/gpu/bench.py OUT/s4 --suite generality --cases qwen25_7b_norm_qkv_t1_bf16
 
 then bench/calibrate-cost-model.py ranks the model against the results
-(each bundle keeps its functions as source.mlir).
+(each bundle keeps its functions as source.mlir). `mirage-tune` on each
+bundle compares the variants (docs/Benchmarks/KernelProfiles.md, "GEMV
+kernels").
 """
 import argparse
 import os
@@ -25,7 +34,11 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from tuning_group import tuning_group  # noqa: E402
 
 
 def gemv_types(rows, grid, forloop, dtype, k, n):
@@ -87,8 +100,51 @@ def gated_mlp(name, rows, grid, forloop, threads, dtype="f16", k=4096,
 """
 
 
-#: case -> (reference program, µGraph writer, its fixed arguments, grids,
-#: for-loop counts).
+def linear(name, rows, grid, forloop, threads, dtype="f16", k=8192,
+           n=2048):
+    """X @ W as one kernel."""
+    x, w, out, xt, wt, ot, _ = gemv_types(rows, grid, forloop, dtype, k, n)
+    return f"""  func.func @{name}(%arg0: {x}, %arg1: {w}) -> {out} {{
+    %0 = mirage_kernel.graph_def(%arg2 = %arg0 : {x}, %arg3 = %arg1 : {w}) -> {out} grid [{grid}, 1, 1] block [{threads}, 1, 1] forloop {forloop} {{
+      %1 = input_loader %arg2 imap <> fmap 1 : {x} -> {xt}
+      %2 = input_loader %arg3 imap <x = 1> fmap 0 : {w} -> {wt}
+      %3 = matmul %1, %2 : {xt}, {wt} -> {ot}
+      %4 = forloop_accum %3 sum : {ot} -> {ot}
+      %5 = output_saver %4 omap <x = 1> : {ot} -> {out}
+      yield %5 : {out}
+    }}
+    return %0 : {out}
+  }}
+"""
+
+
+def gated_reference(name, rows, k, n, dtype="f16"):
+    """The program silu(X @ W1) * (X @ W2)."""
+    x, w, o = (f"tensor<{rows}x{k}x{dtype}>", f"tensor<{k}x{n}x{dtype}>",
+               f"tensor<{rows}x{n}x{dtype}>")
+    return f"""func.func @{name}(%X: {x}, %W1: {w}, %W2: {w}) -> {o} {{
+  %G = mirage_kernel.matmul %X, %W1 : {x}, {w} -> {o}
+  %A = mirage_kernel.silu %G : {o}
+  %U = mirage_kernel.matmul %X, %W2 : {x}, {w} -> {o}
+  %O = mirage_kernel.mul %A, %U : {o}, {o} -> {o}
+  return %O : {o}
+}}
+"""
+
+
+def linear_reference(name, rows, k, n, dtype="f16"):
+    """The program X @ W."""
+    x, w, o = (f"tensor<{rows}x{k}x{dtype}>", f"tensor<{k}x{n}x{dtype}>",
+               f"tensor<{rows}x{n}x{dtype}>")
+    return f"""func.func @{name}(%X: {x}, %W: {w}) -> {o} {{
+  %O = mirage_kernel.matmul %X, %W : {x}, {w} -> {o}
+  return %O : {o}
+}}
+"""
+
+
+#: case -> (reference program: a file, or a writer of one and its
+#: arguments; µGraph writer, its fixed arguments, grids, for-loop counts).
 CASES = {
     "rmsnorm_linear_bs1": ("examples/benchmarks/rmsnorm_linear_bs1.mlir",
                            norm_linear, dict(rows=2), (48, 96, 128, 192, 384),
@@ -102,31 +158,81 @@ CASES = {
         "bench/generality/qwen25_7b_norm_qkv_t1_bf16.mlir", norm_linear,
         dict(rows=1, dtype="bf16", k=3584, n=4608), (36, 48, 72, 96, 144, 288),
         (7, 14, 28)),
+    "llama_gate_up_t1": ((gated_reference, dict(rows=1, k=2048, n=8192)),
+                         gated_mlp, dict(rows=1, k=2048, n=8192),
+                         (64, 128, 256, 512), (4, 8, 16)),
+    "llama_down_t1": ((linear_reference, dict(rows=1, k=8192, n=2048)),
+                      linear, dict(rows=1, k=8192, n=2048),
+                      (16, 32, 64, 128), (8, 16, 32, 64)),
+}
+#: case -> the (grid, for-loop) pairs of --quick: the fastest of earlier
+#: runs and their neighbours.
+QUICK = {
+    "rmsnorm_linear_bs1": ((96, 16), (192, 8), (384, 16)),
+    "rmsnorm_linear_bs8": ((96, 16), (192, 8), (384, 16)),
+    "gated_mlp": ((128, 16), (64, 32), (256, 16)),
+    "qwen25_7b_norm_qkv_t1_bf16": ((72, 14), (144, 14), (288, 14)),
+    "llama_gate_up_t1": ((128, 8), (256, 8), (512, 4)),
+    "llama_down_t1": ((32, 32), (64, 16), (128, 16)),
 }
 THREADS = (128, 256)
-STAGES = (4, 8)
+#: variant -> mirage-bundle's code generator options.
+VARIANTS = {
+    "s4": ["--stages=4"],
+    "s8": ["--stages=8"],
+    "cpasync": ["--stages=4", "--tma=false"],
+    "inplace": ["--stages=0"],
+    "simt": ["--stages=4", "--tensor-cores=false"],
+}
+
+
+def reference_file(case, reference, out):
+    """The reference program's path: the case's file, or one written to
+    OUT/references."""
+    if isinstance(reference, str):
+        return os.path.join(ROOT, reference)
+    write, arguments = reference
+    os.makedirs(os.path.join(out, "references"), exist_ok=True)
+    path = os.path.join(out, "references", f"{case}.mlir")
+    with open(path, "w") as f:
+        f.write(write(case, **arguments))
+    return path
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out")
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--variants", default="s4,s8",
+                        help=f"comma-separated, of {','.join(VARIANTS)}")
+    parser.add_argument("--cases", help="comma-separated (default: all)")
+    parser.add_argument("--quick", action="store_true",
+                        help="only the (grid, for-loop) pairs of QUICK")
     args = parser.parse_args()
+    variants = args.variants.split(",")
+    cases = args.cases.split(",") if args.cases else list(CASES)
+    for name in variants + cases:
+        if name not in VARIANTS and name not in CASES:
+            parser.error(f"unknown variant or case '{name}'")
     bundler = os.path.join(args.build, "bin", "mirage-bundle")
-    for case, (reference, write, fixed, grids, forloops) in CASES.items():
+    for case in cases:
+        reference, write, fixed, grids, forloops = CASES[case]
+        pairs = (QUICK[case] if args.quick else
+                 [(g, f) for g in grids for f in forloops])
         functions = [write(f"{case}_g{g}_f{f}_t{t}", grid=g, forloop=f,
                            threads=t, **fixed)
-                     for g in grids for f in forloops for t in THREADS]
-        for stages in STAGES:
-            out = os.path.join(args.out, f"s{stages}", f"searched_{case}")
+                     for g, f in pairs for t in THREADS]
+        program = reference_file(case, reference, args.out)
+        for variant in variants:
+            out = os.path.join(args.out, variant, f"searched_{case}")
             shutil.rmtree(out, ignore_errors=True)
             os.makedirs(out)
             source = os.path.join(out, "source.mlir")
             with open(source, "w") as f:
-                f.write("module {\n" + "".join(functions) + "}\n")
+                f.write("module {\n" + tuning_group(
+                    case, variant, program, functions) + "}\n")
             subprocess.run([bundler, source, "--chips=sm_90a",
-                            f"--stages={stages}",
-                            f"--reference={os.path.join(ROOT, reference)}",
+                            *VARIANTS[variant], f"--reference={program}",
                             "-o", out], check=True)
         print(f"{case}: {len(functions)} functions", file=sys.stderr)
     return 0

@@ -179,13 +179,7 @@ static bool hasMatmul(const Graph &body) {
   });
 }
 
-int64_t search::getBlockThreads(const Graph &body, int32_t requested) {
-  if (requested > 0)
-    return requested;
-  if (body.threads > 0)
-    return body.threads;
-  if (hasMatmul(body))
-    return kMinBlockThreads;
+int64_t search::getTileThreads(const Graph &body, int64_t elementsPerThread) {
   // Every value a block holds: the inputs and saved outputs are whole
   // tensors.
   int64_t largest = 1;
@@ -194,8 +188,18 @@ int64_t search::getBlockThreads(const Graph &body, int32_t requested) {
       for (int32_t result : node.results)
         largest = std::max(largest, body.values[result].getNumElements());
   int64_t wanted =
-      llvm::PowerOf2Ceil(llvm::divideCeil(largest, kElementsPerThread));
+      llvm::PowerOf2Ceil(llvm::divideCeil(largest, elementsPerThread));
   return std::clamp(wanted, kMinBlockThreads, kMaxBlockThreads);
+}
+
+int64_t search::getBlockThreads(const Graph &body, int32_t requested) {
+  if (requested > 0)
+    return requested;
+  if (body.threads > 0)
+    return body.threads;
+  if (hasMatmul(body))
+    return kMinBlockThreads;
+  return getTileThreads(body, kElementsPerThread);
 }
 
 std::optional<sem::Program>

@@ -334,9 +334,9 @@ void orderHoistedResults(sem::Program &program) {
 
 /// Reduces the combining kernel of a split µGraph to what it computes: the
 /// search builds it from the first kernel's partial results and chooses its
-/// launch from the output's shape and the chip (as the materializer chooses
-/// threads), so its grid, for-loop, maps and tile shapes are a schedule, not
-/// a choice the search makes. A last-dimension accumulator then is the
+/// launch from the output's shape and the chip, so its grid, for-loop,
+/// threads, maps and tile shapes are a schedule, not a choice the search
+/// makes. A last-dimension accumulator then is the
 /// reduction it sums to: `sum_last` the reduction to size 1, `sum_last_to
 /// s` the reduction to size s (strided, as the search's are), and `sum`
 /// over a for-loop that walks rows in chunks of s the reduction to s.
@@ -385,6 +385,7 @@ void normalizeCombiner(sem::Program &program) {
       type.shape.clear();
   body->grid = {1, 1, 1};
   body->forloop = 1;
+  body->threads = 0;
 }
 
 /// The output dimension grid axis `axis` of `body` maps: the omap of its

@@ -7,6 +7,8 @@
 
 #include "Worker.h"
 
+#include "Mirage/Search/Materialize.h"
+
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
@@ -29,6 +31,16 @@ namespace {
 /// GPU. (A fixed 128 gave gqa_bs8's combining kernel 128 blocks of 32 rows,
 /// where the hand-written µGraph has 512 of 8.)
 constexpr int64_t kCombineBlocksPerSM = 4;
+
+/// The combining kernel's blocks have a thread for this many elements of
+/// their largest tile (getTileThreads), where other bodies without matmuls
+/// have one for kElementsPerThread: its threads each add a few parts of
+/// one output vector, so most of a block of the default size waits at its
+/// barriers. Measured on an H200 (2026-11-29; docs/Benchmarks/
+/// KernelProfiles.md, "The combining kernel"): MQA bs1's winner 8.93 ->
+/// 7.99 µs, GQA bs8's 20.0 -> 19.2 µs; blocks of at least kMinBlockThreads
+/// keep GQA bs1's.
+constexpr int64_t kCombineElementsPerThread = 16;
 
 /// Whether `tile` may be saved: computed after the loop, or in a body
 /// without one.
@@ -400,14 +412,19 @@ const std::optional<Combiner> &Worker::combine(ArrayRef<ValueType> partTypes,
                                   -1};
     result.emplace();
     result->body = saveTiles(body, newest.value, space.output, map);
+    result->body.threads =
+        getTileThreads(result->body, kCombineElementsPerThread);
     result->input = input;
     // The hoisted forms only an observer sees.
     if (observesDominated())
       result->hoist = getHoistableOp(launch, body, tiles, numLoads,
                                      newest.value, space.output, map);
-    if (result->hoist)
+    if (result->hoist) {
       result->hoistedBody =
           saveTiles(body, result->hoist->values, result->hoist->types, map);
+      result->hoistedBody.threads =
+          getTileThreads(result->hoistedBody, kCombineElementsPerThread);
+    }
     if (input >= 0 && observesDominated())
       if (auto hoisted = hoistReader(result->body, tiles[numLoads - 1].value)) {
         result->inputOp = hoisted->first;

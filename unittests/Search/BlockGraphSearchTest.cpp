@@ -9,6 +9,7 @@
 #include "Mirage/Search/BlockGraphSearch.h"
 #include "Mirage/Search/DimensionLabels.h"
 #include "Mirage/Search/KernelPrefix.h"
+#include "Mirage/Search/Materialize.h"
 #include "Mirage/Search/ProgramSchedule.h"
 #include "Mirage/Support/Chip.h"
 
@@ -503,6 +504,30 @@ TEST_F(BlockGraphSearchTest, FindsSplitAttention) {
   EXPECT_GT(program.graphs[1].grid[1], 1);
   EXPECT_EQ(program.graphs[1].outputs.size(), 2u);
   EXPECT_GE(statistics.verified, 1);
+  // The combining kernel's threads are the search's choice: a thread for
+  // 16 elements of its largest tile.
+  EXPECT_EQ(program.graphs[2].threads, getTileThreads(program.graphs[2], 16));
+}
+
+TEST_F(BlockGraphSearchTest, GivesBlocksAThreadPerFewElements) {
+  // A body without matmuls gets a thread for kElementsPerThread elements of
+  // its largest tile, a power of two between the block size bounds.
+  sem::Program program = parse(R"mlir(
+    func.func @f(%x: tensor<4x1024xf16>) -> tensor<4x1024xf16> {
+      %0 = mirage_kernel.graph_def(%a = %x : tensor<4x1024xf16>) -> tensor<4x1024xf16> grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+        %1 = input_loader %a imap <> : tensor<4x1024xf16> -> !mirage_block.stensor<4x1024xf16>
+        %2 = exp %1 : !mirage_block.stensor<4x1024xf16>
+        %3 = output_saver %2 omap <> : !mirage_block.stensor<4x1024xf16> -> tensor<4x1024xf16>
+        yield %3 : tensor<4x1024xf16>
+      }
+      return %0 : tensor<4x1024xf16>
+    })mlir");
+  const sem::Graph &body = program.graphs[1];
+  EXPECT_EQ(getTileThreads(body, kElementsPerThread), 512);
+  EXPECT_EQ(getTileThreads(body, 16), 256);
+  EXPECT_EQ(getTileThreads(body, 4096), kMinBlockThreads);
+  EXPECT_EQ(getTileThreads(body, 1), kMaxBlockThreads);
+  EXPECT_EQ(getBlockThreads(body, /*requested=*/0), 128);
 }
 
 TEST_F(BlockGraphSearchTest, AccumulatesRowSumsOnlyAsSumLast) {

@@ -24,12 +24,21 @@ constexpr int64_t kElementsPerThread = 8;
 constexpr int64_t kMinBlockThreads = 128;
 constexpr int64_t kMaxBlockThreads = kMaxThreadsPerBlock;
 
+/// Threads for at most `elementsPerThread` elements of the largest tile of
+/// `body` per thread: a power of two between kMinBlockThreads and
+/// kMaxBlockThreads.
+///
+/// Example: a body whose largest tile is 4x1024 gets 512 threads for 8
+/// elements per thread, 256 for 16.
+int64_t getTileThreads(const sem::Graph &body, int64_t elementsPerThread);
+
 /// The threads per block of a graph_def whose body is `body`: `requested`
 /// when positive (the user's choice), else the body's own `threads` when
 /// recorded, else kMinBlockThreads for bodies with matmuls (whose warp
 /// tiling the code generator plans for four warps) and enough threads for
-/// kElementsPerThread elements of the largest tile otherwise (elementwise
-/// and reduction bodies, whose threads each walk their share of a tile).
+/// kElementsPerThread elements of the largest tile otherwise
+/// (getTileThreads: elementwise and reduction bodies, whose threads each
+/// walk their share of a tile).
 ///
 /// Example: a row softmax whose blocks hold 1x8192 tiles gets 1024 threads.
 int64_t getBlockThreads(const sem::Graph &body, int32_t requested);

@@ -1,0 +1,100 @@
+"""Tests of bench/sweep's bundle writers: the combining kernel's launch
+rewrite keeps the µGraph equivalent to its program (checked by the real
+mirage-opt), and the tuning group marks the program as written and the
+variants."""
+
+import importlib.util
+import pathlib
+import re
+import subprocess
+import sys
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[3]
+SWEEP = REPO / "bench" / "sweep"
+OPT = REPO / "build" / "bin" / "mirage-opt"
+
+sys.path.insert(0, str(SWEEP))
+spec = importlib.util.spec_from_file_location(
+    "combine_sweep", SWEEP / "make-combine-sweep.py")
+combine_sweep = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(combine_sweep)
+tuning_group = importlib.import_module("tuning_group")
+
+needs_opt = pytest.mark.skipif(not OPT.exists(), reason="no build/bin/mirage-opt")
+
+
+def printed(path):
+    """The module at `path` as mirage-opt prints it (the form bundles'
+    source.mlir have)."""
+    return subprocess.run([str(OPT), str(path)], check=True,
+                          capture_output=True, text=True).stdout
+
+
+@needs_opt
+@pytest.mark.parametrize("rows,threads", [(8, 256), (1, 128), (32, 512)])
+def test_combine_launch_keeps_the_program(tmp_path, rows, threads):
+    source = printed(REPO / "examples" / "mugraphs" / "mqa_splitkv_bs1.mlir")
+    original = combine_sweep.function_text(source, "mqa_splitkv_bs1")
+    variant = combine_sweep.with_combine_launch(original, "variant", rows,
+                                                threads)
+    combining = variant[variant.rindex("mirage_kernel.graph_def("):]
+    assert f"grid [1, {1024 // rows}, 1] block [{threads}, 1, 1]" in combining
+    assert f"stensor<1x{rows}x" in combining
+    # The first kernel is untouched.
+    assert variant.split("%1 = mirage_kernel.graph_def")[0].replace(
+        "@variant", "@mqa_splitkv_bs1") == original.split(
+            "%1 = mirage_kernel.graph_def")[0]
+    reference = (REPO / "examples" / "benchmarks" / "mqa_bs1.mlir").read_text()
+    module = tmp_path / "check.mlir"
+    module.write_text(reference + "\n" + variant)
+    result = subprocess.run([str(OPT), str(module),
+                             "--mirage-check-equivalence=reference=mqa_bs1",
+                             "-o", "/dev/null"], capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stderr
+    assert "is equivalent to @mqa_bs1" in result.stderr
+
+
+@needs_opt
+def test_combine_launch_maps_rows_onto_a_free_axis(tmp_path):
+    # A combining kernel whose grid does not cover the rows (whole rows in
+    # one block) gets them on a free axis, one its maps do not name, in
+    # every map of its body: x maps the batch here, so y takes them.
+    source = printed(REPO / "examples" / "mugraphs" / "mqa_splitkv_bs1.mlir")
+    original = combine_sweep.function_text(source, "mqa_splitkv_bs1")
+    cut = original.rindex("%1 = mirage_kernel.graph_def(")
+    combining = (original[cut:].replace("grid [1, 256, 1]", "grid [1, 1, 1]")
+                 .replace("x = 0, y = 1>", "x = 0>")
+                 .replace("stensor<1x4x", "stensor<1x1024x"))
+    whole_rows = original[:cut] + combining
+    variant = combine_sweep.with_combine_launch(whole_rows, "variant", 4, 128)
+    rewritten = variant[variant.rindex("mirage_kernel.graph_def("):]
+    assert "grid [1, 256, 1]" in rewritten
+    assert "x = 0>" not in rewritten and "x = 0, y = 1>" in rewritten
+    reference = (REPO / "examples" / "benchmarks" / "mqa_bs1.mlir").read_text()
+    module = tmp_path / "check.mlir"
+    module.write_text(reference + "\n" + variant)
+    result = subprocess.run([str(OPT), str(module),
+                             "--mirage-check-equivalence=reference=mqa_bs1",
+                             "-o", "/dev/null"], capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_tuning_group_marks_candidates(tmp_path):
+    program = tmp_path / "p.mlir"
+    program.write_text("func.func @p(%x: tensor<2xf16>) -> tensor<2xf16> {\n"
+                       "  return %x : tensor<2xf16>\n}\n")
+    variants = ["  func.func @a(%x: tensor<2xf16>) -> tensor<2xf16> {\n"
+                "    return %x : tensor<2xf16>\n  }\n",
+                "  func.func @b(%x: tensor<2xf16>) -> tensor<2xf16> {\n"
+                "    return %x : tensor<2xf16>\n  }\n"]
+    text = tuning_group.tuning_group("case", "v", str(program), variants)
+    marks = re.findall(r"func\.func @(\w+)\(.*candidate = (-?\d+) : i64, "
+                       r"compiler = \"sweep\", key = \"([0-9a-f]{64})\"",
+                       text)
+    assert [(name, int(c)) for name, c, _ in marks] == [
+        ("case_as_written", -1), ("a", 0), ("b", 1)]
+    assert len({key for _, _, key in marks}) == 1
