@@ -336,10 +336,10 @@ void orderHoistedResults(sem::Program &program) {
 /// search builds it from the first kernel's partial results and chooses its
 /// launch from the output's shape and the chip, so its grid, for-loop,
 /// threads, maps and tile shapes are a schedule, not a choice the search
-/// makes. A last-dimension accumulator then is the
-/// reduction it sums to: `sum_last` the reduction to size 1, `sum_last_to
-/// s` the reduction to size s (strided, as the search's are), and `sum`
-/// over a for-loop that walks rows in chunks of s the reduction to s.
+/// makes. A last-dimension accumulator then is the reduction it sums to:
+/// `sum_last` the reduction to size 1, `sum_last_to s` the reduction to
+/// size s (strided, as the search's are), and `sum` over a for-loop that
+/// walks rows in chunks of s the reduction to s.
 void normalizeCombiner(sem::Program &program) {
   Graph *body = getCombiner(program);
   if (!body)

@@ -37,9 +37,9 @@ constexpr int64_t kCombineBlocksPerSM = 4;
 /// have one for kElementsPerThread: its threads each add a few parts of
 /// one output vector, so most of a block of the default size waits at its
 /// barriers. Measured on an H200 (2026-11-29; docs/Benchmarks/
-/// KernelProfiles.md, "The combining kernel"): MQA bs1's winner 8.93 ->
-/// 7.99 µs, GQA bs8's 20.0 -> 19.2 µs; blocks of at least kMinBlockThreads
-/// keep GQA bs1's.
+/// KernelProfiles.md, "Attention: the combining kernel"): MQA bs1's winner
+/// 8.81 -> 7.83 µs, GQA bs8's 20.09 -> 19.39 µs; blocks of at least
+/// kMinBlockThreads keep GQA bs1's.
 constexpr int64_t kCombineElementsPerThread = 16;
 
 /// Whether `tile` may be saved: computed after the loop, or in a body
