@@ -4,6 +4,7 @@ threads per block.
 
     make-combine-sweep.py OUT BUNDLE:FUNCTION... [--rows 1,2,4,8,16]
                           [--threads 64,128,256,512] [--build build]
+                          [--bundle-option=FLAG]...
 
 For each FUNCTION of the pipeline bundle BUNDLE (a split µGraph: a first
 kernel whose parts its last graph_def, the combining kernel, adds up) writes
@@ -12,9 +13,11 @@ program as written (examples/benchmarks/<case>.mlir, or the generality
 suite's bench/generality/<case>.mlir) and FUNCTION with its
 combining kernel's blocks holding each of --rows rows of the output (the
 grid axis over the rows grows to match) at each of --threads threads,
-named `<case>_r<rows>_t<threads>`. The sweep measured how the combining
-kernel's time depends on its launch (docs/Benchmarks/KernelProfiles.md,
-"The combining kernel").
+named `<case>_r<rows>_t<threads>`. Each --bundle-option is passed on to
+mirage-bundle (a code generator flag such as `--preload-one-pass`), so
+that two runs into two folders compare the flag on the same variants. The
+sweep measured how the combining kernel's time depends on its launch
+(docs/Benchmarks/KernelProfiles.md, "Attention: the combining kernel").
 """
 import argparse
 import os
@@ -81,6 +84,8 @@ def main():
     parser.add_argument("--rows", default="1,2,4,8,16")
     parser.add_argument("--threads", default="64,128,256,512")
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--bundle-option", action="append", default=[],
+                        metavar="FLAG", help="a flag for mirage-bundle")
     args = parser.parse_args()
     rows = [int(r) for r in args.rows.split(",")]
     threads = [int(t) for t in args.threads.split(",")]
@@ -104,7 +109,8 @@ def main():
             f.write("module {\n" + tuning_group(case, "combine", program,
                                                 functions) + "}\n")
         subprocess.run([bundler, source, "--chips=sm_90a",
-                        f"--reference={program}", "-o", out], check=True)
+                        *args.bundle_option, f"--reference={program}",
+                        "-o", out], check=True)
         print(f"{case}: {len(functions)} functions", file=sys.stderr)
     return 0
 

@@ -170,8 +170,10 @@ mlir::mirage::scheduleKernel(kernel::GraphDefOp graph, const Chip &chip,
        false},
       {0, 0, true, tensorCores, false, false, false},
       {0, 0, false, tensorCores, false, false, false}};
-  for (ScheduleChoices &rung : rungs)
+  for (ScheduleChoices &rung : rungs) {
     rung.rowPrograms = options.rowPrograms;
+    rung.preloadOnePass = options.preloadOnePass;
+  }
   std::optional<KernelSchedule> chosen;
   for (const ScheduleChoices &rung : rungs) {
     FailureOr<KernelSchedule> schedule = planKernel(graph, chip, rung);

@@ -158,8 +158,14 @@ TileLayout Planner::getGlobalLayout(block::InputLoaderOp op, bool wholeShape) {
 void Planner::planPreloads() {
   if (!choices.preloadInvariants)
     return;
-  for (auto op : graph.getBodyBlock().getOps<block::InputLoaderOp>()) {
-    if (s.phases.lookup(op) != LoopPhase::Invariant || !isReadRepeatedly(op))
+  auto loaders = graph.getBodyBlock().getOps<block::InputLoaderOp>();
+  bool onePass = choices.preloadOnePass && graph.getForloop() == 1 &&
+                 llvm::count_if(loaders, [](block::InputLoaderOp op) {
+                   return !op.getResult().use_empty();
+                 }) >= 2;
+  for (auto op : loaders) {
+    if (s.phases.lookup(op) != LoopPhase::Invariant ||
+        (!isReadRepeatedly(op) && !(onePass && !op.getResult().use_empty())))
       continue;
     TileLayout global = getGlobalLayout(op, /*wholeShape=*/false);
     int64_t width = kMaxVectorBytes / global.getElementBytes();

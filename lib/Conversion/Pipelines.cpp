@@ -49,11 +49,11 @@ void mirage::buildMirageToPTXPipeline(OpPassManager &pm,
   // LLVM takes time superlinear in a kernel's length: long kernels are cut.
   pm.addNestedPass<func::FuncOp>(
       kernel::createSplitGraphDefsPass({options.maxKernelOps}));
-  pm.addPass(createConvertMirageBlockToGPUPass(
-      ConvertMirageBlockToGPUPassOptions{options.chip, options.stages,
-                                         options.maxSharedMemory,
-                                         options.tensorCores, options.wgmma,
-                                         options.tma, options.rowPrograms}));
+  pm.addPass(
+      createConvertMirageBlockToGPUPass(ConvertMirageBlockToGPUPassOptions{
+          options.chip, options.stages, options.maxSharedMemory,
+          options.tensorCores, options.wgmma, options.tma, options.rowPrograms,
+          options.preloadOnePass}));
   pm.addPass(createConvertMirageKernelToGPUPass());
 
   GpuNVVMAttachTargetOptions target;

@@ -76,6 +76,10 @@ struct ScheduleOptions {
   /// Whether a body of whole rows may run as a row program
   /// (KernelSchedule::rowProgram).
   bool rowPrograms = true;
+  /// Whether a body of one iteration that reads two or more input tiles
+  /// copies them all into shared memory first
+  /// (ScheduleChoices::preloadOnePass).
+  bool preloadOnePass = false;
 };
 
 /// Choices that trade shared memory for speed: one rung of the ladder the
@@ -104,6 +108,11 @@ struct ScheduleChoices {
   /// Whether a body of whole rows runs as a row program
   /// (KernelSchedule::rowProgram).
   bool rowPrograms = true;
+  /// Whether a body of one for-loop iteration whose ops read two or more
+  /// input tiles preloads them all (with preloadInvariants), so that their
+  /// copies are in flight at once, instead of reading each in place in its
+  /// op's turn.
+  bool preloadOnePass = false;
 };
 
 /// The engine a matmul runs on.

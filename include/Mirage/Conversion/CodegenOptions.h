@@ -23,7 +23,8 @@ namespace mlir::mirage {
 
 /// The options of the code generator: one member per entry of
 /// CodegenOptions.def (`chip`, `stages`, `maxSharedMemory`, `tensorCores`,
-/// `wgmma`, `libraryMatmuls`, `maxKernelOps`, `tma`), which gives its type,
+/// `wgmma`, `libraryMatmuls`, `maxKernelOps`, `rowPrograms`,
+/// `preloadOnePass`, `tma`), which gives its type,
 /// default and meaning.
 struct CodegenOptions {
 #define MIRAGE_CODEGEN_OPTION(TYPE, NAME, FLAG, DEFAULT, DESCRIPTION)          \
@@ -39,6 +40,7 @@ struct CodegenOptions {
     options.tensorCopies = tma;
     options.maxSharedBytes = maxSharedMemory;
     options.rowPrograms = rowPrograms;
+    options.preloadOnePass = preloadOnePass;
     return options;
   }
 };

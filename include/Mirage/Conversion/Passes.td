@@ -86,6 +86,14 @@ def ConvertMirageBlockToGPUPass
            "output_savers; a softmax, a row sum) with every row in "
            "registers, one barrier per sum at most (default true; "
            "docs/CodeGeneration.md); false: op by op">,
+    Option<"preloadOnePass", "preload-one-pass", "bool",
+           "::mlir::mirage::CodegenOptions().preloadOnePass",
+           "In a graph_def of one for-loop iteration whose ops read two or "
+           "more input tiles (a split µGraph's combining kernel), copy them "
+           "all into shared memory at the start with cp.async, so that "
+           "their loads are in flight at once, instead of reading each in "
+           "place in its op's turn (default false: not measured yet; "
+           "docs/CodeGeneration.md)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -152,8 +152,8 @@ LogicalResult
 ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph, StringRef name,
                                      SymbolTable &kernels,
                                      const BlockLowerings &lowerings) {
-  ScheduleOptions options = {stages, tensorCores,     wgmma,
-                             tma,    maxSharedMemory, rowPrograms};
+  ScheduleOptions options = {stages,          tensorCores, wgmma,         tma,
+                             maxSharedMemory, rowPrograms, preloadOnePass};
   FailureOr<KernelSchedule> schedule =
       scheduleKernel(graph, *lookupChip(chip), options);
   if (failed(schedule))

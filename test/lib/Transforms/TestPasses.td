@@ -156,6 +156,9 @@ def TestKernelSchedulePass
     Option<"maxSharedMemory", "max-shared-memory", "int64_t",
            "::mlir::mirage::CodegenOptions().maxSharedMemory",
            "The most shared memory per block (0: the chip's)">,
+    Option<"preloadOnePass", "preload-one-pass", "bool",
+           "::mlir::mirage::CodegenOptions().preloadOnePass",
+           "Preload every input tile a one-iteration body reads">,
   ];
 }
 
