@@ -22,15 +22,13 @@ sweep measured how the combining kernel's time depends on its launch
 import argparse
 import os
 import re
-import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 
-from tuning_group import tuning_group  # noqa: E402
+from tuning_group import write_bundle  # noqa: E402
 
 
 def function_text(source, name):
@@ -101,16 +99,8 @@ def main():
             os.path.join(ROOT, "examples", "benchmarks", f"{case}.mlir"),
             os.path.join(ROOT, "bench", "generality", f"{case}.mlir"))
             if os.path.exists(p))
-        out = os.path.join(args.out, f"searched_{case}")
-        shutil.rmtree(out, ignore_errors=True)
-        os.makedirs(out)
-        source = os.path.join(out, "source.mlir")
-        with open(source, "w") as f:
-            f.write("module {\n" + tuning_group(case, "combine", program,
-                                                functions) + "}\n")
-        subprocess.run([bundler, source, "--chips=sm_90a",
-                        *args.bundle_option, f"--reference={program}",
-                        "-o", out], check=True)
+        write_bundle(os.path.join(args.out, f"searched_{case}"), bundler,
+                     case, "combine", program, functions, args.bundle_option)
         print(f"{case}: {len(functions)} functions", file=sys.stderr)
     return 0
 

@@ -30,15 +30,13 @@ kernels").
 """
 import argparse
 import os
-import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tuning_group import tuning_group  # noqa: E402
+from tuning_group import write_bundle  # noqa: E402
 
 
 def gemv_types(rows, grid, forloop, dtype, k, n):
@@ -53,20 +51,25 @@ def gemv_types(rows, grid, forloop, dtype, k, n):
             stensor(f"{rows}x1"))
 
 
-def norm_linear(name, rows, grid, forloop, threads, dtype="f16", k=4096,
-                n=6144):
-    """rms_norm(X) @ W as one kernel: X rows x k, W k x n."""
+def linear(name, rows, grid, forloop, threads, dtype="f16", k=8192, n=2048,
+           norm=False):
+    """X @ W as one kernel, or rms_norm(X) @ W with `norm`: X rows x k, W
+    k x n."""
     x, w, out, xt, wt, ot, rt = gemv_types(rows, grid, forloop, dtype, k, n)
+    saved = "%4"
+    if norm:
+        saved = "%6"
+        norm = f"""
+      %5 = forloop_accum %1 rms_last : {xt} -> {rt}
+      %6 = div %4, %5 : {ot}, {rt} -> {ot}"""
     return f"""  func.func @{name}(%arg0: {x}, %arg1: {w}) -> {out} {{
     %0 = mirage_kernel.graph_def(%arg2 = %arg0 : {x}, %arg3 = %arg1 : {w}) -> {out} grid [{grid}, 1, 1] block [{threads}, 1, 1] forloop {forloop} {{
       %1 = input_loader %arg2 imap <> fmap 1 : {x} -> {xt}
       %2 = input_loader %arg3 imap <x = 1> fmap 0 : {w} -> {wt}
       %3 = matmul %1, %2 : {xt}, {wt} -> {ot}
-      %4 = forloop_accum %3 sum : {ot} -> {ot}
-      %5 = forloop_accum %1 rms_last : {xt} -> {rt}
-      %6 = div %4, %5 : {ot}, {rt} -> {ot}
-      %7 = output_saver %6 omap <x = 1> : {ot} -> {out}
-      yield %7 : {out}
+      %4 = forloop_accum %3 sum : {ot} -> {ot}{norm or ""}
+      %r = output_saver {saved} omap <x = 1> : {ot} -> {out}
+      yield %r : {out}
     }}
     return %0 : {out}
   }}
@@ -94,24 +97,6 @@ def gated_mlp(name, rows, grid, forloop, threads, dtype="f16", k=4096,
       }}
       %9 = output_saver %8 omap <x = 1> : {ot} -> {out}
       yield %9 : {out}
-    }}
-    return %0 : {out}
-  }}
-"""
-
-
-def linear(name, rows, grid, forloop, threads, dtype="f16", k=8192,
-           n=2048):
-    """X @ W as one kernel."""
-    x, w, out, xt, wt, ot, _ = gemv_types(rows, grid, forloop, dtype, k, n)
-    return f"""  func.func @{name}(%arg0: {x}, %arg1: {w}) -> {out} {{
-    %0 = mirage_kernel.graph_def(%arg2 = %arg0 : {x}, %arg3 = %arg1 : {w}) -> {out} grid [{grid}, 1, 1] block [{threads}, 1, 1] forloop {forloop} {{
-      %1 = input_loader %arg2 imap <> fmap 1 : {x} -> {xt}
-      %2 = input_loader %arg3 imap <x = 1> fmap 0 : {w} -> {wt}
-      %3 = matmul %1, %2 : {xt}, {wt} -> {ot}
-      %4 = forloop_accum %3 sum : {ot} -> {ot}
-      %5 = output_saver %4 omap <x = 1> : {ot} -> {out}
-      yield %5 : {out}
     }}
     return %0 : {out}
   }}
@@ -147,16 +132,19 @@ def linear_reference(name, rows, k, n, dtype="f16"):
 #: arguments; µGraph writer, its fixed arguments, grids, for-loop counts).
 CASES = {
     "rmsnorm_linear_bs1": ("examples/benchmarks/rmsnorm_linear_bs1.mlir",
-                           norm_linear, dict(rows=2), (48, 96, 128, 192, 384),
+                           linear, dict(rows=2, k=4096, n=6144, norm=True),
+                           (48, 96, 128, 192, 384),
                            (4, 8, 16, 32)),
     "rmsnorm_linear_bs8": ("examples/benchmarks/rmsnorm_linear_bs8.mlir",
-                           norm_linear, dict(rows=16), (48, 96, 128, 192, 384),
+                           linear, dict(rows=16, k=4096, n=6144, norm=True),
+                           (48, 96, 128, 192, 384),
                            (4, 8, 16, 32)),
     "gated_mlp": ("examples/benchmarks/gated_mlp.mlir", gated_mlp,
                   dict(rows=8), (32, 64, 128, 256), (8, 16, 32)),
     "qwen25_7b_norm_qkv_t1_bf16": (
-        "bench/generality/qwen25_7b_norm_qkv_t1_bf16.mlir", norm_linear,
-        dict(rows=1, dtype="bf16", k=3584, n=4608), (36, 48, 72, 96, 144, 288),
+        "bench/generality/qwen25_7b_norm_qkv_t1_bf16.mlir", linear,
+        dict(rows=1, dtype="bf16", k=3584, n=4608, norm=True),
+        (36, 48, 72, 96, 144, 288),
         (7, 14, 28)),
     "llama_gate_up_t1": ((gated_reference, dict(rows=1, k=2048, n=8192)),
                          gated_mlp, dict(rows=1, k=2048, n=8192),
@@ -224,16 +212,9 @@ def main():
                      for g, f in pairs for t in THREADS]
         program = reference_file(case, reference, args.out)
         for variant in variants:
-            out = os.path.join(args.out, variant, f"searched_{case}")
-            shutil.rmtree(out, ignore_errors=True)
-            os.makedirs(out)
-            source = os.path.join(out, "source.mlir")
-            with open(source, "w") as f:
-                f.write("module {\n" + tuning_group(
-                    case, variant, program, functions) + "}\n")
-            subprocess.run([bundler, source, "--chips=sm_90a",
-                            *VARIANTS[variant], f"--reference={program}",
-                            "-o", out], check=True)
+            write_bundle(os.path.join(args.out, variant, f"searched_{case}"),
+                         bundler, case, variant, program, functions,
+                         VARIANTS[variant])
         print(f"{case}: {len(functions)} functions", file=sys.stderr)
     return 0
 

@@ -3,9 +3,12 @@ this folder write their variants of a program as the candidates of one
 group, with the program as written beside them (docs/Runtime.md,
 "Tuning")."""
 import hashlib
+import os
 import re
+import shutil
+import subprocess
 
-__all__ = ["tuning_group"]
+__all__ = ["tuning_group", "write_bundle"]
 
 
 def mark(function, key, candidate):
@@ -29,3 +32,17 @@ def tuning_group(case, variant, program, functions):
     written = re.sub(r"@[\w.]+", f"@{case}_as_written", written, count=1)
     return (mark("  " + written + "\n", key, -1) +
             "".join(mark(f, key, i) for i, f in enumerate(functions)))
+
+
+def write_bundle(out, bundler, case, variant, program, functions, flags):
+    """Writes OUT (emptied first) as one bundle for sm_90a: `functions` as
+    the tuning group of tuning_group, compiled by `bundler` (mirage-bundle)
+    with the code generator `flags`."""
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    source = os.path.join(out, "source.mlir")
+    with open(source, "w") as f:
+        f.write("module {\n" + tuning_group(case, variant, program,
+                                            functions) + "}\n")
+    subprocess.run([bundler, source, "--chips=sm_90a", *flags,
+                    f"--reference={program}", "-o", out], check=True)

@@ -158,14 +158,17 @@ TileLayout Planner::getGlobalLayout(block::InputLoaderOp op, bool wholeShape) {
 void Planner::planPreloads() {
   if (!choices.preloadInvariants)
     return;
+  // A body of one iteration that reads two or more tiles may preload every
+  // tile it reads (ScheduleChoices::preloadOnePass).
+  auto isRead = [](block::InputLoaderOp op) {
+    return !op.getResult().use_empty();
+  };
   auto loaders = graph.getBodyBlock().getOps<block::InputLoaderOp>();
   bool onePass = choices.preloadOnePass && graph.getForloop() == 1 &&
-                 llvm::count_if(loaders, [](block::InputLoaderOp op) {
-                   return !op.getResult().use_empty();
-                 }) >= 2;
+                 llvm::count_if(loaders, isRead) >= 2;
   for (auto op : loaders) {
-    if (s.phases.lookup(op) != LoopPhase::Invariant ||
-        (!isReadRepeatedly(op) && !(onePass && !op.getResult().use_empty())))
+    bool preloaded = onePass ? isRead(op) : isReadRepeatedly(op);
+    if (s.phases.lookup(op) != LoopPhase::Invariant || !preloaded)
       continue;
     TileLayout global = getGlobalLayout(op, /*wholeShape=*/false);
     int64_t width = kMaxVectorBytes / global.getElementBytes();

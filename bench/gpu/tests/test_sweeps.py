@@ -32,6 +32,19 @@ def printed(path):
                           capture_output=True, text=True).stdout
 
 
+def assert_equivalent(tmp_path, variant):
+    """mirage-check-equivalence proves @variant equal to MQA bs1."""
+    reference = (REPO / "examples" / "benchmarks" / "mqa_bs1.mlir").read_text()
+    module = tmp_path / "check.mlir"
+    module.write_text(reference + "\n" + variant)
+    result = subprocess.run([str(OPT), str(module),
+                             "--mirage-check-equivalence=reference=mqa_bs1",
+                             "-o", "/dev/null"], capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stderr
+    assert "is equivalent to @mqa_bs1" in result.stderr
+
+
 @needs_opt
 @pytest.mark.parametrize("rows,threads", [(8, 256), (1, 128), (32, 512)])
 def test_combine_launch_keeps_the_program(tmp_path, rows, threads):
@@ -46,15 +59,7 @@ def test_combine_launch_keeps_the_program(tmp_path, rows, threads):
     assert variant.split("%1 = mirage_kernel.graph_def")[0].replace(
         "@variant", "@mqa_splitkv_bs1") == original.split(
             "%1 = mirage_kernel.graph_def")[0]
-    reference = (REPO / "examples" / "benchmarks" / "mqa_bs1.mlir").read_text()
-    module = tmp_path / "check.mlir"
-    module.write_text(reference + "\n" + variant)
-    result = subprocess.run([str(OPT), str(module),
-                             "--mirage-check-equivalence=reference=mqa_bs1",
-                             "-o", "/dev/null"], capture_output=True,
-                            text=True)
-    assert result.returncode == 0, result.stderr
-    assert "is equivalent to @mqa_bs1" in result.stderr
+    assert_equivalent(tmp_path, variant)
 
 
 @needs_opt
@@ -73,14 +78,7 @@ def test_combine_launch_maps_rows_onto_a_free_axis(tmp_path):
     rewritten = variant[variant.rindex("mirage_kernel.graph_def("):]
     assert "grid [1, 256, 1]" in rewritten
     assert "x = 0>" not in rewritten and "x = 0, y = 1>" in rewritten
-    reference = (REPO / "examples" / "benchmarks" / "mqa_bs1.mlir").read_text()
-    module = tmp_path / "check.mlir"
-    module.write_text(reference + "\n" + variant)
-    result = subprocess.run([str(OPT), str(module),
-                             "--mirage-check-equivalence=reference=mqa_bs1",
-                             "-o", "/dev/null"], capture_output=True,
-                            text=True)
-    assert result.returncode == 0, result.stderr
+    assert_equivalent(tmp_path, variant)
 
 
 def test_tuning_group_marks_candidates(tmp_path):
