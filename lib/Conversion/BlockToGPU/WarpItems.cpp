@@ -101,18 +101,14 @@ Value WarpItems::loadLhsPair(const Tile &lhs, Value row, bool lowerHalf,
     c.append({row, column});
     return emitter.loadPacked(lhs, c, 2);
   }
-  Value zeros = zeroPair(lhs.getStorageType());
   // Rows 8-15 of the only row tile of 8 rows are all past the end.
   if (lowerHalf && rows <= kTileM / 2)
-    return zeros;
-  // Other rows past the end load a row that exists, so that no load leaves
-  // the tile, and take zeros instead.
-  Value inside = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                       row, index(rows));
+    return zeroPair(lhs.getStorageType());
+  // Other rows past the end load the last row, so that no load leaves the
+  // tile: they only make product rows past the end, which nothing reads.
   Value clamped = arith::MinUIOp::create(builder, loc, row, index(rows - 1));
   c.append({clamped, column});
-  return arith::SelectOp::create(builder, loc, inside,
-                                 emitter.loadPacked(lhs, c, 2), zeros);
+  return emitter.loadPacked(lhs, c, 2);
 }
 
 Value WarpItems::loadRhsPair(const Tile &rhs, Value row, Value column) {
@@ -163,24 +159,12 @@ SmallVector<Value, 4> WarpItems::loadLhs(const Tile &lhs, Value k) {
   }
   // Lanes 0-15 address rows 0-15 of the slice at column k, lanes 16-31 the
   // same rows at k + 8: matrices (rows 0-7, 8-15) x (columns k, k + 8) are
-  // a0..a3. A row past the end is read clamped, then zeroed by the lanes
-  // holding it.
+  // a0..a3. A row past the end is read clamped: its product rows are
+  // dropped.
   Value row = add(tileRow, rem(lane, 16));
   if (!isAlwaysInside(false) || !isAlwaysInside(true))
     row = arith::MinUIOp::create(builder, loc, row, index(rows - 1));
-  SmallVector<Value, 4> a =
-      loadMatrices(lhs, row, add(k, mul(div(lane, 16), 8)), 4, false);
-  for (size_t i = 0; i < a.size(); ++i) {
-    bool lowerHalf = i % 2 == 1;
-    if (isAlwaysInside(lowerHalf))
-      continue;
-    Value inside =
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                              lowerHalf ? lowerRow : upperRow, index(rows));
-    a[i] = arith::SelectOp::create(builder, loc, inside, a[i],
-                                   zeroPair(lhs.getStorageType()));
-  }
-  return a;
+  return loadMatrices(lhs, row, add(k, mul(div(lane, 16), 8)), 4, false);
 }
 
 SmallVector<Value, 2> WarpItems::loadRhsPairs(const Tile &rhs, Value k,

@@ -61,8 +61,9 @@ public:
   /// coordinates `batch`, first row `tileRow`, first column `tileColumn`.
   void setTile(ValueRange batch, Value tileRow, Value tileColumn);
   /// The A registers of the 16x16 lhs slice from column `k` of the tile's
-  /// rows: a0..a3 of the PTX ISA's fragment layout, zeros for rows past the
-  /// end.
+  /// rows: a0..a3 of the PTX ISA's fragment layout. A row past the end
+  /// holds the last row, or zeros: the product rows it makes are past the
+  /// end too, and the stores drop them.
   SmallVector<Value, 4> loadLhs(const Tile &lhs, Value k);
   /// The B registers of the 16x8 rhs slice from row `k` of the tile's
   /// columns.
@@ -86,11 +87,12 @@ private:
     int64_t tail = rows % kTileM;
     return tail == 0 || (!lowerHalf && tail >= kTileM / 2);
   }
-  /// A register of zeros of `elementType`, for rows past the end.
+  /// A register of zeros of `elementType`, for the lower half of a tile of
+  /// 8 rows or fewer.
   Value zeroPair(Type elementType);
   /// The A register of row `row` and columns `column`, `column + 1` of lhs
-  /// (zeros for a row past the end); `lowerHalf`: `row` is in rows 8-15 of
-  /// its tile.
+  /// (of the last row for a row past the end, as loadLhs); `lowerHalf`:
+  /// `row` is in rows 8-15 of its tile.
   Value loadLhsPair(const Tile &lhs, Value row, bool lowerHalf, Value column);
   /// The B register of rows `row`, `row + 1` and column `column` of rhs.
   Value loadRhsPair(const Tile &rhs, Value row, Value column);

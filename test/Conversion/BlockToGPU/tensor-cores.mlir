@@ -115,10 +115,9 @@ func.func @whole_rows(%x: tensor<16x64xf16>, %w: tensor<64x32xf16>) -> tensor<16
 
 // -----
 
-// 12 rows: rows 12-15 of the tile read zeros and are not stored. The lanes
-// addressing rows 12-15 for ldmatrix read row 11 (clamped), and the lower
-// half's registers (a1, a3) are selected by row < 12; rows 0-7 (a0, a2)
-// need no guard.
+// 12 rows: rows 12-15 of the tile are not stored. The lanes addressing
+// rows 12-15 for ldmatrix read row 11 (clamped); the product rows they make
+// are past the end and dropped, so the registers go to mma.sync as loaded.
 // CHECK-LABEL: gpu.func @partial_rows_kernel0
 // CHECK: scf.for
 // CHECK: scf.for
@@ -133,13 +132,9 @@ func.func @whole_rows(%x: tensor<16x64xf16>, %w: tensor<64x32xf16>) -> tensor<16
 // CHECK: %[[A2:.*]] = llvm.bitcast %[[A2I]] : i32 to vector<2xf16>
 // CHECK: %[[A3I:.*]] = llvm.extractvalue %[[A]][3]
 // CHECK: %[[A3:.*]] = llvm.bitcast %[[A3I]] : i32 to vector<2xf16>
-// CHECK: %[[IN1:.*]] = arith.cmpi ult, %{{.*}}, %c12
-// CHECK: %[[S1:.*]] = arith.select %[[IN1]], %[[A1]], %cst
-// CHECK: %[[IN3:.*]] = arith.cmpi ult, %{{.*}}, %c12
-// CHECK: %[[S3:.*]] = arith.select %[[IN3]], %[[A3]], %cst
 // CHECK-NOT: arith.select
 // CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>, num = 2
-// CHECK: nvvm.mma.sync A[%[[A0]], %[[S1]], %[[A2]], %[[S3]]]
+// CHECK: nvvm.mma.sync A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]]
 // CHECK: scf.yield
 // CHECK-NOT: scf.if
 // CHECK: llvm.store
@@ -148,7 +143,7 @@ func.func @whole_rows(%x: tensor<16x64xf16>, %w: tensor<64x32xf16>) -> tensor<16
 // PTX-LABEL: .visible .entry partial_rows_kernel0(
 // PTX: min.u64
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX: selp.b32
+// PTX-NOT: selp.b32
 // PTX: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 func.func @partial_rows(%x: tensor<12x32xf16>, %w: tensor<32x8xf16>) -> tensor<12x8xf16> {
@@ -165,22 +160,18 @@ func.func @partial_rows(%x: tensor<12x32xf16>, %w: tensor<32x8xf16>) -> tensor<1
 
 // -----
 
-// 8 rows: the upper half of the tile is inside (no guard), the lower half
-// all zeros, and only the upper half is stored; a batched matmul takes
-// (batch, row tile, column tile) in turn. ldmatrix.x4 still reads the lower
-// half (rows 8-15 clamped to row 7) and a1, a3 are selected by row < 8,
-// which never holds: LLVM folds them to a zero register.
+// 8 rows: the upper half of the tile is inside (no guard), and only the
+// upper half is stored; a batched matmul takes (batch, row tile, column
+// tile) in turn. ldmatrix.x4 still reads the lower half (rows 8-15 clamped
+// to row 7): the product rows it makes are dropped, so no register is
+// selected.
 // CHECK-LABEL: gpu.func @batched_kernel0
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c4{{.*}} step %c1
 // CHECK: arith.minui %{{.*}}, %c7
 // CHECK: %[[A:.*]] = nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 4
-// CHECK: %[[LOW1:.*]] = arith.cmpi ult, %{{.*}}, %c8
-// CHECK: %[[A1:.*]] = arith.select %[[LOW1]], %{{.*}}, %cst
-// CHECK: %[[LOW3:.*]] = arith.cmpi ult, %{{.*}}, %c8
-// CHECK: %[[A3:.*]] = arith.select %[[LOW3]], %{{.*}}, %cst
 // CHECK-NOT: arith.select
 // CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>, num = 2
-// CHECK: nvvm.mma.sync A[%{{[0-9]+}}, %[[A1]], %{{[0-9]+}}, %[[A3]]]
+// CHECK: nvvm.mma.sync A[%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}]
 // CHECK: scf.yield
 // CHECK-NOT: scf.if
 // CHECK: llvm.store
@@ -188,8 +179,8 @@ func.func @partial_rows(%x: tensor<12x32xf16>, %w: tensor<32x8xf16>) -> tensor<1
 // CHECK: gpu.barrier
 // PTX-LABEL: .visible .entry batched_kernel0(
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX: mov.b32 \09[[ZERO:%r[0-9]+]], 0;
-// PTX-COUNT-4: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\0A\09\09{%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}},\0A\09\09{%r{{[0-9]+}}, [[ZERO]], %r{{[0-9]+}}, [[ZERO]]}
+// PTX-NOT: selp.b32
+// PTX-COUNT-4: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 func.func @batched(%x: tensor<2x8x16xf16>, %w: tensor<2x16x16xf16>) -> tensor<2x8x16xf16> {
   %o = mirage_kernel.graph_def(%X = %x : tensor<2x8x16xf16>, %W = %w : tensor<2x16x16xf16>) -> tensor<2x8x16xf16>
       grid [1, 1, 1] block [32, 1, 1] forloop 1 {
@@ -204,10 +195,9 @@ func.func @batched(%x: tensor<2x8x16xf16>, %w: tensor<2x16x16xf16>) -> tensor<2x
 
 // -----
 
-// Fewer than 8 rows run on tensor cores too: 4 rows, rows 4-15 of the tile
-// zero (ldmatrix reads row 3 for rows 4-15, clamped; all four registers are
-// selected by row < 4, which for a1, a3 never holds and LLVM folds to a
-// zero register), only rows 0-3 stored.
+// Fewer than 8 rows run on tensor cores too: 4 rows, ldmatrix reads row 3
+// for rows 4-15 (clamped), whose product rows are dropped; only rows 0-3
+// are stored.
 // CHECK-LABEL: gpu.func @few_rows_kernel0
 // CHECK: scf.for
 // CHECK: scf.for {{.*}} -> (f32, f32, f32, f32)
@@ -215,17 +205,10 @@ func.func @batched(%x: tensor<2x8x16xf16>, %w: tensor<2x16x16xf16>) -> tensor<2x
 // CHECK: arith.muli %[[ROW]], %c32
 // CHECK: %[[A:.*]] = nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 4
 // CHECK: %[[A0I:.*]] = llvm.extractvalue %[[A]][0]
-// CHECK: %[[A0P:.*]] = llvm.bitcast %[[A0I]] : i32 to vector<2xf16>
-// CHECK: %[[IN0:.*]] = arith.cmpi ult, %{{.*}}, %c4
-// CHECK: %[[A0:.*]] = arith.select %[[IN0]], %[[A0P]], %cst
-// CHECK: %[[IN1:.*]] = arith.cmpi ult, %{{.*}}, %c4
-// CHECK: %[[A1:.*]] = arith.select %[[IN1]], %{{.*}}, %cst
-// CHECK: %[[IN2:.*]] = arith.cmpi ult, %{{.*}}, %c4
-// CHECK: %[[A2:.*]] = arith.select %[[IN2]], %{{.*}}, %cst
-// CHECK: %[[IN3:.*]] = arith.cmpi ult, %{{.*}}, %c4
-// CHECK: %[[A3:.*]] = arith.select %[[IN3]], %{{.*}}, %cst
+// CHECK: %[[A0:.*]] = llvm.bitcast %[[A0I]] : i32 to vector<2xf16>
+// CHECK-NOT: arith.select
 // CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>, num = 2
-// CHECK: nvvm.mma.sync A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]]
+// CHECK: nvvm.mma.sync A[%[[A0]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}]
 // CHECK: scf.yield
 // CHECK: %[[STORED:.*]] = arith.cmpi ult, %{{.*}}, %c4
 // CHECK: scf.if %[[STORED]]
@@ -238,9 +221,9 @@ func.func @batched(%x: tensor<2x8x16xf16>, %w: tensor<2x16x16xf16>) -> tensor<2x
 // PTX-LABEL: .visible .entry few_rows_kernel0(
 // PTX: min.u64
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX: mov.b32 \09[[ZERO:%r[0-9]+]], 0;
+// PTX-NOT: selp.b32
 // PTX: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
-// PTX-COUNT-2: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\0A\09\09{%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}},\0A\09\09{%r{{[0-9]+}}, [[ZERO]], %r{{[0-9]+}}, [[ZERO]]}
+// PTX-COUNT-2: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 func.func @few_rows(%a: tensor<4x32xf16>, %b: tensor<32x8xf16>) -> tensor<4x8xf16> {
   %o = mirage_kernel.graph_def(%A = %a : tensor<4x32xf16>, %B = %b : tensor<32x8xf16>) -> tensor<4x8xf16>
       grid [1, 1, 1] block [32, 1, 1] forloop 1 {
