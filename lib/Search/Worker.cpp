@@ -12,6 +12,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::mirage;
@@ -93,16 +94,24 @@ SmallVector<int32_t> appendGraphDef(Graph &kernel, ArrayRef<int32_t> operands,
 
 /// The launch of a split µGraph's combining kernel: grid axes over the
 /// outermost output dimensions but the last (where the parts are stacked),
-/// at most `maxBlocks` blocks.
-Launch getCombineLaunch(ArrayRef<int64_t> shape, ArrayRef<int64_t> gridSizes,
-                        int64_t maxBlocks) {
+/// each of the largest size that divides the dimension, at most `maxBlocks`
+/// blocks in all. The sizes are the listed grid sizes and, for an extent
+/// that is not a power of two, its halvings down to an odd one
+/// (getGridSizes): a GQA group's 7 query rows get 7 blocks rather than
+/// none. (Measured on an H200: Qwen's 32k decode attention with the
+/// combining kernel's 7 rows in one block, 27.28 µs; one row a block,
+/// 26.98 µs; docs/Benchmarks/KernelProfiles.md.)
+Launch getCombineLaunch(ArrayRef<int64_t> shape,
+                        const BlockSearchOptions &options, int64_t maxBlocks) {
   Launch launch;
   int64_t blocks = 1;
   unsigned axis = 0;
   for (auto [d, extent] : llvm::enumerate(shape.drop_back())) {
     int64_t best = 1;
-    for (int64_t size : gridSizes)
-      if (size > best && extent % size == 0 && blocks * size <= maxBlocks)
+    for (int64_t size : getGridSizes(extent, options))
+      if (size > best && blocks * size <= maxBlocks &&
+          (llvm::is_contained(options.gridSizes, size) ||
+           !llvm::isPowerOf2_64(size)))
         best = size;
     if (best == 1)
       continue;
@@ -432,7 +441,7 @@ const std::optional<Combiner> &Worker::combine(ArrayRef<ValueType> partTypes,
       }
     return true;
   };
-  Launch launch = getCombineLaunch(space.output.shape, shared.options.gridSizes,
+  Launch launch = getCombineLaunch(space.output.shape, shared.options,
                                    kCombineBlocksPerSM *
                                        shared.options.chip->multiprocessors);
   BodyEnumerator(context, parts, visitCombined).run(launch);

@@ -509,6 +509,30 @@ TEST_F(BlockGraphSearchTest, FindsSplitAttention) {
   EXPECT_EQ(program.graphs[2].threads, getTileThreads(program.graphs[2], 16));
 }
 
+TEST_F(BlockGraphSearchTest, GivesOddQueryRowsCombiningBlocks) {
+  // A GQA group of 7 query heads: no listed grid size divides 7, but the
+  // combining kernel still gets a block per row (7 is among the search's
+  // sizes for an extent that is not a power of two).
+  sem::Program reference = parse(R"mlir(
+    func.func @attention(%q: tensor<1x7x16xf16>, %k: tensor<1x16x256xf16>, %v: tensor<1x256x16xf16>) -> tensor<1x7x16xf16> {
+      %s = mirage_kernel.matmul %q, %k : tensor<1x7x16xf16>, tensor<1x16x256xf16> -> tensor<1x7x256xf16>
+      %e = mirage_kernel.exp %s : tensor<1x7x256xf16>
+      %r = mirage_kernel.reduction %e dim 2 : tensor<1x7x256xf16> -> tensor<1x7x1xf16>
+      %d = mirage_kernel.div %e, %r : tensor<1x7x256xf16>, tensor<1x7x1xf16> -> tensor<1x7x256xf16>
+      %o = mirage_kernel.matmul %d, %v : tensor<1x7x256xf16>, tensor<1x256x16xf16> -> tensor<1x7x16xf16>
+      return %o : tensor<1x7x16xf16>
+    })mlir");
+  BlockSearchOptions options;
+  options.singleKernels = false;
+  BlockSearchStatistics statistics;
+  std::vector<RankedProgram> found = search(reference, options, statistics);
+  ASSERT_EQ(found.size(), 1u);
+  const sem::Program &program = found.front().program;
+  ASSERT_EQ(program.graphs.size(), 3u);
+  EXPECT_TRUE(llvm::is_contained(program.graphs[2].grid, 7));
+  expectEquivalent(reference, program);
+}
+
 TEST_F(BlockGraphSearchTest, GivesBlocksAThreadPerFewElements) {
   // A body without matmuls gets a thread for kElementsPerThread elements of
   // its largest tile, a power of two between the block size bounds.
