@@ -92,7 +92,8 @@ def ConvertMirageBlockToGPUPass
            "more input tiles (a split µGraph's combining kernel), copy them "
            "all into shared memory at the start with cp.async, so that "
            "their loads are in flight at once, instead of reading each in "
-           "place in its op's turn (default false: not measured yet; "
+           "place in its op's turn (default false: measured no faster, within "
+           "3% on the attention cases; "
            "docs/CodeGeneration.md)">,
   ];
   let dependentDialects = [
