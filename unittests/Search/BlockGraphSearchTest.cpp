@@ -20,6 +20,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/SmallVectorExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <gtest/gtest.h>
 
@@ -134,16 +135,24 @@ TEST_F(BlockGraphSearchTest, RejectsProgramsOutsideTheFragment) {
 
 } // namespace
 
-/// The paper's attention (exp / sum(exp), no scaling), small.
-constexpr const char *kAttention = R"mlir(
-  func.func @attention(%q: tensor<1x16x8xf16>, %k: tensor<1x8x256xf16>, %v: tensor<1x256x8xf16>) -> tensor<1x16x8xf16> {
-    %s = mirage_kernel.matmul %q, %k : tensor<1x16x8xf16>, tensor<1x8x256xf16> -> tensor<1x16x256xf16>
-    %e = mirage_kernel.exp %s : tensor<1x16x256xf16>
-    %r = mirage_kernel.reduction %e dim 2 : tensor<1x16x256xf16> -> tensor<1x16x1xf16>
-    %d = mirage_kernel.div %e, %r : tensor<1x16x256xf16>, tensor<1x16x1xf16> -> tensor<1x16x256xf16>
-    %o = mirage_kernel.matmul %d, %v : tensor<1x16x256xf16>, tensor<1x256x8xf16> -> tensor<1x16x8xf16>
-    return %o : tensor<1x16x8xf16>
-  })mlir";
+/// The paper's attention (exp / sum(exp), no scaling) of `rows` query rows
+/// of `dim` elements over `keys` keys.
+std::string getAttention(int64_t rows, int64_t dim, int64_t keys) {
+  return llvm::formatv(R"mlir(
+  func.func @attention(%q: tensor<1x{0}x{1}xf16>, %k: tensor<1x{1}x{2}xf16>, %v: tensor<1x{2}x{1}xf16>) -> tensor<1x{0}x{1}xf16> {{
+    %s = mirage_kernel.matmul %q, %k : tensor<1x{0}x{1}xf16>, tensor<1x{1}x{2}xf16> -> tensor<1x{0}x{2}xf16>
+    %e = mirage_kernel.exp %s : tensor<1x{0}x{2}xf16>
+    %r = mirage_kernel.reduction %e dim 2 : tensor<1x{0}x{2}xf16> -> tensor<1x{0}x1xf16>
+    %d = mirage_kernel.div %e, %r : tensor<1x{0}x{2}xf16>, tensor<1x{0}x1xf16> -> tensor<1x{0}x{2}xf16>
+    %o = mirage_kernel.matmul %d, %v : tensor<1x{0}x{2}xf16>, tensor<1x{2}x{1}xf16> -> tensor<1x{0}x{1}xf16>
+    return %o : tensor<1x{0}x{1}xf16>
+  })mlir",
+                       rows, dim, keys)
+      .str();
+}
+
+/// The attention of most tests, small.
+const std::string kAttention = getAttention(16, 8, 256);
 
 TEST_F(BlockGraphSearchTest, SearchesTheRestAfterALeadingOp) {
   // Attention's Q·K reads only inputs: kept as a library GEMM, the rest is
@@ -513,15 +522,7 @@ TEST_F(BlockGraphSearchTest, GivesOddQueryRowsCombiningBlocks) {
   // A GQA group of 7 query heads: no listed grid size divides 7, but the
   // combining kernel still gets a block per row (7 is among the search's
   // sizes for an extent that is not a power of two).
-  sem::Program reference = parse(R"mlir(
-    func.func @attention(%q: tensor<1x7x16xf16>, %k: tensor<1x16x256xf16>, %v: tensor<1x256x16xf16>) -> tensor<1x7x16xf16> {
-      %s = mirage_kernel.matmul %q, %k : tensor<1x7x16xf16>, tensor<1x16x256xf16> -> tensor<1x7x256xf16>
-      %e = mirage_kernel.exp %s : tensor<1x7x256xf16>
-      %r = mirage_kernel.reduction %e dim 2 : tensor<1x7x256xf16> -> tensor<1x7x1xf16>
-      %d = mirage_kernel.div %e, %r : tensor<1x7x256xf16>, tensor<1x7x1xf16> -> tensor<1x7x256xf16>
-      %o = mirage_kernel.matmul %d, %v : tensor<1x7x256xf16>, tensor<1x256x16xf16> -> tensor<1x7x16xf16>
-      return %o : tensor<1x7x16xf16>
-    })mlir");
+  sem::Program reference = parse(getAttention(7, 16, 256));
   BlockSearchOptions options;
   options.singleKernels = false;
   BlockSearchStatistics statistics;

@@ -147,9 +147,9 @@ SmallVector<Value, 4> WarpItems::loadMatrices(const Tile &tile, Value row,
 }
 
 SmallVector<Value, 4> WarpItems::loadLhs(const Tile &lhs, Value k) {
-  Value upperRow = add(tileRow, group);
-  Value lowerRow = add(upperRow, 8);
   if (!canLoadMatrices(lhs)) {
+    Value upperRow = add(tileRow, group);
+    Value lowerRow = add(upperRow, 8);
     Value column = add(k, pairColumn);
     Value highColumn = add(column, 8);
     return {loadLhsPair(lhs, upperRow, false, column),
