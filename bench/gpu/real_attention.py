@@ -9,9 +9,12 @@ PyTorch (SDPA's default backend for attention, torch.softmax for softmax).
     real_attention.py BUNDLES_DIR --out FILE
 
 Needs torch with CUDA and MIRAGE_RUNTIME_LIBRARY (the runtime library);
-writes one JSON row per bundle: max |logit|, relative error, whether the
-output is finite, and the median times in microseconds, launched one by
-one from Python ("_us") and replayed from a CUDA graph ("_graph_us").
+writes one JSON row per bundle: max |logit|, each function's relative
+error and time (a bundle of several functions is a tuning group: its
+fastest correct function is the row's Mirage time, the tuner's rule), and
+the median times in microseconds, launched one by one from Python ("_us")
+and replayed from a CUDA graph ("_graph_us"), against every SDPA backend
+(the fastest is the baseline).
 """
 
 import argparse
@@ -22,9 +25,16 @@ import sys
 
 import torch
 import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
 
 from event_timing import median_us
 from mirage import runtime
+
+#: SDPA's backends, each timed (the baseline is the fastest that runs).
+SDPA_BACKENDS = {"flash": SDPBackend.FLASH_ATTENTION,
+                 "efficient": SDPBackend.EFFICIENT_ATTENTION,
+                 "cudnn": SDPBackend.CUDNN_ATTENTION,
+                 "math": SDPBackend.MATH}
 
 #: Relative error allowed against the float32 reference (f16 storage).
 TOLERANCE = 2e-2
@@ -61,9 +71,22 @@ def attention_case(function):
     sk = k.transpose(1, 2).contiguous().reshape(1, groups, keys, dim)
     sv = v.reshape(1, groups, keys, dim)
 
-    def sdpa():
-        return F.scaled_dot_product_attention(sq, sk, sv, enable_gqa=True)
-    return (q, k, v), logits, reference, sdpa
+    # K and V repeated per query head, for the backends without enable_gqa.
+    ek = sk.repeat_interleave(rows, dim=1)
+    ev = sv.repeat_interleave(rows, dim=1)
+
+    def sdpa(backend, gqa):
+        def call():
+            with sdpa_kernel([backend]):
+                if gqa:
+                    return F.scaled_dot_product_attention(
+                        sq, sk, sv, enable_gqa=True)
+                return F.scaled_dot_product_attention(sq, ek, ev)
+        return call
+    baselines = {f"sdpa_{name}{'' if gqa else '_repeated'}": sdpa(backend, gqa)
+                 for name, backend in SDPA_BACKENDS.items()
+                 for gqa in (True, False)}
+    return (q, k, v), logits, reference, baselines
 
 
 def softmax_case(function):
@@ -73,34 +96,68 @@ def softmax_case(function):
     s = (torch.randn(shape, device="cuda") * 8).half()
     logits = s.float()
     return (s,), logits, torch.softmax(logits, -1), \
-        lambda: torch.softmax(s, -1)
+        {"torch_softmax": lambda: torch.softmax(s, -1)}
 
 
-def run(bundle_dir):
-    bundle = runtime.load_bundle(bundle_dir, device=0)
-    function = bundle()
-    case = attention_case if len(function.spec.inputs) == 3 else softmax_case
-    inputs, logits, reference, baseline = case(function)
+def check(function, inputs, reference):
+    """The relative error of `function` against `reference`, and whether it
+    is correct (finite, within TOLERANCE)."""
     out = function(*inputs)
     torch.cuda.synchronize()
     error = ((out.float() - reference).norm() / reference.norm()).item()
+    finite = bool(torch.isfinite(out).all().item())
+    return error, finite and error < TOLERANCE
+
+
+def run(bundle_dir):
+    """One row per bundle. A bundle of several functions is a tuning group
+    (the program as written and the search's candidates, bench/
+    make-pipeline-bundles.py): each is checked and timed, and the row's
+    Mirage time is the fastest correct one's, the tuner's rule."""
+    bundle = runtime.load_bundle(bundle_dir, device=0)
+    names = bundle.functions
+    first = bundle(names[0])
+    case = attention_case if len(first.spec.inputs) == 3 else softmax_case
+    inputs, logits, reference, baselines = case(first)
     plain = torch.exp(logits.half())  # exp without the maximum, in f16
     row = {"case": pathlib.Path(bundle_dir).name,
            "max_abs_logit": logits.abs().max().item(),
            "plain_exp_overflows": bool(torch.isinf(plain).any().item()),
-           "finite": bool(torch.isfinite(out).all().item()),
-           "rel_error": error,
-           "correct": error < TOLERANCE
-           and bool(torch.isfinite(out).all().item())}
-    if row["correct"]:
-        mirage = lambda: function(*inputs)  # noqa: E731
-        row["mirage_us"] = median_us(mirage)
-        row["baseline_us"] = median_us(baseline)
-        row["speedup"] = row["baseline_us"] / row["mirage_us"]
-        row["mirage_graph_us"] = graph_us(mirage)
-        row["baseline_graph_us"] = graph_us(baseline)
-        row["graph_speedup"] = \
-            row["baseline_graph_us"] / row["mirage_graph_us"]
+           "functions": {}}
+    for name in names:
+        function = bundle(name)
+        error, correct = check(function, inputs, reference)
+        entry = {"rel_error": error, "correct": correct}
+        if correct:
+            entry["graph_us"] = graph_us(
+                lambda f=function: f(*inputs))  # noqa: E731
+        row["functions"][name] = entry
+    timed = {name: entry for name, entry in row["functions"].items()
+             if entry["correct"]}
+    row["correct"] = len(timed) == len(names)
+    if not timed:
+        return row
+    best = min(timed, key=lambda name: timed[name]["graph_us"])
+    function = bundle(best)
+    row["mirage_function"] = best
+    row["rel_error"] = timed[best]["rel_error"]
+    row["mirage_graph_us"] = timed[best]["graph_us"]
+    row["mirage_us"] = median_us(lambda: function(*inputs))
+    row["baselines_graph_us"] = {}
+    for name, baseline in baselines.items():
+        try:
+            baseline()
+            torch.cuda.synchronize()
+            row["baselines_graph_us"][name] = graph_us(baseline)
+        except RuntimeError:  # a backend that does not take the shapes
+            torch.cuda.synchronize()
+    fastest = min(row["baselines_graph_us"],
+                  key=row["baselines_graph_us"].get)
+    row["baseline"] = fastest
+    row["baseline_graph_us"] = row["baselines_graph_us"][fastest]
+    row["baseline_us"] = median_us(baselines[fastest])
+    row["speedup"] = row["baseline_us"] / row["mirage_us"]
+    row["graph_speedup"] = row["baseline_graph_us"] / row["mirage_graph_us"]
     return row
 
 

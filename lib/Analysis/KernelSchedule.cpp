@@ -136,6 +136,11 @@ mlir::mirage::planKernel(kernel::GraphDefOp graph, const Chip &chip,
   if (failed(phases))
     return failure();
   schedule.phases = std::move(*phases);
+  FailureOr<RunningMaxima> maxima =
+      analyzeRunningMaxima(graph.getBodyBlock(), schedule.phases);
+  if (failed(maxima))
+    return failure();
+  schedule.runningMaxima = std::move(*maxima);
   planSchedule(graph, choices, schedule);
   schedule.registerEstimate = schedule.loopRegisters + kBaseRegisters;
   schedule.residentBlocks =
@@ -255,6 +260,12 @@ void KernelSchedule::print(raw_ostream &os, kernel::GraphDefOp graph) const {
        << stringifyMatmulEngine(sum.engine) << " registers ["
        << sum.firstRegister << ", " << sum.firstRegister + sum.numRegisters
        << ")\n";
+  for (auto &[max, sums] : runningMaxima) {
+    os << "  running max " << name(max) << " rescales";
+    for (Operation *sum : sums)
+      os << " " << name(sum);
+    os << "\n";
+  }
   for (auto &[second, chain] : registerChains)
     os << "  register chain " << name(chain.first) << " -> " << name(second)
        << " row sums " << chain.rowSums.size() << " registers ["

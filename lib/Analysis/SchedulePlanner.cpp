@@ -424,7 +424,11 @@ void Planner::planRegisterSums() {
     Type lhsType = getElementType(matmul.getLhs());
     Type rhsType = getElementType(matmul.getRhs());
     RegisterSum sum;
-    if (choices.warpgroupMatmuls &&
+    // wgmma's sums have no rescaling by rows for a running maximum.
+    bool rescaled = llvm::any_of(s.runningMaxima, [&](const auto &entry) {
+      return llvm::is_contained(entry.second, accum.getOperation());
+    });
+    if (choices.warpgroupMatmuls && !rescaled &&
         canUseWarpgroupMatmul(lhsType, rhsType, depth, shape, s.threads)) {
       sum.engine = MatmulEngine::Wgmma;
       sum.numRegisters =
@@ -710,6 +714,9 @@ void Planner::initAccumulator(block::ForloopAccumOp op) {
   layout.storageType = f32;
   layout.shared = true;
   layouts[op.getResult()] = std::move(layout);
+  // A running maximum's factors exp(old - new).
+  if (s.runningMaxima.contains(op))
+    allocate(shape, f32);
   emitCode();
   barrier();
 }
@@ -719,6 +726,11 @@ void Planner::accumulate(block::ForloopAccumOp op) {
   if (kind == block::AccumKind::Sum || kind == block::AccumKind::Max) {
     emitCode();
     barrier();
+    // A running maximum rescales its sums once its factors are in.
+    if (s.runningMaxima.contains(op)) {
+      emitCode();
+      barrier();
+    }
     return;
   }
   const TileLayout &in = layouts[op.getInput()];

@@ -358,10 +358,9 @@ void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
     node.dim = shape->size() - 1;
     node.size = choice.size;
   }
-  if (choice.kind == OpKind::RmsNorm) {
+  if (choice.kind == OpKind::RmsNorm)
     node.size = choice.size;
-    node.scalar = choice.eps;
-  }
+  node.scalar = choice.scalar;
   if (choice.accum == AccumKind::SumLastTo)
     node.size = choice.size;
   SmallVector<ExprId, 2> operandExprs;
@@ -410,14 +409,21 @@ bool BodyEnumerator::isSummedAccumulator(int32_t value) const {
 std::vector<OpChoice> search::detail::chooseVocabulary(const Graph &kernel) {
   llvm::SmallSetVector<OpKind, 8> kinds;
   bool reduces = false, normalises = false;
-  SmallVector<OpChoice> norms;
+  SmallVector<OpChoice> norms, scalings;
   for (const Node &node : kernel.nodes) {
-    if (node.kind == OpKind::RmsNorm) {
+    if (node.kind == sem::toOpKind(ElementwiseKind::MulScalar)) {
+      // mul_scalar by each of the reference's factors.
+      if (llvm::none_of(scalings, [&](const OpChoice &other) {
+            return other.scalar == node.scalar;
+          }))
+        scalings.push_back(
+            {node.kind, AccumKind::Sum, /*size=*/1, node.scalar});
+    } else if (node.kind == OpKind::RmsNorm) {
       normalises = true;
       // A block-level rms_norm of the same groups, when a tile holds them.
       OpChoice norm{OpKind::RmsNorm, AccumKind::Sum, node.size, node.scalar};
       if (llvm::none_of(norms, [&](const OpChoice &other) {
-            return other.size == norm.size && other.eps == norm.eps;
+            return other.size == norm.size && other.scalar == norm.scalar;
           }))
         norms.push_back(norm);
     } else if (node.kind == OpKind::Reduction)
@@ -430,6 +436,7 @@ std::vector<OpChoice> search::detail::chooseVocabulary(const Graph &kernel) {
   std::vector<OpChoice> vocabulary;
   for (OpKind kind : kinds)
     vocabulary.push_back({kind});
+  llvm::append_range(vocabulary, scalings);
   llvm::append_range(vocabulary, norms);
   if (reduces)
     vocabulary.push_back({OpKind::Reduction});

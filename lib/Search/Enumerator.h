@@ -46,7 +46,8 @@ struct OpChoice {
   sem::OpKind kind;
   sem::AccumKind accum = sem::AccumKind::Sum;
   int64_t size = 1;
-  double eps = 0.0;
+  /// rms_norm's eps, mul_scalar's factor.
+  double scalar = 0.0;
 };
 
 /// A tile of the body being built.

@@ -683,23 +683,60 @@ Evaluator<D>::runBlockGroup(const Graph &body, ArrayRef<const T *> inputs,
     }
   };
 
-  for (int64_t iteration = 0; iteration < body.forloop; ++iteration) {
-    for (auto [index, node] : llvm::enumerate(body.nodes)) {
-      // Every step counts, so that the deadline stops empty loops too.
-      if (outOfTime(1))
-        return timeUp();
-      if (node.kind == OpKind::ForloopAccum) {
-        accumulate(node, index, iteration);
+  // Running maxima (max accumulators an in-loop op reads) are the maximum
+  // over all iterations in every iteration: a first pass over the loop runs
+  // only what they accumulate and finishes them.
+  std::vector<bool> running = getRunningMaxima(body, phases);
+  std::vector<bool> firstPass(body.nodes.size(), false);
+  if (llvm::is_contained(running, true)) {
+    std::vector<int32_t> producer(body.values.size(), -1);
+    for (auto [index, node] : llvm::enumerate(body.nodes))
+      for (int32_t result : node.results)
+        producer[result] = static_cast<int32_t>(index);
+    for (int64_t index = static_cast<int64_t>(body.nodes.size()) - 1;
+         index >= 0; --index) {
+      if (!running[index] && !firstPass[index])
         continue;
-      }
-      LoopPhase phase = phases[index];
-      bool runs = phase == LoopPhase::InLoop ||
-                  (phase == LoopPhase::Invariant && iteration == 0);
-      if (runs && failed(evalNode(node, iteration)))
-        return failure();
+      firstPass[index] = true;
+      for (int32_t operand : body.nodes[index].operands)
+        if (producer[operand] >= 0)
+          firstPass[producer[operand]] = true;
     }
   }
+  auto runLoop = [&](bool onlyFirstPass) -> LogicalResult {
+    for (int64_t iteration = 0; iteration < body.forloop; ++iteration) {
+      for (auto [index, node] : llvm::enumerate(body.nodes)) {
+        // Every step counts, so that the deadline stops empty loops too.
+        if (outOfTime(1))
+          return timeUp();
+        if (onlyFirstPass && !firstPass[index])
+          continue;
+        if (node.kind == OpKind::ForloopAccum) {
+          if (onlyFirstPass || !running[index])
+            accumulate(node, index, iteration);
+          continue;
+        }
+        LoopPhase phase = phases[index];
+        bool runs = phase == LoopPhase::InLoop ||
+                    (phase == LoopPhase::Invariant && iteration == 0);
+        if (runs && failed(evalNode(node, iteration)))
+          return failure();
+      }
+    }
+    return success();
+  };
+  if (firstPass != std::vector<bool>(body.nodes.size(), false)) {
+    if (failed(runLoop(/*onlyFirstPass=*/true)))
+      return failure();
+    for (auto [index, node] : llvm::enumerate(body.nodes))
+      if (running[index])
+        finish(node, index);
+  }
+  if (failed(runLoop(/*onlyFirstPass=*/false)))
+    return failure();
   for (auto [index, node] : llvm::enumerate(body.nodes)) {
+    if (node.kind == OpKind::ForloopAccum && running[index])
+      continue;
     if (node.kind == OpKind::ForloopAccum)
       finish(node, index);
     else if (phases[index] == LoopPhase::PostLoop &&

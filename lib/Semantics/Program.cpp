@@ -128,6 +128,10 @@ llvm::SmallVector<ValueType> Program::getOutputTypes() const {
 
 std::vector<LoopPhase> mlir::mirage::sem::computeLoopPhases(const Graph &body) {
   std::vector<LoopPhase> valuePhase(body.values.size(), LoopPhase::Invariant);
+  // The results of `forloop_accum max`: a `sub` of one from a value computed
+  // in the loop reads a running maximum and runs in the loop
+  // (block::isRunningMaxRead).
+  std::vector<bool> isMax(body.values.size(), false);
   std::vector<LoopPhase> nodePhase;
   nodePhase.reserve(body.nodes.size());
   for (const Node &node : body.nodes) {
@@ -136,13 +140,38 @@ std::vector<LoopPhase> mlir::mirage::sem::computeLoopPhases(const Graph &body) {
       phase = node.dim >= 0 ? LoopPhase::InLoop : LoopPhase::Invariant;
     else if (node.kind == OpKind::ForloopAccum)
       phase = LoopPhase::PostLoop;
+    else if (node.kind == toOpKind(ElementwiseKind::Sub) &&
+             valuePhase[node.operands[0]] == LoopPhase::InLoop &&
+             isMax[node.operands[1]])
+      phase = LoopPhase::InLoop;
     else
       for (int32_t operand : node.operands)
         if (valuePhase[operand] != LoopPhase::Invariant)
           phase = valuePhase[operand];
-    for (int32_t result : node.results)
+    for (int32_t result : node.results) {
       valuePhase[result] = phase;
+      isMax[result] =
+          node.kind == OpKind::ForloopAccum && node.accum == AccumKind::Max;
+    }
     nodePhase.push_back(phase);
   }
   return nodePhase;
+}
+
+std::vector<bool>
+mlir::mirage::sem::getRunningMaxima(const Graph &body,
+                                    const std::vector<LoopPhase> &phases) {
+  std::vector<int32_t> producer(body.values.size(), -1);
+  std::vector<bool> running(body.nodes.size(), false);
+  for (auto [index, node] : llvm::enumerate(body.nodes)) {
+    for (int32_t result : node.results)
+      producer[result] = static_cast<int32_t>(index);
+    if (phases[index] != LoopPhase::InLoop)
+      continue;
+    for (int32_t operand : node.operands)
+      if (int32_t p = producer[operand];
+          p >= 0 && body.nodes[p].kind == OpKind::ForloopAccum)
+        running[p] = true;
+  }
+  return running;
 }

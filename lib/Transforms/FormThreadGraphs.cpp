@@ -87,7 +87,11 @@ int64_t formInGraphDef(kernel::GraphDefOp graphDef) {
   // Each tree by its root, its members in program order.
   llvm::MapVector<Operation *, SmallVector<Operation *>> trees;
   for (Operation &op : body) {
-    if (!getScalarForm(&op))
+    // A running maximum's shift stays a `sub`: thread graphs read no
+    // accumulator in the loop.
+    if (!getScalarForm(&op) ||
+        block::isRunningMaxRead(
+            &op, (*phases).lookup(op.getOperand(0).getDefiningOp())))
       continue;
     SmallVector<Operation *> members;
     for (Value operand : op.getOperands()) {

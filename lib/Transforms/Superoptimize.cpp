@@ -15,6 +15,7 @@
 #include "Mirage/Search/KernelPrefix.h"
 #include "Mirage/Search/Materialize.h"
 #include "Mirage/Search/ProgramSchedule.h"
+#include "Mirage/Search/Stabilize.h"
 #include "Mirage/Search/Z3Oracle.h"
 #include "Mirage/Semantics/Equivalence.h"
 #include "Mirage/Semantics/Import.h"
@@ -833,6 +834,71 @@ struct SuperoptimizePass
     return success();
   }
 
+  /// Whether the finite-field verifier proves `candidate` equal to
+  /// `reference` before `deadline`; the reason in `why` when it does not.
+  static bool isProvedEqual(const sem::Program &candidate,
+                            const sem::Program &reference,
+                            const sem::Deadline &deadline, std::string &why) {
+    FailureOr<sem::EquivalenceChecker> checker =
+        sem::EquivalenceChecker::create(reference, sem::EquivalenceOptions(),
+                                        why, deadline);
+    if (failed(checker))
+      return false;
+    FailureOr<sem::EquivalenceVerdict> verdict =
+        checker->check(candidate, why, deadline);
+    if (failed(verdict))
+      return false;
+    if (!verdict->equivalent)
+      why = "its maximum does not only shift a softmax (the program without "
+            "it computes something else)";
+    return verdict->equivalent;
+  }
+
+  /// Replaces the candidates in `found`, µGraphs of the program without its
+  /// maximum shifts, by their stabilised forms (search::stabilize) that the
+  /// verifier proves equal to `reference` and the code generator compiles,
+  /// cheapest first; those without one are dropped, as are the candidates
+  /// without the final projection.
+  void stabilizeCandidates(const sem::Program &reference,
+                           const search::BlockSearchOptions &options,
+                           const sem::Deadline &deadline, Found &found) {
+    constexpr double kStabilizeSeconds = 10.0;
+    size_t searched = found.candidates.size();
+    std::vector<search::RankedProgram> stable;
+    std::string error;
+    // The search may have spent the time limit: the checks (at reduced
+    // sizes, a fraction of a second each) get at least kStabilizeSeconds.
+    sem::Deadline checks(std::max(kStabilizeSeconds, deadline.secondsLeft()));
+    FailureOr<sem::EquivalenceChecker> checker =
+        sem::EquivalenceChecker::create(reference, sem::EquivalenceOptions(),
+                                        error, checks);
+    for (search::RankedProgram &candidate : found.candidates) {
+      std::optional<sem::Program> program =
+          search::stabilize(candidate.program);
+      if (!program || failed(checker))
+        continue;
+      FailureOr<sem::EquivalenceVerdict> verdict =
+          checker->check(*program, error, checks);
+      if (failed(verdict) || !verdict->equivalent)
+        continue;
+      std::optional<search::ProgramFacts> facts = options.schedule(*program);
+      if (!facts)
+        continue;
+      search::CostEstimate cost =
+          search::estimateCost(*program, *options.chip, *facts);
+      stable.push_back({std::move(*program), cost});
+    }
+    llvm::stable_sort(
+        stable, [](const auto &a, const auto &b) { return a.cost < b.cost; });
+    found.candidates = std::move(stable);
+    found.prefixes.clear();
+    found.projection = kernel::MatmulOp();
+    found.summary += llvm::formatv("; the program searched without its "
+                                   "maximum shifts, {0} of {1} candidates "
+                                   "stabilised (online softmax)",
+                                   found.candidates.size(), searched);
+  }
+
   /// Searches `function` within `seconds` (0: no limit), the tuning
   /// database's check included.
   LogicalResult optimize(func::FuncOp function,
@@ -842,11 +908,27 @@ struct SuperoptimizePass
     FailureOr<sem::Program> reference = sem::buildProgram(function);
     if (failed(reference))
       return failure();
+    // Softmax as models write it: the program without its maximum shifts is
+    // searched, and its candidates are stabilised (search/Stabilize.h).
+    std::optional<sem::Program> plain;
+    if (llvm::any_of(reference->getKernelGraph().nodes, [](const auto &node) {
+          return node.kind == sem::OpKind::ReductionMax;
+        })) {
+      std::string why;
+      plain = search::removeMaxShifts(*reference, why);
+      if (!plain || !isProvedEqual(*plain, *reference, deadline, why)) {
+        function.emitRemark("left unchanged: its reduction_max is outside "
+                            "the searchable fragment: ")
+            << why;
+        return success();
+      }
+    }
+    const sem::Program &searched = plain ? *plain : *reference;
     // A reference with several outputs is searched one output at a time.
-    bool severalOutputs = reference->getKernelGraph().outputs.size() > 1;
+    bool severalOutputs = searched.getKernelGraph().outputs.size() > 1;
     std::string error;
-    if (failed(severalOutputs ? search::checkSearchableOps(*reference, error)
-                              : search::checkSearchable(*reference, error))) {
+    if (failed(severalOutputs ? search::checkSearchableOps(searched, error)
+                              : search::checkSearchable(searched, error))) {
       function.emitRemark("left unchanged: ") << error;
       return success();
     }
@@ -871,11 +953,13 @@ struct SuperoptimizePass
         search::getScheduler(threads, *options.chip, function.getContext());
     Found found;
     if (severalOutputs)
-      searchOutputs(function, *reference, functionOptions, deadline, seconds,
+      searchOutputs(function, searched, functionOptions, deadline, seconds,
                     found);
-    else if (failed(searchWhole(function, *reference, functionOptions, deadline,
+    else if (failed(searchWhole(function, searched, functionOptions, deadline,
                                 seconds, found)))
       return failure();
+    if (plain)
+      stabilizeCandidates(*reference, functionOptions, deadline, found);
     std::vector<search::RankedProgram> variants =
         withBlockSizeVariants(found.candidates, functionOptions);
     std::vector<Candidate> candidates;

@@ -22,6 +22,7 @@
 #ifndef MIRAGE_ANALYSIS_KERNELSCHEDULE_H
 #define MIRAGE_ANALYSIS_KERNELSCHEDULE_H
 
+#include "Mirage/Analysis/RunningMaxima.h"
 #include "Mirage/Analysis/TileLayout.h"
 #include "Mirage/Dialect/Block/IR/BlockOps.h"
 #include "Mirage/Dialect/Block/IR/LoopPhase.h"
@@ -193,6 +194,10 @@ struct KernelSchedule {
   DenseMap<Operation *, MatmulEngine> engines;
   /// The register sums, by forloop_accum (the only user of its matmul).
   llvm::MapVector<Operation *, RegisterSum> registerSums;
+  /// The running maxima (forloop_accum max read in the loop) and the sums
+  /// each rescales as it rises (analyzeRunningMaxima): each keeps, beside
+  /// its f32 tile, a tile of the factors `exp(old - new)` of its last step.
+  RunningMaxima runningMaxima;
   /// The register chains, by their second matmul.
   llvm::MapVector<Operation *, RegisterChain> registerChains;
   /// The rms_norms whose groups stay in registers.

@@ -22,6 +22,12 @@ using block::LoopPhase;
 /// of block::analyzeLoopPhases; the body is assumed to obey them.
 std::vector<LoopPhase> computeLoopPhases(const Graph &body);
 
+/// For every node of `body` (of node phases `phases`), whether it is a
+/// running maximum: a `forloop_accum max` that an op in the loop reads
+/// (block::isRunningMaxRead).
+std::vector<bool> getRunningMaxima(const Graph &body,
+                                   const std::vector<LoopPhase> &phases);
+
 } // namespace mlir::mirage::sem
 
 #endif // MIRAGE_SEMANTICS_LOOPPHASES_H

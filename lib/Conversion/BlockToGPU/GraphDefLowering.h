@@ -159,6 +159,10 @@ public:
   Value emitUnary(Operation *op, Value operand);
   void initAccumulator(block::ForloopAccumOp op);
   void accumulate(block::ForloopAccumOp op);
+  /// One step of running maximum `op`: the maximum so far rises to
+  /// `max(old, step)` and the sums its shift reaches are multiplied, row by
+  /// row, by `exp(old - new)` (docs/CodeGeneration.md, "Running maxima").
+  void accumulateRunningMax(block::ForloopAccumOp op);
   void finishAccumulator(block::ForloopAccumOp op);
 
   /// A new shared-memory tile for `result`.
@@ -198,6 +202,8 @@ public:
   DenseMap<Value, Tile> tiles;
   /// Accumulator state (f32) of each forloop_accum.
   DenseMap<Operation *, Tile> accumulators;
+  /// The factors `exp(old - new)` of each running maximum's last step.
+  DenseMap<Operation *, Tile> runningFactors;
   /// The emitters of the schedule's register sums, by forloop_accum.
   DenseMap<Operation *, std::unique_ptr<MatmulAccumulator>> registerSums;
   /// The emitters of the schedule's register chains, by second matmul.

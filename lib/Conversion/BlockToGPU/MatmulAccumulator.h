@@ -39,6 +39,14 @@ public:
   virtual SmallVector<Value> accumulate(KernelEmitter &emitter, const Tile &lhs,
                                         const Tile &rhs,
                                         ValueRange registers) = 0;
+  /// Emits the registers after multiplying each row's sums by
+  /// `factor(batch, row)` (a running maximum's rescaling). Only mma.sync
+  /// sums have it: the schedule gives rescaled sums no other engine.
+  virtual SmallVector<Value>
+  scaleRows(KernelEmitter &emitter, ValueRange registers,
+            function_ref<Value(ValueRange batch, Value row)> factor) {
+    llvm_unreachable("only mma.sync sums are rescaled by rows");
+  }
   /// Emits the end, after the loop: writes the sums in `registers` into
   /// `out`, rounded to its storage type, then synchronises the block.
   virtual void finish(KernelEmitter &emitter, ValueRange registers,

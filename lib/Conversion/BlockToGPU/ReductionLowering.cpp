@@ -308,6 +308,12 @@ void GraphDefLowering::initAccumulator(block::ForloopAccumOp op) {
   Tile acc = emitter.allocateShared(getShape(op.getResult()),
                                     emitter.getBuilder().getF32Type());
   accumulators[op] = acc;
+  // In the loop, a running maximum is read as the maximum so far.
+  if (schedule.runningMaxima.contains(op)) {
+    tiles[op.getResult()] = acc;
+    runningFactors[op] =
+        emitter.allocateShared(acc.shape, emitter.getBuilder().getF32Type());
+  }
   double init = op.getKind() == block::AccumKind::Max
                     ? -std::numeric_limits<double>::infinity()
                     : 0.0;
@@ -318,7 +324,58 @@ void GraphDefLowering::initAccumulator(block::ForloopAccumOp op) {
   });
 }
 
+void GraphDefLowering::accumulateRunningMax(block::ForloopAccumOp op) {
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  const Tile &in = tiles[op.getInput()];
+  const Tile &acc = accumulators[op];
+  const Tile &factors = runningFactors[op];
+  emitter.forEachElement(acc.shape, [&](ValueRange c) {
+    Value old = emitter.load(acc, c);
+    Value max = arith::MaximumFOp::create(b, loc, old, emitter.load(in, c));
+    emitter.store(acc, c, max);
+    // exp(-inf) is 0: the first step scales the zero sums by 0.
+    emitter.store(factors, c,
+                  emitElementwise(b, loc, ElementwiseKind::Exp,
+                                  {arith::SubFOp::create(b, loc, old, max)},
+                                  /*scalar=*/0.0));
+  });
+  emitter.barrier();
+  // The factor of each row of a sum: the maximum's tile has the sum's
+  // dimensions but the last, which is 1.
+  auto factorOf = [&](ValueRange c) {
+    SmallVector<Value, 4> fc(c.drop_back());
+    fc.push_back(emitter.index(0));
+    return emitter.load(factors, fc);
+  };
+  for (Operation *sum : schedule.runningMaxima.lookup(op)) {
+    if (auto found = registerSums.find(sum); found != registerSums.end()) {
+      const RegisterSum &plan = schedule.registerSums.lookup(sum);
+      MutableArrayRef<Value> state = MutableArrayRef(registers).slice(
+          plan.firstRegister, plan.numRegisters);
+      SmallVector<Value> scaled = found->second->scaleRows(
+          emitter, state, [&](ValueRange batch, Value row) {
+            SmallVector<Value, 4> c(batch);
+            c.push_back(row);
+            c.push_back(emitter.index(0));
+            return emitter.load(factors, c);
+          });
+      llvm::copy(scaled, state.begin());
+      continue;
+    }
+    const Tile &state = accumulators[sum];
+    emitter.forEachElement(state.shape, [&](ValueRange c) {
+      emitter.store(
+          state, c,
+          arith::MulFOp::create(b, loc, emitter.load(state, c), factorOf(c)));
+    });
+  }
+  emitter.barrier();
+}
+
 void GraphDefLowering::accumulate(block::ForloopAccumOp op) {
+  if (schedule.runningMaxima.contains(op))
+    return accumulateRunningMax(op);
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
   Tile in = tiles[op.getInput()];

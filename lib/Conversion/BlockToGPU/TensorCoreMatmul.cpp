@@ -51,6 +51,20 @@ SmallVector<Value> TensorCoreAccumulator::accumulate(KernelEmitter &emitter,
   return next;
 }
 
+SmallVector<Value> TensorCoreAccumulator::scaleRows(
+    KernelEmitter &emitter, ValueRange registers,
+    function_ref<Value(ValueRange batch, Value row)> factor) {
+  WarpItems items(emitter, shape, depth);
+  SmallVector<Value> next;
+  for (int64_t j = 0; j < itemsPerWarp; ++j) {
+    ValueRange sums = registers.slice(4 * j, 4);
+    llvm::append_range(next, items.forRound(j, sums, [&](Value item) {
+      return SmallVector<Value>(items.scaleRows(item, sums, factor));
+    }));
+  }
+  return next;
+}
+
 void TensorCoreAccumulator::finish(KernelEmitter &emitter, ValueRange registers,
                                    const Tile &out) {
   WarpItems items(emitter, shape, depth);

@@ -49,6 +49,9 @@ public:
   int64_t getNumRegisters() const override { return 4 * itemsPerWarp; }
   SmallVector<Value> accumulate(KernelEmitter &emitter, const Tile &lhs,
                                 const Tile &rhs, ValueRange registers) override;
+  SmallVector<Value>
+  scaleRows(KernelEmitter &emitter, ValueRange registers,
+            function_ref<Value(ValueRange batch, Value row)> factor) override;
   void finish(KernelEmitter &emitter, ValueRange registers,
               const Tile &out) override;
 

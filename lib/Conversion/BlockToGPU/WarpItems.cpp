@@ -240,6 +240,23 @@ void WarpItems::decode(Value item) {
   tileColumn = mul(coords.back(), kTileN);
 }
 
+SmallVector<Value, 4>
+WarpItems::scaleRows(Value item, ValueRange sums,
+                     function_ref<Value(ValueRange batch, Value row)> factor) {
+  decode(item);
+  SmallVector<Value, 4> scaled;
+  for (int64_t half = 0; half < 2; ++half) {
+    Value row = add(add(tileRow, group), half * 8);
+    if (!isAlwaysInside(half == 1))
+      row = arith::MinUIOp::create(builder, loc, row, index(rows - 1));
+    Value f = factor(batch, row);
+    for (int64_t i = 0; i < 2; ++i)
+      scaled.push_back(
+          arith::MulFOp::create(builder, loc, sums[2 * half + i], f));
+  }
+  return scaled;
+}
+
 SmallVector<Value, 4> WarpItems::accumulate(Value item, const Tile &lhs,
                                             const Tile &rhs, ValueRange sums) {
   decode(item);

@@ -50,6 +50,12 @@ public:
   /// `sums` (c0..c3) plus the item's product of lhs and rhs over its slice.
   SmallVector<Value, 4> accumulate(Value item, const Tile &lhs, const Tile &rhs,
                                    ValueRange sums);
+  /// The item's f32 `sums` (c0..c3) with its rows g (c0, c1) and g + 8
+  /// (c2, c3) multiplied by `factor(batch, row)`; a row past the end takes
+  /// the last row's factor (the stores drop it).
+  SmallVector<Value, 4>
+  scaleRows(Value item, ValueRange sums,
+            function_ref<Value(ValueRange batch, Value row)> factor);
   /// Stores the item's f32 `sums`, rounded to the storage type of `out`,
   /// into `out`: the result itself (one slice) or the partial sums
   /// `[slices, shape...]`.

@@ -25,6 +25,7 @@
 #include "Elementwise.h"
 #include "TileIndexing.h"
 
+#include "Mirage/Analysis/RunningMaxima.h"
 #include "Mirage/Dialect/Block/IR/BlockOps.h"
 #include "Mirage/Dialect/Thread/IR/ThreadOps.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -228,6 +229,8 @@ private:
   std::array<int64_t, 3> cluster = {1, 1, 1};
   int64_t forloop;
   block::LoopPhaseMap phases;
+  /// The running maxima and the sums each rescales.
+  RunningMaxima runningMaxima;
   /// Python names: the kernel parameters of the body's arguments and the
   /// tiles of the ops' results.
   llvm::DenseMap<Value, std::string> names;
@@ -253,6 +256,7 @@ void KernelWriter::analyze() {
       cluster[a] = (*dims)[a];
   forloop = op.getForloop();
   phases = *block::analyzeLoopPhases(body, forloop);
+  runningMaxima = *analyzeRunningMaxima(body, phases);
 
   SmallVector<std::string> params;
   for (BlockArgument arg : body.getArguments()) {
@@ -841,6 +845,21 @@ void KernelWriter::writeAccumStep(block::ForloopAccumOp accum) {
     w.line(result + " += " + x);
     return;
   case block::AccumKind::Max:
+    if (runningMaxima.contains(accum)) {
+      // The maximum so far rises; the sums its shift reaches follow by
+      // exp(old - new) (1 where it stays, rows of -inf included).
+      w.line(result + "_old = " + result);
+      w.line(result + " = tl.maximum(" + result + ", " + x + ")");
+      w.line(llvm::formatv("{0}_scale = tl.where({0} == {0}_old, 1.0, "
+                           "tl.exp({0}_old - {0}))",
+                           result)
+                 .str());
+      for (Operation *sum : runningMaxima.lookup(accum)) {
+        const std::string &state = nameOf(sum->getResult(0));
+        w.line(state + " = " + state + " * " + result + "_scale");
+      }
+      return;
+    }
     w.line(result + " = tl.maximum(" + result + ", " + x + ")");
     return;
   case block::AccumKind::SumLast:
@@ -907,7 +926,8 @@ static LogicalResult checkTileSizes(Operation *inner, int64_t warps) {
 LogicalResult triton::checkGraphDef(kernel::GraphDefOp op) {
   FailureOr<block::LoopPhaseMap> phases =
       block::analyzeLoopPhases(op.getBodyBlock(), op.getForloop());
-  if (failed(phases))
+  if (failed(phases) ||
+      failed(analyzeRunningMaxima(op.getBodyBlock(), *phases)))
     return failure();
   for (Value value : op->getOperands())
     if (ShapedType::getNumElements(shapeOf(value)) >= kMaxElements)

@@ -572,3 +572,26 @@ func.func @thread_graph_no_inputs(%x: tensor<64x256xf16>) -> tensor<64x256xf16> 
   }
   return %o : tensor<64x256xf16>
 }
+
+// -----
+
+// A running maximum (a max accumulator read by a sub in the loop) may not
+// accumulate a value shifted by a running maximum: its steps would depend on
+// its own final value.
+func.func @running_max_of_shifted(%x: tensor<16x256xf16>) -> tensor<16x1xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<16x256xf16>) -> tensor<16x1xf16> grid [1, 1, 1] block [128, 1, 1] forloop 4 {
+    %a = input_loader %X imap <> fmap 1 : tensor<16x256xf16> -> !mirage_block.stensor<16x64xf16>
+    %r = reduction_max %a dim 1 : !mirage_block.stensor<16x64xf16> -> !mirage_block.stensor<16x1xf16>
+    %m = forloop_accum %r max : !mirage_block.stensor<16x1xf16> -> !mirage_block.stensor<16x1xf16>
+    %d = sub %a, %m : !mirage_block.stensor<16x64xf16>, !mirage_block.stensor<16x1xf16> -> !mirage_block.stensor<16x64xf16>
+    %r2 = reduction_max %d dim 1 : !mirage_block.stensor<16x64xf16> -> !mirage_block.stensor<16x1xf16>
+    %m2 = forloop_accum %r2 max : !mirage_block.stensor<16x1xf16> -> !mirage_block.stensor<16x1xf16>
+    // expected-error @below {{reads a running maximum whose input depends on a running maximum}}
+    %d2 = sub %d, %m2 : !mirage_block.stensor<16x64xf16>, !mirage_block.stensor<16x1xf16> -> !mirage_block.stensor<16x64xf16>
+    %e = exp %d2 : !mirage_block.stensor<16x64xf16>
+    %l = forloop_accum %e sum_last : !mirage_block.stensor<16x64xf16> -> !mirage_block.stensor<16x1xf16>
+    %s = output_saver %l omap <> : !mirage_block.stensor<16x1xf16> -> tensor<16x1xf16>
+    yield %s : tensor<16x1xf16>
+  }
+  return %o : tensor<16x1xf16>
+}

@@ -9,6 +9,8 @@
 
 #include "Mirage/Dialect/Block/IR/BlockOps.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 using namespace mlir;
 using namespace mlir::mirage::block;
 
@@ -19,7 +21,28 @@ mlir::mirage::block::analyzeLoopPhases(Block &body, int64_t forloopRange) {
     Operation *def = value.getDefiningOp();
     return def ? phases.lookup(def) : LoopPhase::Invariant;
   };
+  // The values computed in the loop from a running maximum.
+  llvm::DenseSet<Value> shifted;
+  auto isShifted = [&](Operation &op) {
+    return llvm::any_of(op.getOperands(), [&](Value operand) {
+      return shifted.contains(operand);
+    });
+  };
   for (Operation &op : body) {
+    if (op.getNumOperands() != 0 &&
+        isRunningMaxRead(&op, phaseOf(op.getOperand(0)))) {
+      auto accum = op.getOperand(1).getDefiningOp<ForloopAccumOp>();
+      if (shifted.contains(accum.getInput()))
+        return op.emitOpError()
+               << "reads a running maximum whose input depends on a running "
+                  "maximum";
+      phases[&op] = LoopPhase::InLoop;
+      shifted.insert(op.getResult(0));
+      continue;
+    }
+    if (isShifted(op) && !isa<ForloopAccumOp>(op))
+      for (Value result : op.getResults())
+        shifted.insert(result);
     if (auto load = dyn_cast<InputLoaderOp>(op)) {
       phases[&op] =
           load.isLoopVarying() ? LoopPhase::InLoop : LoopPhase::Invariant;
@@ -54,4 +77,11 @@ mlir::mirage::block::analyzeLoopPhases(Block &body, int64_t forloopRange) {
     phases[&op] = phase;
   }
   return phases;
+}
+
+bool mlir::mirage::block::isRunningMaxRead(Operation *op, LoopPhase lhsPhase) {
+  if (!isa<SubOp>(op) || lhsPhase != LoopPhase::InLoop)
+    return false;
+  auto accum = op->getOperand(1).getDefiningOp<ForloopAccumOp>();
+  return accum && accum.getKind() == AccumKind::Max;
 }

@@ -33,6 +33,13 @@ enum class LoopPhase {
   PostLoop,
 };
 
+/// Whether `op`, whose first operand is of phase `lhsPhase`, reads a
+/// *running maximum*: a `sub` of a `forloop_accum max` from a value computed
+/// in the loop. Such a read sees the maximum over all iterations (online
+/// softmax's shift, docs/LanguageReference.md "Running maxima") and runs in
+/// the loop.
+bool isRunningMaxRead(Operation *op, LoopPhase lhsPhase);
+
 /// The phase of every op of a graph_def body.
 using LoopPhaseMap = llvm::DenseMap<Operation *, LoopPhase>;
 
@@ -40,7 +47,8 @@ using LoopPhaseMap = llvm::DenseMap<Operation *, LoopPhase>;
 /// for-loop has `forloopRange` iterations. Emits an error at the first op
 /// that breaks a phase rule (mixing per-iteration and accumulated operands,
 /// accumulating an accumulated value, saving a per-iteration value of a loop
-/// with more than one iteration) and fails.
+/// with more than one iteration, a running maximum of a value that depends on
+/// a running maximum) and fails.
 FailureOr<LoopPhaseMap> analyzeLoopPhases(Block &body, int64_t forloopRange);
 
 } // namespace mlir::mirage::block

@@ -1,0 +1,26 @@
+// Decode attention as models write it, searched with for-loops in the first
+// kernel: the stabilised candidates keep a running maximum (a forloop_accum
+// max that the sub before exp reads in the loop), FlashDecoding's form.
+// RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=4 time-limit=20 emit-candidates=true max-candidates=2' 2>&1 | FileCheck %s
+
+// CHECK: remark: superoptimized: {{.*}}candidates stabilised (online softmax)
+// CHECK-LABEL: func.func @attention_candidate_0
+// CHECK: mirage_kernel.graph_def
+// CHECK-SAME: forloop 4 {
+// CHECK: %[[S:.*]] = mul_scalar
+// CHECK: %[[R:.*]] = reduction_max %[[S]] dim 2
+// CHECK: %[[M:.*]] = forloop_accum %[[R]] max
+// CHECK: sub %[[S]], %[[M]]
+// CHECK: exp
+// CHECK: output_saver %[[M]]
+func.func @attention(%Q: tensor<4x4x64xf16>, %K: tensor<4x64x2048xf16>, %V: tensor<4x2048x64xf16>) -> tensor<4x4x64xf16> {
+  %S = mirage_kernel.matmul %Q, %K : tensor<4x4x64xf16>, tensor<4x64x2048xf16> -> tensor<4x4x2048xf16>
+  %T = mirage_kernel.mul_scalar %S by 0.125 : tensor<4x4x2048xf16>
+  %M = mirage_kernel.reduction_max %T dim 2 : tensor<4x4x2048xf16> -> tensor<4x4x1xf16>
+  %D = mirage_kernel.sub %T, %M : tensor<4x4x2048xf16>, tensor<4x4x1xf16> -> tensor<4x4x2048xf16>
+  %E = mirage_kernel.exp %D : tensor<4x4x2048xf16>
+  %R = mirage_kernel.reduction %E dim 2 : tensor<4x4x2048xf16> -> tensor<4x4x1xf16>
+  %P = mirage_kernel.div %E, %R : tensor<4x4x2048xf16>, tensor<4x4x1xf16> -> tensor<4x4x2048xf16>
+  %O = mirage_kernel.matmul %P, %V : tensor<4x4x2048xf16>, tensor<4x2048x64xf16> -> tensor<4x4x64xf16>
+  return %O : tensor<4x4x64xf16>
+}
