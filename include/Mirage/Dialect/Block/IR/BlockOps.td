@@ -277,7 +277,10 @@ def MB_ForloopAccumOp : MB_Op<"forloop_accum", [Pure]> {
     | `max` | elementwise `max_i x_i` (same shape) |
 
     The input must be a per-iteration or loop-invariant value, never an
-    accumulated one.
+    accumulated one. One accumulator may be read inside the loop: a `max`
+    read by `sub %t, %m` with `%t` computed in the loop is a *running
+    maximum*, whose value there is the maximum over all iterations (online
+    softmax's shift; docs/LanguageReference.md, "Running maxima").
 
     Example:
 
@@ -288,6 +291,10 @@ def MB_ForloopAccumOp : MB_Op<"forloop_accum", [Pure]> {
         : !mirage_block.stensor<2x128xf16> -> !mirage_block.stensor<2x1xf16>
     %part = forloop_accum %e sum_last_to 64
         : !mirage_block.stensor<16x256xf16> -> !mirage_block.stensor<16x64xf16>
+    %m = forloop_accum %rowmax max
+        : !mirage_block.stensor<16x1xf16> -> !mirage_block.stensor<16x1xf16>
+    %shifted = sub %t, %m : !mirage_block.stensor<16x64xf16>,
+        !mirage_block.stensor<16x1xf16> -> !mirage_block.stensor<16x64xf16>
     ```
   }];
   let arguments = (ins MB_STensor:$input, MB_AccumKindAttr:$kind,
