@@ -1,7 +1,7 @@
 // Decode attention as models write it, searched with for-loops in the first
 // kernel: the stabilised candidates keep a running maximum (a forloop_accum
 // max that the sub before exp reads in the loop), FlashDecoding's form.
-// RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=4 time-limit=20 emit-candidates=true max-candidates=2' 2>&1 | FileCheck %s
+// RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=4 time-limit=10 emit-candidates=true max-candidates=2' 2>&1 | FileCheck %s
 
 // CHECK: remark: superoptimized: {{.*}}candidates stabilised (online softmax)
 // CHECK-LABEL: func.func @attention_candidate_0
