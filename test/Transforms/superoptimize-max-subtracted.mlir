@@ -70,3 +70,24 @@ func.func @shifted_exp(%S: tensor<8x256xf16>) -> tensor<8x256xf16> {
   %E = mirage_kernel.exp %D : tensor<8x256xf16>
   return %E : tensor<8x256xf16>
 }
+
+// -----
+
+// Only a maximum over the last dimension, which shifts its own operand, is
+// taken out; other programs with a maximum are left as written.
+// CHECK: remark: left unchanged: its reduction_max is outside the searchable fragment: a reduction_max of another dimension than the last
+func.func @column_max(%S: tensor<8x256xf16>) -> tensor<8x256xf16> {
+  %M = mirage_kernel.reduction_max %S dim 0 : tensor<8x256xf16> -> tensor<1x256xf16>
+  %D = mirage_kernel.sub %S, %M : tensor<8x256xf16>, tensor<1x256xf16> -> tensor<8x256xf16>
+  %E = mirage_kernel.exp %D : tensor<8x256xf16>
+  return %E : tensor<8x256xf16>
+}
+
+// -----
+
+// CHECK: remark: left unchanged: its reduction_max is outside the searchable fragment: a reduction_max that does not only shift its own operand
+func.func @max_added(%S: tensor<8x256xf16>) -> tensor<8x256xf16> {
+  %M = mirage_kernel.reduction_max %S dim 1 : tensor<8x256xf16> -> tensor<8x1xf16>
+  %A = mirage_kernel.add %S, %M : tensor<8x256xf16>, tensor<8x1xf16> -> tensor<8x256xf16>
+  return %A : tensor<8x256xf16>
+}
