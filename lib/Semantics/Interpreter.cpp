@@ -687,8 +687,9 @@ Evaluator<D>::runBlockGroup(const Graph &body, ArrayRef<const T *> inputs,
   // over all iterations in every iteration: a first pass over the loop runs
   // only what they accumulate and finishes them.
   std::vector<bool> running = getRunningMaxima(body, phases);
+  bool hasRunning = llvm::is_contained(running, true);
   std::vector<bool> firstPass(body.nodes.size(), false);
-  if (llvm::is_contained(running, true)) {
+  if (hasRunning) {
     std::vector<int32_t> producer(body.values.size(), -1);
     for (auto [index, node] : llvm::enumerate(body.nodes))
       for (int32_t result : node.results)
@@ -725,7 +726,7 @@ Evaluator<D>::runBlockGroup(const Graph &body, ArrayRef<const T *> inputs,
     }
     return success();
   };
-  if (firstPass != std::vector<bool>(body.nodes.size(), false)) {
+  if (hasRunning) {
     if (failed(runLoop(/*onlyFirstPass=*/true)))
       return failure();
     for (auto [index, node] : llvm::enumerate(body.nodes))
@@ -735,12 +736,11 @@ Evaluator<D>::runBlockGroup(const Graph &body, ArrayRef<const T *> inputs,
   if (failed(runLoop(/*onlyFirstPass=*/false)))
     return failure();
   for (auto [index, node] : llvm::enumerate(body.nodes)) {
-    if (node.kind == OpKind::ForloopAccum && running[index])
-      continue;
-    if (node.kind == OpKind::ForloopAccum)
-      finish(node, index);
-    else if (phases[index] == LoopPhase::PostLoop &&
-             failed(evalNode(node, body.forloop)))
+    if (node.kind == OpKind::ForloopAccum) {
+      if (!running[index])
+        finish(node, index);
+    } else if (phases[index] == LoopPhase::PostLoop &&
+               failed(evalNode(node, body.forloop)))
       return failure();
   }
   // An accumulator or a thread graph may have stopped early.

@@ -494,10 +494,22 @@ def _assign_loop_phases(body, forloop, prefix):
     may not mix in-loop and post-loop values; an output_saver may save an
     in-loop value only when the loop has one iteration."""
     phases = {}
+    # The results of `forloop_accum max`, and the values a running maximum
+    # shifts (a `sub` of one from an in-loop value reads it in the loop).
+    maxima, shifted = set(), set()
     for index, op in enumerate(body.ops):
         where = f"{prefix}ops[{index}] ({op.name})"
         operand_phases = {phases.get(i, INVARIANT) for i in op.operands}
-        if op.name == "input_loader":
+        if (op.name == "sub" and phases.get(op.operands[0]) == IN_LOOP
+                and op.operands[1] in maxima):
+            producer = next(o for o in body.ops
+                            if op.operands[1] in o.results)
+            if producer.operands[0] in shifted:
+                _fail(where, "reads a running maximum whose input depends "
+                      "on a running maximum")
+            phase = IN_LOOP
+            shifted.add(op.results[0])
+        elif op.name == "input_loader":
             phase = IN_LOOP if op.attributes["fmap"] >= 0 else INVARIANT
         elif op.name == "forloop_accum":
             if POST_LOOP in operand_phases:
@@ -516,6 +528,10 @@ def _assign_loop_phases(body, forloop, prefix):
         op.phase = phase
         for result in op.results:
             phases[result] = phase
+        if op.name == "forloop_accum" and op.attributes["kind"] == "max":
+            maxima.update(op.results)
+        elif op.name != "forloop_accum" and shifted & set(op.operands):
+            shifted.update(op.results)
 
 
 class Program:
@@ -767,18 +783,45 @@ class _BlockGroup:
     def run(self):
         """The body's loop phases: invariant ops in iteration 0, in-loop
         ops and accumulation steps every iteration, then the accumulators'
-        results and the post-loop ops."""
+        results and the post-loop ops. A running maximum (a max
+        accumulator an in-loop op reads) is the maximum over all
+        iterations in every iteration: a first pass over the loop runs
+        only what it accumulates and finishes it."""
         ops = self.body.ops
-        for iteration in range(self.forloop):
-            for index, op in enumerate(ops):
-                if op.name == "forloop_accum":
-                    self.accumulate(index, op, iteration)
-                elif op.phase == IN_LOOP or (op.phase == INVARIANT and
-                                             iteration == 0):
-                    self.evaluate(index, op, iteration)
+        producer = {value: index for index, op in enumerate(ops)
+                    for value in op.results}
+        running = {producer[operand] for op in ops if op.phase == IN_LOOP
+                   for operand in op.operands
+                   if operand in producer
+                   and ops[producer[operand]].name == "forloop_accum"}
+        first_pass = set(running)
+        for index in reversed(range(len(ops))):
+            if index in first_pass:
+                first_pass.update(producer[operand]
+                                  for operand in ops[index].operands
+                                  if operand in producer)
+
+        def loop(selected, skip_running):
+            for iteration in range(self.forloop):
+                for index, op in enumerate(ops):
+                    if index not in selected:
+                        continue
+                    if op.name == "forloop_accum":
+                        if not (skip_running and index in running):
+                            self.accumulate(index, op, iteration)
+                    elif op.phase == IN_LOOP or (op.phase == INVARIANT and
+                                                 iteration == 0):
+                        self.evaluate(index, op, iteration)
+
+        if running:
+            loop(first_pass, skip_running=False)
+            for index in sorted(running):
+                self.finish(index, ops[index])
+        loop(set(range(len(ops))), skip_running=True)
         for index, op in enumerate(ops):
             if op.name == "forloop_accum":
-                self.finish(index, op)
+                if index not in running:
+                    self.finish(index, op)
             elif op.phase == POST_LOOP:
                 self.evaluate(index, op, self.forloop)
 

@@ -505,3 +505,54 @@ def test_the_torch_backend_computes_the_same():
             [computed] = interpreter.evaluate(
                 program, [torch.from_numpy(a) for a in arrays], backend, mode)
             assert relative(computed.numpy(), expected) <= tolerance
+
+
+def test_a_running_maximum_is_the_maximum_over_every_iteration():
+    """Online softmax: `sub` of a `forloop_accum max` in the loop reads the
+    maximum over all iterations (docs/LanguageReference.md, "Running
+    maxima"), so the row sums of exp(x - max) over the loop are the
+    max-subtracted softmax's denominators, with logits that would overflow
+    exp without the maximum."""
+    body = graph(
+        [value([4, 64]), value([4, 16]), value([4, 1]), value([4, 1]),
+         value([4, 16]), value([4, 16]), value([4, 1]), value([4, 1]),
+         value([4, 1]), value([4, 1])],
+        [0], [8, 9],
+        [op("input_loader", [0], [1], imap=[-1, -1, -1], fmap=1),
+         op("reduction_max", [1], [2], dim=1),
+         op("forloop_accum", [2], [3], kind="max"),
+         op("sub", [1, 3], [4]),
+         op("exp", [4], [5]),
+         op("forloop_accum", [5], [6], kind="sum_last"),
+         op("output_saver", [6], [8], omap=[-1, -1, -1]),
+         op("output_saver", [3], [9], omap=[-1, -1, -1])])
+    program = graph([value([4, 64]), value([4, 1]), value([4, 1])], [0],
+                    [1, 2], [graph_def([0], [1, 2], body, [1, 1, 1],
+                                       forloop=4)])
+    x = random([4, 64], "f32", scale=100.0)
+    sums, maxima = evaluate(program, [x])
+    m = x.astype(np.float64).max(axis=1, keepdims=True)
+    assert np.allclose(maxima, m)
+    assert np.allclose(sums, np.exp(x - m).sum(axis=1, keepdims=True))
+
+
+def test_a_running_maximum_of_a_shifted_value_is_refused():
+    body = graph(
+        [value([4, 64]), value([4, 16]), value([4, 1]), value([4, 1]),
+         value([4, 16]), value([4, 1]), value([4, 1]), value([4, 16]),
+         value([4, 1])],
+        [0], [8],
+        [op("input_loader", [0], [1], imap=[-1, -1, -1], fmap=1),
+         op("reduction_max", [1], [2], dim=1),
+         op("forloop_accum", [2], [3], kind="max"),
+         op("sub", [1, 3], [4]),
+         op("reduction_max", [4], [5], dim=1),
+         op("forloop_accum", [5], [6], kind="max"),
+         op("sub", [4, 6], [7]),
+         op("output_saver", [6], [8], omap=[-1, -1, -1])])
+    program = graph([value([4, 64]), value([4, 1])], [0], [1],
+                    [graph_def([0], [1], body, [1, 1, 1], forloop=4)])
+    with pytest.raises(ProgramError,
+                       match="running maximum whose input depends on a "
+                             "running maximum"):
+        Program.from_json(program, "program", block_graphs=True)
