@@ -25,9 +25,17 @@ static bool isLinearUse(Operation *user, Value value,
              return reached.contains(operand);
            }) > 1;
   };
-  if (isa<block::MulScalarOp, block::ReductionOp>(user))
+  // The factor is per row: sums along a row keep it, sums across rows
+  // (a reduction of another dimension, the shifted value as a matmul's
+  // rhs) would mix rows of different factors.
+  if (isa<block::MulScalarOp>(user))
     return true;
-  if (isa<block::MulOp, block::MatmulOp>(user))
+  if (auto reduction = dyn_cast<block::ReductionOp>(user))
+    return reduction.getDim() + 1 ==
+           cast<ShapedType>(value.getType()).getRank();
+  if (auto matmul = dyn_cast<block::MatmulOp>(user))
+    return matmul.getLhs() == value && !reachedOther(user);
+  if (isa<block::MulOp>(user))
     return !reachedOther(user);
   if (auto div = dyn_cast<block::DivOp>(user))
     return div.getLhs() == value && !reached.contains(div.getRhs());

@@ -10,6 +10,7 @@
 #include "Mirage/Semantics/LoopPhases.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir::mirage;
@@ -131,6 +132,7 @@ bool rescaleParts(Graph &combine, int32_t maxima, int64_t parts,
                              makeNode(kExp, {shifted}, factor)});
   // Each part's load takes one part; its strided reduction becomes the sum
   // of the rescaled parts.
+  llvm::DenseSet<int32_t> partTiles;
   for (Node &load : nodes) {
     if (load.kind != OpKind::InputLoader ||
         !llvm::is_contained(partInputs, load.operands[0]))
@@ -140,15 +142,11 @@ bool rescaleParts(Graph &combine, int32_t maxima, int64_t parts,
       return false;
     tile.shape.back() /= parts;
     load.dim = last;
+    partTiles.insert(load.results[0]);
   }
-  llvm::DenseMap<int32_t, bool> isPart;
-  for (const Node &load : nodes)
-    if (load.kind == OpKind::InputLoader &&
-        llvm::is_contained(partInputs, load.operands[0]))
-      isPart[load.results[0]] = true;
   for (Node node : rest) {
     if (llvm::none_of(node.operands, [&](int32_t operand) {
-          return isPart.lookup(operand);
+          return partTiles.contains(operand);
         })) {
       nodes.push_back(node);
       continue;

@@ -834,18 +834,13 @@ struct SuperoptimizePass
     return success();
   }
 
-  /// Whether the finite-field verifier proves `candidate` equal to
-  /// `reference` before `deadline`; the reason in `why` when it does not.
-  static bool isProvedEqual(const sem::Program &candidate,
-                            const sem::Program &reference,
+  /// Whether `checker` (of the program as written) proves `candidate`
+  /// equal to it before `deadline`; the reason in `why` when it does not.
+  static bool isProvedEqual(const sem::EquivalenceChecker &checker,
+                            const sem::Program &candidate,
                             const sem::Deadline &deadline, std::string &why) {
-    FailureOr<sem::EquivalenceChecker> checker =
-        sem::EquivalenceChecker::create(reference, sem::EquivalenceOptions(),
-                                        why, deadline);
-    if (failed(checker))
-      return false;
     FailureOr<sem::EquivalenceVerdict> verdict =
-        checker->check(candidate, why, deadline);
+        checker.check(candidate, why, deadline);
     if (failed(verdict))
       return false;
     if (!verdict->equivalent)
@@ -856,10 +851,10 @@ struct SuperoptimizePass
 
   /// Replaces the candidates in `found`, µGraphs of the program without its
   /// maximum shifts, by their stabilised forms (search::stabilize) that the
-  /// verifier proves equal to `reference` and the code generator compiles,
-  /// cheapest first; those without one are dropped, as are the candidates
-  /// without the final projection.
-  void stabilizeCandidates(const sem::Program &reference,
+  /// `checker` (of the program as written) proves equal to it and the code
+  /// generator compiles, cheapest first; those without one are dropped, as
+  /// are the candidates without the final projection.
+  void stabilizeCandidates(const sem::EquivalenceChecker &checker,
                            const search::BlockSearchOptions &options,
                            const sem::Deadline &deadline, Found &found) {
     constexpr double kStabilizeSeconds = 10.0;
@@ -869,17 +864,10 @@ struct SuperoptimizePass
     // The search may have spent the time limit: the checks (at reduced
     // sizes, a fraction of a second each) get at least kStabilizeSeconds.
     sem::Deadline checks(std::max(kStabilizeSeconds, deadline.secondsLeft()));
-    FailureOr<sem::EquivalenceChecker> checker =
-        sem::EquivalenceChecker::create(reference, sem::EquivalenceOptions(),
-                                        error, checks);
     for (search::RankedProgram &candidate : found.candidates) {
       std::optional<sem::Program> program =
           search::stabilize(candidate.program);
-      if (!program || failed(checker))
-        continue;
-      FailureOr<sem::EquivalenceVerdict> verdict =
-          checker->check(*program, error, checks);
-      if (failed(verdict) || !verdict->equivalent)
+      if (!program || !isProvedEqual(checker, *program, checks, error))
         continue;
       std::optional<search::ProgramFacts> facts = options.schedule(*program);
       if (!facts)
@@ -911,12 +899,20 @@ struct SuperoptimizePass
     // Softmax as models write it: the program without its maximum shifts is
     // searched, and its candidates are stabilised (search/Stabilize.h).
     std::optional<sem::Program> plain;
+    std::optional<sem::EquivalenceChecker> maxChecker;
     if (llvm::any_of(reference->getKernelGraph().nodes, [](const auto &node) {
           return node.kind == sem::OpKind::ReductionMax;
         })) {
       std::string why;
       plain = search::removeMaxShifts(*reference, why);
-      if (!plain || !isProvedEqual(*plain, *reference, deadline, why)) {
+      if (plain) {
+        FailureOr<sem::EquivalenceChecker> checker =
+            sem::EquivalenceChecker::create(
+                *reference, sem::EquivalenceOptions(), why, deadline);
+        if (succeeded(checker))
+          maxChecker.emplace(std::move(*checker));
+      }
+      if (!maxChecker || !isProvedEqual(*maxChecker, *plain, deadline, why)) {
         function.emitRemark("left unchanged: its reduction_max is outside "
                             "the searchable fragment: ")
             << why;
@@ -959,7 +955,7 @@ struct SuperoptimizePass
                                 seconds, found)))
       return failure();
     if (plain)
-      stabilizeCandidates(*reference, functionOptions, deadline, found);
+      stabilizeCandidates(*maxChecker, functionOptions, deadline, found);
     std::vector<search::RankedProgram> variants =
         withBlockSizeVariants(found.candidates, functionOptions);
     std::vector<Candidate> candidates;

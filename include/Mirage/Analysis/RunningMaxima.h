@@ -33,10 +33,11 @@ using RunningMaxima = llvm::MapVector<Operation *, SmallVector<Operation *, 2>>;
 /// The running maxima of `body`, whose ops have phases `phases`. Fails with
 /// an error on the first op that the shift of a running maximum reaches and
 /// whose value is not linear in `exp` of the shifted value (anything but
-/// `exp` after the `sub`; then `mul` and `matmul` by, or `div` by, values
-/// the shift does not reach, `mul_scalar`, `reduction`, and the sum
-/// accumulators), on a sum that two running maxima reach, and on a sum
-/// whose dimensions but the last differ from its maximum's.
+/// `exp` after the `sub`; then `mul` by, `matmul` as the lhs of, or `div`
+/// by, values the shift does not reach, `mul_scalar`, `reduction` of the
+/// last dimension, and the sum accumulators: sums along rows only, since
+/// each row has its own factor), on a sum that two running maxima reach, and on
+/// a sum whose dimensions but the last differ from its maximum's.
 FailureOr<RunningMaxima>
 analyzeRunningMaxima(Block &body, const block::LoopPhaseMap &phases);
 

@@ -341,12 +341,12 @@ void GraphDefLowering::accumulateRunningMax(block::ForloopAccumOp op) {
                                   /*scalar=*/0.0));
   });
   emitter.barrier();
-  // The factor of each row of a sum: the maximum's tile has the sum's
-  // dimensions but the last, which is 1.
-  auto factorOf = [&](ValueRange c) {
-    SmallVector<Value, 4> fc(c.drop_back());
-    fc.push_back(emitter.index(0));
-    return emitter.load(factors, fc);
+  // The factor of a row of a sum, given the row's coordinates (the sum's
+  // but the last): the maximum's tile has a last dimension of 1.
+  auto factorOf = [&](ValueRange row) {
+    SmallVector<Value, 4> c(row);
+    c.push_back(emitter.index(0));
+    return emitter.load(factors, c);
   };
   for (Operation *sum : schedule.runningMaxima.lookup(op)) {
     if (auto found = registerSums.find(sum); found != registerSums.end()) {
@@ -357,17 +357,16 @@ void GraphDefLowering::accumulateRunningMax(block::ForloopAccumOp op) {
           emitter, state, [&](ValueRange batch, Value row) {
             SmallVector<Value, 4> c(batch);
             c.push_back(row);
-            c.push_back(emitter.index(0));
-            return emitter.load(factors, c);
+            return factorOf(c);
           });
       llvm::copy(scaled, state.begin());
       continue;
     }
     const Tile &state = accumulators[sum];
     emitter.forEachElement(state.shape, [&](ValueRange c) {
-      emitter.store(
-          state, c,
-          arith::MulFOp::create(b, loc, emitter.load(state, c), factorOf(c)));
+      emitter.store(state, c,
+                    arith::MulFOp::create(b, loc, emitter.load(state, c),
+                                          factorOf(c.drop_back())));
     });
   }
   emitter.barrier();

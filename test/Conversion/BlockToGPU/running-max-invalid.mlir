@@ -71,3 +71,26 @@ func.func @max_of_exp(%q: tensor<2x16x64xf16>, %k: tensor<2x64x1024xf16>, %v: te
   }
   return %o : tensor<2x16x64xf16>
 }
+
+// -----
+
+// A sum across rows mixes rows of different factors: the shifted value as a
+// matmul's rhs.
+func.func @shifted_rhs(%q: tensor<2x16x64xf16>, %k: tensor<2x64x1024xf16>, %w: tensor<2x16x16xf16>) -> tensor<2x16x64xf16> {
+  %o = mirage_kernel.graph_def(%Q = %q : tensor<2x16x64xf16>, %K = %k : tensor<2x64x1024xf16>, %W = %w : tensor<2x16x16xf16>) -> tensor<2x16x64xf16> grid [2, 1, 1] block [128, 1, 1] forloop 16 {
+    %qt = input_loader %Q imap <x = 0> : tensor<2x16x64xf16> -> !mirage_block.stensor<1x16x64xf16>
+    %wt = input_loader %W imap <x = 0> : tensor<2x16x16xf16> -> !mirage_block.stensor<1x16x16xf16>
+    %kt = input_loader %K imap <x = 0> fmap 2 : tensor<2x64x1024xf16> -> !mirage_block.stensor<1x64x64xf16>
+    %s = matmul %qt, %kt : !mirage_block.stensor<1x16x64xf16>, !mirage_block.stensor<1x64x64xf16> -> !mirage_block.stensor<1x16x64xf16>
+    %r = reduction_max %s dim 2 : !mirage_block.stensor<1x16x64xf16> -> !mirage_block.stensor<1x16x1xf16>
+    %m = forloop_accum %r max : !mirage_block.stensor<1x16x1xf16> -> !mirage_block.stensor<1x16x1xf16>
+    %d = sub %s, %m : !mirage_block.stensor<1x16x64xf16>, !mirage_block.stensor<1x16x1xf16> -> !mirage_block.stensor<1x16x64xf16>
+    %e = exp %d : !mirage_block.stensor<1x16x64xf16>
+    // expected-error @below {{uses a value shifted by a running maximum in a way the maximum's rescaling cannot follow}}
+    %p = matmul %wt, %e : !mirage_block.stensor<1x16x16xf16>, !mirage_block.stensor<1x16x64xf16> -> !mirage_block.stensor<1x16x64xf16>
+    %acc = forloop_accum %p sum : !mirage_block.stensor<1x16x64xf16> -> !mirage_block.stensor<1x16x64xf16>
+    %ot = output_saver %acc omap <x = 0> : !mirage_block.stensor<1x16x64xf16> -> tensor<2x16x64xf16>
+    yield %ot : tensor<2x16x64xf16>
+  }
+  return %o : tensor<2x16x64xf16>
+}
