@@ -127,8 +127,9 @@ private:
   /// scheduled, while they may enter the best K; false when the time limit
   /// or the range's share stopped it (the rest stay queued).
   bool verify(std::vector<sem::Program> candidates, RangeState &state);
-  /// The cost of `program` as the code generator schedules it; nothing
-  /// when the code generator refuses it.
+  /// The cost of `program` (of its final form, if the options give one) as
+  /// the code generator schedules it; nothing when the code generator
+  /// refuses it.
   std::optional<CostEstimate> estimate(const sem::Program &program) const;
   /// Whether the verifier finds `program` equivalent to the reference
   /// before the time limit; fails when the reference cannot be checked.
@@ -569,10 +570,14 @@ bool Searcher::affordable(const sem::Program &program, double until) {
 
 std::optional<CostEstimate>
 Searcher::estimate(const sem::Program &program) const {
-  std::optional<ProgramFacts> facts = options.schedule(program);
+  std::optional<sem::Program> form;
+  if (options.finalForm && !(form = options.finalForm(program)))
+    return std::nullopt;
+  const sem::Program &ranked = form ? *form : program;
+  std::optional<ProgramFacts> facts = options.schedule(ranked);
   if (!facts)
     return std::nullopt;
-  return estimateCost(program, *options.chip, *facts);
+  return estimateCost(ranked, *options.chip, *facts);
 }
 
 bool Searcher::verify(std::vector<sem::Program> candidates, RangeState &state) {

@@ -947,6 +947,10 @@ struct SuperoptimizePass
     search::BlockSearchOptions functionOptions = options;
     functionOptions.schedule =
         search::getScheduler(threads, *options.chip, function.getContext());
+    // The candidates of the program without its maximum shifts are ranked,
+    // and verified cheapest first, by the cost of their stabilised forms.
+    if (plain)
+      functionOptions.finalForm = search::stabilize;
     Found found;
     if (severalOutputs)
       searchOutputs(function, searched, functionOptions, deadline, seconds,

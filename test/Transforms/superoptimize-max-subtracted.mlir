@@ -5,8 +5,10 @@
 // maximum in a for-loop), a split's first kernel saves its blocks' maxima
 // and its combining kernel rescales each part by exp(m_part - max) as it
 // adds them. The stabilised candidates are verified against the program as
-// written and scheduled again.
-// RUN: mirage-opt %s --split-input-file --mirage-superoptimize='time-limit=10 emit-candidates=true max-candidates=4' 2>&1 | FileCheck %s
+// written and scheduled again. The search ranks candidates by the cost of
+// their stabilised forms. (Candidates that run Q·K as a library matmul are
+// left out here: superoptimize-online-attention.mlir.)
+// RUN: mirage-opt %s --split-input-file --mirage-superoptimize='time-limit=10 emit-candidates=true max-candidates=4 kernel-prefixes=false' 2>&1 | FileCheck %s
 
 // A row softmax: one block of rows each, the rows' own maximum.
 // CHECK: remark: superoptimized: {{.*}}; the program searched without its maximum shifts, {{[1-9]}} of {{[0-9]+}} candidates stabilised (online softmax)

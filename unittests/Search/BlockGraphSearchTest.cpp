@@ -11,6 +11,7 @@
 #include "Mirage/Search/KernelPrefix.h"
 #include "Mirage/Search/Materialize.h"
 #include "Mirage/Search/ProgramSchedule.h"
+#include "Mirage/Search/Stabilize.h"
 #include "Mirage/Support/Chip.h"
 
 #include "Mirage/InitAllDialects.h"
@@ -631,6 +632,38 @@ TEST_F(BlockGraphSearchTest, ExploresSingleKernelsFirst) {
   std::vector<RankedProgram> found = search(reference, options, statistics);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found.front().program.graphs.size(), 2u);
+}
+
+TEST_F(BlockGraphSearchTest, RanksCandidatesByTheirFinalForm) {
+  // The superoptimizer stabilises the candidates of a program searched
+  // without its maximum shifts, which changes their cost: the search ranks,
+  // and verifies cheapest first, by the cost of the final form, so that the
+  // best K after stabilisation are the ones verified. A candidate without a
+  // final form is dropped (here: every one-kernel µGraph).
+  sem::Program reference = parse(kAttention);
+  BlockSearchOptions options;
+  options.maxCandidates = 4;
+  options.forloopRanges = {1, 2};
+  options.finalForm =
+      [](const sem::Program &candidate) -> std::optional<sem::Program> {
+    if (candidate.graphs.size() != 3)
+      return std::nullopt;
+    return stabilize(candidate);
+  };
+  BlockSearchStatistics statistics;
+  std::vector<RankedProgram> found = search(reference, options, statistics);
+  ASSERT_GE(found.size(), 1u);
+  options.schedule = getScheduler(128, *options.chip, &context);
+  for (const RankedProgram &candidate : found) {
+    ASSERT_EQ(candidate.program.graphs.size(), 3u);
+    std::optional<sem::Program> stable = stabilize(candidate.program);
+    ASSERT_TRUE(stable);
+    std::optional<ProgramFacts> facts = options.schedule(*stable);
+    ASSERT_TRUE(facts);
+    CostEstimate cost = estimateCost(*stable, *options.chip, *facts);
+    EXPECT_DOUBLE_EQ(candidate.cost.microseconds, cost.microseconds);
+    EXPECT_EQ(candidate.cost.globalBytes, cost.globalBytes);
+  }
 }
 
 namespace {

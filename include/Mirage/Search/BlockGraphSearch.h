@@ -106,6 +106,12 @@ struct BlockSearchOptions {
   /// are neither verified nor returned; the cost model reads the schedules
   /// of the others. Required.
   std::function<std::optional<ProgramFacts>(const sem::Program &)> schedule;
+  /// The form a candidate takes once the search returns it, whose schedule
+  /// and cost rank it instead of its own (the superoptimizer stabilises the
+  /// candidates of a program searched without its maximum shifts,
+  /// Stabilize.h); a candidate without one is dropped. Empty: the candidate
+  /// itself.
+  std::function<std::optional<sem::Program>(const sem::Program &)> finalForm;
   /// Called with every complete candidate the workers generate, before it
   /// is scheduled or verified, from the worker threads (the reachability
   /// check watches the search with it); may be empty.
