@@ -76,6 +76,14 @@ mlir::mirage::getLoaderOffsetTerms(kernel::GraphDefOp graph,
   return terms;
 }
 
+SmallVector<int64_t, 4>
+mlir::mirage::getWholeLoopShape(kernel::GraphDefOp graph,
+                                block::InputLoaderOp loader) {
+  SmallVector<int64_t, 4> shape(getShape(loader.getResult()));
+  shape[loader.getFmap()] *= graph.getForloop();
+  return shape;
+}
+
 //===----------------------------------------------------------------------===//
 // KernelSchedule
 //===----------------------------------------------------------------------===//

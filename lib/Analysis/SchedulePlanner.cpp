@@ -57,9 +57,19 @@ public:
 private:
   // Decisions.
   bool isReadRepeatedly(block::InputLoaderOp op);
-  /// The layout of the tile `op` loads in place from global memory.
-  TileLayout getGlobalLayout(block::InputLoaderOp op, bool wholeShape);
+  /// The layout of the tile `op` loads in place from global memory (that of
+  /// the first iteration with `firstIteration`: its offset without the
+  /// iteration's term).
+  TileLayout getGlobalLayout(block::InputLoaderOp op, bool wholeShape,
+                             bool firstIteration = false);
+  /// Whether the loop-varying `op`'s tiles are whole 16-byte chunks, as
+  /// staging copies them.
+  bool isStageable(block::InputLoaderOp op);
   void planPreloads();
+  /// Preloads the tiles of every iteration of the loop-varying `op` at once
+  /// if they cannot be staged and take at most kMaxWholeLoopPreloadBytes
+  /// (KernelSchedule::preloaded).
+  void planWholeLoopPreload(block::InputLoaderOp op);
   bool canCopyWithTMA(block::InputLoaderOp op);
   void planStaging();
   void planRegisterSums();
@@ -140,14 +150,16 @@ bool Planner::isReadRepeatedly(block::InputLoaderOp op) {
          (graph.getForloop() > 1 && s.phases.lookup(user) == LoopPhase::InLoop);
 }
 
-TileLayout Planner::getGlobalLayout(block::InputLoaderOp op, bool wholeShape) {
+TileLayout Planner::getGlobalLayout(block::InputLoaderOp op, bool wholeShape,
+                                    bool firstIteration) {
   TileLayout layout;
   ArrayRef<int64_t> whole = getShape(op.getSource());
   layout.shape.assign(whole.begin(), whole.end());
   layout.strides = getContiguousStrides(whole);
   layout.storageType = getElementType(op.getSource());
   for (auto [term, factor] : getLoaderOffsetTerms(graph, op))
-    layout.offsetAlignment = std::gcd(layout.offsetAlignment, factor);
+    if (!firstIteration || term != kIterationTerm)
+      layout.offsetAlignment = std::gcd(layout.offsetAlignment, factor);
   if (!wholeShape) {
     ArrayRef<int64_t> shape = getShape(op.getResult());
     layout.shape.assign(shape.begin(), shape.end());
@@ -167,6 +179,10 @@ void Planner::planPreloads() {
   bool onePass = choices.preloadOnePass && graph.getForloop() == 1 &&
                  llvm::count_if(loaders, isRead) >= 2;
   for (auto op : loaders) {
+    if (op.isLoopVarying()) {
+      planWholeLoopPreload(op);
+      continue;
+    }
     bool preloaded = onePass ? isRead(op) : isReadRepeatedly(op);
     if (s.phases.lookup(op) != LoopPhase::Invariant || !preloaded)
       continue;
@@ -186,6 +202,41 @@ void Planner::planPreloads() {
     preloadedTiles[op] = {{offset, s.buffers.back().bytes}, layout};
     s.preloaded.insert(op);
   }
+}
+
+bool Planner::isStageable(block::InputLoaderOp op) {
+  TileLayout layout = getGlobalLayout(op, /*wholeShape=*/true);
+  int64_t width = kMaxVectorBytes / layout.getElementBytes();
+  return getVectorWidth(layout) == width &&
+         getShape(op.getResult()).back() % width == 0;
+}
+
+void Planner::planWholeLoopPreload(block::InputLoaderOp op) {
+  if (graph.getForloop() < 2 || op.getResult().use_empty() || isStageable(op))
+    return;
+  // The tiles of all iterations: the first's, `forloop` times longer along
+  // the dimension the loop splits, copied in whole 16-byte chunks.
+  TileLayout region =
+      getGlobalLayout(op, /*wholeShape=*/true, /*firstIteration=*/true);
+  SmallVector<int64_t, 4> shape = getWholeLoopShape(graph, op);
+  int64_t width = kMaxVectorBytes / region.getElementBytes();
+  if (getVectorWidth(region) != width || shape.back() % width != 0 ||
+      region.getElementBytes() * getNumElements(shape) >
+          kMaxWholeLoopPreloadBytes)
+    return;
+  int64_t offset = allocate(shape, region.storageType);
+  // Each iteration reads its own part of them.
+  TileLayout layout;
+  ArrayRef<int64_t> tile = getShape(op.getResult());
+  layout.shape.assign(tile.begin(), tile.end());
+  layout.strides = getContiguousStrides(shape);
+  layout.storageType = region.storageType;
+  layout.shared = true;
+  int64_t dim = op.getFmap();
+  layout.offsetAlignment =
+      std::gcd(layout.offsetAlignment, tile[dim] * layout.strides[dim]);
+  preloadedTiles[op] = {{offset, s.buffers.back().bytes}, layout};
+  s.preloaded.insert(op);
 }
 
 /// The most dimensions and elements per dimension of a TMA box.
@@ -209,15 +260,11 @@ void Planner::planStaging() {
   SmallVector<block::InputLoaderOp> loaders;
   int64_t bytes = 0;
   for (auto op : graph.getBodyBlock().getOps<block::InputLoaderOp>()) {
-    if (!op.isLoopVarying())
-      continue;
-    TileLayout layout = getGlobalLayout(op, /*wholeShape=*/true);
-    int64_t width = kMaxVectorBytes / layout.getElementBytes();
-    ArrayRef<int64_t> shape = getShape(op.getResult());
-    if (getVectorWidth(layout) != width || shape.back() % width != 0)
+    if (!op.isLoopVarying() || !isStageable(op))
       continue;
     loaders.push_back(op);
-    bytes += layout.getElementBytes() * getNumElements(shape);
+    bytes += getElementType(op.getResult()).getIntOrFloatBitWidth() / 8 *
+             getNumElements(getShape(op.getResult()));
   }
   int64_t stages = std::min<int64_t>(choices.maxStages, graph.getForloop());
   while (stages >= 2 && stages * bytes > choices.stagingBytes)
@@ -305,71 +352,119 @@ std::optional<RegisterRows> Planner::getRegisterRows(block::RmsNormOp norm,
 }
 
 std::optional<RegisterRows> Planner::getRowProgram() {
-  if (!choices.rowPrograms || graph.getForloop() != 1 || graph.getCluster())
+  int64_t forloop = graph.getForloop();
+  bool loop = forloop > 1;
+  if (!choices.rowPrograms || forloop > kMaxRowProgramIterations ||
+      graph.getCluster() || (loop && !s.runningMaxima.empty()))
     return std::nullopt;
   Block &body = graph.getBodyBlock();
   auto loaders = llvm::to_vector(body.getOps<block::InputLoaderOp>());
   if (loaders.empty())
     return std::nullopt;
-  // S, the loaders' shape, and R, one value per row of S.
+  // S, the loaders' shape, and R, one value per row of S; in a for-loop
+  // also W, a loop-invariant row of another length that every thread of the
+  // row holds whole (a split's maxima, which its combining kernel reduces).
   ArrayRef<int64_t> rows = getShape(loaders.front().getResult());
   int64_t size = rows.back();
   SmallVector<int64_t, 4> perRow(rows);
   perRow.back() = 1;
-  enum class Kind { Rows, PerRow, Other };
+  enum class Kind { Rows, PerRow, Whole, Other };
   auto kindOf = [&](Value value) {
     ArrayRef<int64_t> shape = getShape(value);
-    return shape == rows                        ? Kind::Rows
-           : shape == ArrayRef<int64_t>(perRow) ? Kind::PerRow
-                                                : Kind::Other;
+    if (shape == rows)
+      return Kind::Rows;
+    if (shape == ArrayRef<int64_t>(perRow))
+      return Kind::PerRow;
+    return loop && shape.drop_back() == ArrayRef(perRow).drop_back() &&
+                   shape.back() <= kMaxRowProgramRegisters
+               ? Kind::Whole
+               : Kind::Other;
+  };
+  auto isRowOrPerRow = [&](Value value) {
+    Kind kind = kindOf(value);
+    return kind == Kind::Rows || kind == Kind::PerRow;
   };
   // Runs as wide as every access allows; which S values live at each op.
   int64_t width = size;
   SmallVector<Type, 4> types;
   DenseMap<Value, Operation *> lastUse;
-  bool sums = false;
+  bool sums = false, rowSumsInLoop = false;
+  int64_t wholeElements = 0, rowAccumulators = 0;
   for (Operation &op : body.without_terminator()) {
     for (Value operand : op.getOperands())
       lastUse[operand] = &op;
     if (auto loader = dyn_cast<block::InputLoaderOp>(op)) {
-      if (kindOf(loader.getResult()) != Kind::Rows)
-        return std::nullopt;
+      Kind kind = kindOf(loader.getResult());
       TileLayout global = getGlobalLayout(loader, /*wholeShape=*/false);
-      width = std::min(width, getTermRun(global, size));
       types.push_back(global.storageType);
+      if (kind == Kind::Rows) {
+        width = std::min(width, getTermRun(global, size));
+        continue;
+      }
+      if (!loop || kind == Kind::Other ||
+          (kind == Kind::Whole && loader.isLoopVarying()))
+        return std::nullopt;
+      if (kind == Kind::Whole)
+        wholeElements += getShape(loader.getResult()).back();
       continue;
     }
     if (auto saver = dyn_cast<block::OutputSaverOp>(op)) {
-      if (kindOf(saver.getInput()) == Kind::Other)
+      if (!isRowOrPerRow(saver.getInput()))
         return std::nullopt;
       types.push_back(getElementType(saver.getResult()));
       continue;
     }
     if (isa<block::ReductionOp, block::ReductionMaxOp>(op)) {
-      if (kindOf(op.getOperand(0)) != Kind::Rows ||
+      Kind operand = kindOf(op.getOperand(0));
+      if ((operand != Kind::Rows && operand != Kind::Whole) ||
           kindOf(op.getResult(0)) != Kind::PerRow)
         return std::nullopt;
       sums = true;
+      rowSumsInLoop |=
+          operand == Kind::Rows && s.phases.lookup(&op) == LoopPhase::InLoop;
       continue;
     }
-    if (!getElementwiseKind(&op) || op.getNumResults() != 1 ||
-        llvm::any_of(op.getOperands(),
-                     [&](Value v) { return kindOf(v) == Kind::Other; }) ||
-        kindOf(op.getResult(0)) == Kind::Other)
+    // In a for-loop: sums of S or R values, held in f32 registers.
+    if (auto accum = dyn_cast<block::ForloopAccumOp>(op)) {
+      if (!loop || accum.getKind() != block::AccumKind::Sum ||
+          !isRowOrPerRow(accum.getInput()))
+        return std::nullopt;
+      rowAccumulators += kindOf(accum.getInput()) == Kind::Rows;
+      types.push_back(getElementType(accum.getResult()));
+      continue;
+    }
+    // Thread graphs (in a for-loop) and elementwise ops on S and R values.
+    auto graphOp = dyn_cast<block::ThreadGraphOp>(op);
+    if (graphOp &&
+        (!loop || llvm::any_of(graphOp.getBody().front().without_terminator(),
+                               [](Operation &inner) {
+                                 return !getElementwiseKind(&inner);
+                               })))
+      return std::nullopt;
+    if ((!graphOp && !getElementwiseKind(&op)) || op.getNumResults() != 1 ||
+        !llvm::all_of(op.getOperands(), isRowOrPerRow) ||
+        !isRowOrPerRow(op.getResult(0)))
       return std::nullopt;
     types.push_back(getElementType(op.getResult(0)));
   }
   int64_t groups = getNumElements(rows) / size;
-  if (!sums || size == 1 || s.threads % groups != 0)
+  if ((!loop && !sums) || size == 1 || s.threads % groups != 0)
     return std::nullopt;
   RegisterRows program;
   program.lanes = s.threads / groups;
   program.width = std::min(width, getRunWidth(rows, types, size));
+  // A for-loop's rows may be narrower than the block: runs as narrow as it
+  // takes for every thread to hold one.
+  while (loop && program.width > 1 &&
+         (size / program.width) % program.lanes != 0)
+    program.width /= 2;
   int64_t runs = size / program.width;
-  if (!llvm::isPowerOf2_64(program.lanes) || runs % program.lanes != 0)
+  if (!llvm::isPowerOf2_64(program.lanes) || runs % program.lanes != 0 ||
+      (rowSumsInLoop && program.lanes > kWarpSize))
     return std::nullopt;
   program.runsPerThread = runs / program.lanes;
-  // The S tiles live at once, from their op to their last use.
+  // The S tiles live at once, from their op to their last use, besides the
+  // for-loop's S sums and the W rows.
   int64_t live = 0, mostLive = 0;
   for (Operation &op : body.without_terminator()) {
     for (Value result : op.getResults())
@@ -381,7 +476,8 @@ std::optional<RegisterRows> Planner::getRowProgram() {
           kindOf(operand) == Kind::Rows)
         --live;
   }
-  if (mostLive * program.runsPerThread * program.width >
+  if ((mostLive + rowAccumulators) * program.runsPerThread * program.width +
+          wholeElements >
       kMaxRowProgramRegisters)
     return std::nullopt;
   return program;
@@ -395,10 +491,15 @@ bool Planner::planRowProgram() {
   emitCode();
   if (program->lanes <= kWarpSize)
     return true;
-  size_t reductions =
-      llvm::range_size(graph.getBodyBlock().getOps<block::ReductionOp>()) +
-      llvm::range_size(graph.getBodyBlock().getOps<block::ReductionMaxOp>());
-  for (size_t i = 0; i < reductions; ++i) {
+  // Reductions of S rows wider than a warp (a W row is one thread's).
+  Block &body = graph.getBodyBlock();
+  ArrayRef<int64_t> rows =
+      getShape((*body.getOps<block::InputLoaderOp>().begin()).getResult());
+  auto count = llvm::count_if(body, [&](Operation &op) {
+    return isa<block::ReductionOp, block::ReductionMaxOp>(op) &&
+           getShape(op.getOperand(0)) == rows;
+  });
+  for (int64_t i = 0; i < count; ++i) {
     allocate({s.threads / kWarpSize}, Float32Type::get(graph.getContext()));
     barrier();
     emitCode();
@@ -604,10 +705,12 @@ void Planner::releaseDeadTiles(Operation *op, bool loopEnd) {
         last = reader;
     if (!last)
       continue;
-    // A loop-invariant tile read in the loop lives until the loop ends.
-    bool readInLoop =
-        s.phases.lookup(value.getDefiningOp()) != LoopPhase::InLoop &&
-        s.getRunPhase(last) == LoopPhase::InLoop;
+    // A loop-invariant tile read in the loop lives until the loop ends, as
+    // do the preloaded tiles of every iteration.
+    Operation *def = value.getDefiningOp();
+    bool readInLoop = (s.phases.lookup(def) != LoopPhase::InLoop ||
+                       s.preloaded.contains(def)) &&
+                      s.getRunPhase(last) == LoopPhase::InLoop;
     if (loopEnd ? !readInLoop : (last != op || readInLoop))
       continue;
     auto [offset, bytes] = found->second;
@@ -860,8 +963,8 @@ void Planner::run() {
     return;
   }
   Block &body = graph.getBodyBlock();
-  // The copies go first: the preloaded loop-invariant tiles, then the
-  // stages of the first iterations; the ops wait for the former only.
+  // The copies go first: the preloaded tiles, then the stages of the first
+  // iterations; the ops wait for the former only.
   planPreloads();
   planStaging();
   if (!s.preloaded.empty()) {

@@ -50,6 +50,9 @@ inline constexpr int64_t kMaxRowRegisters = 64;
 /// take (KernelSchedule::rowProgram): a softmax of 8192-element rows over
 /// 128 threads holds its input and its exponentials, 64 each.
 inline constexpr int64_t kMaxRowProgramRegisters = 128;
+/// The most for-loop iterations of a row program (KernelSchedule::
+/// rowProgram), whose loop is unrolled.
+inline constexpr int64_t kMaxRowProgramIterations = 64;
 /// The most registers per thread that a register chain's loop-invariant lhs
 /// fragments may keep through the loop (attention's 16 x 64 query strip of
 /// a warp takes 16).
@@ -104,7 +107,9 @@ struct ScheduleChoices {
   /// `cp.async`.
   bool tensorCopies;
   /// Whether loop-invariant input tiles are copied into shared memory once,
-  /// before any op reads them (else they are read in place).
+  /// before any op reads them (else they are read in place), and the small
+  /// loop-varying tiles that cannot be staged, those of every iteration at
+  /// once (KernelSchedule::preloaded).
   bool preloadInvariants;
   /// Whether a body of whole rows runs as a row program
   /// (KernelSchedule::rowProgram).
@@ -186,8 +191,13 @@ struct KernelSchedule {
   bool tensorCopies = false;
   /// The staged input_loaders, in block order.
   llvm::MapVector<Operation *, StagedTile> staged;
-  /// The loop-invariant input_loaders whose tiles are preloaded into shared
-  /// memory, in block order.
+  /// The input_loaders whose tiles are preloaded into shared memory before
+  /// the for-loop, in block order: loop-invariant tiles, and the tiles of
+  /// every iteration at once (getWholeLoopShape) of a loop-varying loader
+  /// that cannot be staged (tiles of less than 16-byte chunks, such as a
+  /// split's per-part row sums and maxima) and whose whole loop takes at
+  /// most kMaxWholeLoopPreloadBytes; each iteration reads its part. Read in
+  /// place, such a tile would wait for a global load in every iteration.
   llvm::SetVector<Operation *> preloaded;
   /// The engine of every matmul that is neither a register sum's nor part of
   /// a register chain.
@@ -215,6 +225,16 @@ struct KernelSchedule {
   /// per warp in shared memory after one barrier) so that every thread of
   /// the row holds its sum, and savers store the runs (an R value: the row's
   /// first thread) straight to global memory.
+  ///
+  /// A graph_def of a for-loop (at most kMaxRowProgramIterations
+  /// iterations, without running maxima) is a row program too when its
+  /// loaders also read R tiles and loop-invariant W tiles (one row of
+  /// another length per row of S, each held whole by every thread of the
+  /// row and only reduced), its thread graphs hold elementwise ops, and its
+  /// forloop_accums sum S or R values; no reduction is needed. The loop is
+  /// unrolled: the loop-invariant ops once, the loop's ops per iteration,
+  /// its sums in f32 registers, then the ops after the loop. A split
+  /// µGraph's combining kernel runs so without a barrier per iteration.
   std::optional<RegisterRows> rowProgram;
   /// The unary op each matmul applies to its sums as it stores them.
   DenseMap<Operation *, Operation *> epilogues;
@@ -287,6 +307,15 @@ SmallVector<std::pair<unsigned, int64_t>, 4>
 getLoaderOffsetTerms(kernel::GraphDefOp graph, block::InputLoaderOp loader);
 /// The for-loop iteration as a term of a loader's offset (grid axes are 0-2).
 inline constexpr unsigned kIterationTerm = 3;
+
+/// The shape of the tiles the loop-varying `loader` loads over the whole
+/// for-loop of `graph`: its tile, `forloop` times longer along the dimension
+/// the loop splits.
+SmallVector<int64_t, 4> getWholeLoopShape(kernel::GraphDefOp graph,
+                                          block::InputLoaderOp loader);
+/// The most bytes of a loop-varying tile's whole loop that are preloaded
+/// (KernelSchedule::preloaded).
+inline constexpr int64_t kMaxWholeLoopPreloadBytes = 4096;
 
 } // namespace mlir::mirage
 

@@ -40,9 +40,9 @@ LogicalResult GraphDefLowering::run() {
     return finishKernel();
   }
 
-  // The copies go first: the preloaded loop-invariant tiles, then the
-  // stages of the first iterations; the ops wait for the former only.
-  preloadInvariantTiles();
+  // The copies go first: the preloaded tiles, then the stages of the first
+  // iterations; the ops wait for the former only.
+  preloadTiles();
   allocateStages();
   for (int64_t stage = 0; stage + 1 < stages; ++stage) {
     copyStagedTiles(emitter.index(stage));

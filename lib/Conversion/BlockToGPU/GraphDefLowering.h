@@ -78,13 +78,14 @@ public:
 
   LogicalResult lower(Operation *op);
   /// The global tile `op` loads at for-loop iteration `iteration` (null
-  /// outside the loop).
+  /// outside the loop: a loop-varying loader's first iteration's).
   Tile getLoaderTile(block::InputLoaderOp op, Value iteration);
   /// The stage of staged loader `op` that holds iteration `iteration`.
   Tile getStage(block::InputLoaderOp op, Value iteration);
   /// Starts copying the tiles of the preloaded input_loaders into shared
-  /// memory, all in one `cp.async` group, so that the ops read them there.
-  void preloadInvariantTiles();
+  /// memory (a loop-varying one's of every iteration), all in one
+  /// `cp.async` group, so that the ops read them there.
+  void preloadTiles();
   /// Allocates the stages of the staged input_loaders.
   void allocateStages();
   /// Adds a TMA descriptor parameter for every staged input_loader and one

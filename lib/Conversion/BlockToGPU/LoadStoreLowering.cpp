@@ -29,9 +29,10 @@ Tile GraphDefLowering::getLoaderTile(block::InputLoaderOp op, Value iteration) {
   ArrayRef<int64_t> shape = getShape(op.getResult());
   tile.shape.assign(shape.begin(), shape.end());
   for (auto [term, factor] : getLoaderOffsetTerms(graph, op))
-    emitter.addToOffset(
-        tile, term == kIterationTerm ? iteration : emitter.blockId(term),
-        factor);
+    if (term != kIterationTerm || iteration)
+      emitter.addToOffset(
+          tile, term == kIterationTerm ? iteration : emitter.blockId(term),
+          factor);
   return tile;
 }
 
@@ -50,10 +51,13 @@ Tile GraphDefLowering::getStage(block::InputLoaderOp op, Value iteration) {
   return stage;
 }
 
-void GraphDefLowering::preloadInvariantTiles() {
+void GraphDefLowering::preloadTiles() {
   for (Operation *op : schedule.preloaded) {
     auto loader = cast<block::InputLoaderOp>(op);
+    // A loop-varying loader's tiles of every iteration, from the first's.
     Tile global = getLoaderTile(loader, Value());
+    if (loader.isLoopVarying())
+      global.shape = getWholeLoopShape(graph, loader);
     Tile shared = emitter.allocateShared(global.shape, global.storageType,
                                          kMaxVectorBytes,
                                          getSharedSwizzle(loader.getResult()));
@@ -253,9 +257,17 @@ void GraphDefLowering::advancePipeline(Value iteration) {
 }
 
 void GraphDefLowering::lowerInputLoader(block::InputLoaderOp op) {
-  if (auto found = preloaded.find(op); found != preloaded.end())
-    tiles[op.getResult()] = found->second;
-  else if (staged.contains(op))
+  if (auto found = preloaded.find(op); found != preloaded.end()) {
+    Tile tile = found->second;
+    if (op.isLoopVarying()) {
+      // This iteration's part of every iteration's tiles.
+      ArrayRef<int64_t> shape = getShape(op.getResult());
+      int64_t dim = op.getFmap();
+      tile.shape.assign(shape.begin(), shape.end());
+      emitter.addToOffset(tile, iteration, shape[dim] * tile.strides[dim]);
+    }
+    tiles[op.getResult()] = tile;
+  } else if (staged.contains(op))
     tiles[op.getResult()] = getStage(op, iteration);
   else
     tiles[op.getResult()] = getLoaderTile(op, iteration);

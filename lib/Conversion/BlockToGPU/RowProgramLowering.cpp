@@ -9,7 +9,9 @@
 // graph_def in registers: each thread holds the same runs of its row in
 // every row-shaped tile and its row's value of every per-row tile, so a
 // softmax reads its input once, keeps its exponentials, and synchronises
-// once per sum or maximum (rows wider than a warp) or never.
+// once per sum or maximum (rows wider than a warp) or never. A row
+// program's for-loop is unrolled and its sums stay in registers: a split
+// µGraph's combining kernel loops over the parts without a barrier.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +58,21 @@ public:
       emitter.storeVector(tile, getRunStart(j),
                           values.slice(j * rows.width, rows.width));
   }
+  /// The row's value of `tile` (R-shaped), in every thread of the row.
+  Value loadRowValue(const Tile &tile) {
+    return emitter.load(tile, emitter.delinearize(row, perRowShape));
+  }
+  /// The whole row of `tile` (a W tile: R's shape with a longer last
+  /// dimension), in every thread of the row.
+  SmallVector<Value> loadWholeRow(const Tile &tile) {
+    SmallVector<Value> values;
+    SmallVector<Value, 4> coords = emitter.delinearize(row, perRowShape);
+    for (int64_t i = 0; i < tile.shape.back(); ++i) {
+      coords.back() = index(i);
+      values.push_back(emitter.load(tile, coords));
+    }
+    return values;
+  }
   /// Stores the row's value `value` into `tile` (R-shaped) from its first
   /// thread.
   void storeRowValue(const Tile &tile, Value value) {
@@ -92,12 +109,69 @@ void GraphDefLowering::lowerRowProgram(const RegisterRows &rows) {
   RowProgramEmitter program(emitter, rows, shape);
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
-  // The values of row-shaped tiles (this thread's runs) and of per-row ones.
+  // The values of row-shaped tiles (this thread's runs) and of per-row ones;
+  // a W tile's whole row is held like an S tile's runs.
   DenseMap<Value, SmallVector<Value>> held;
   DenseMap<Value, Value> perRow;
-  for (Operation &op : body.without_terminator()) {
+  SmallVector<int64_t, 4> perRowShape(shape);
+  perRowShape.back() = 1;
+  // Elementwise: per-row operands broadcast along the row.
+  auto emitElementwiseOp = [&](Operation &op) {
+    double scalar = getElementwiseScalar(&op);
+    ElementwiseKind kind = *getElementwiseKind(&op);
+    Value result = op.getResult(0);
+    // A thread graph's ops compute scalars.
+    Type type = isa<FloatType>(result.getType()) ? result.getType()
+                                                 : getElementType(result);
+    bool perRowResult = llvm::none_of(
+        op.getOperands(), [&](Value v) { return held.contains(v); });
+    // A row divided by its row's value is multiplied by the value's
+    // reciprocal, taken once: div.approx.f32 is that product (within 2
+    // ulp either way), at one reciprocal per row instead of one per
+    // element, which share the special-function unit with exp's ex2.
+    DenseMap<Value, Value> rowOperands;
+    if (kind == ElementwiseKind::Div && !perRowResult &&
+        !held.contains(op.getOperand(1))) {
+      rowOperands[op.getOperand(1)] =
+          emitDivide(b, loc, emitter.f32(1.0), perRow.lookup(op.getOperand(1)));
+      kind = ElementwiseKind::Mul;
+    }
+    auto operandAt = [&](Value operand, int64_t i) {
+      if (Value row = rowOperands.lookup(operand))
+        return row;
+      auto values = held.find(operand);
+      return values == held.end() ? perRow.lookup(operand) : values->second[i];
+    };
+    SmallVector<Value> values;
+    for (int64_t i = 0, e = perRowResult ? 1 : rows.runsPerThread * rows.width;
+         i < e; ++i)
+      values.push_back(emitElementwise(
+          b, loc, kind,
+          llvm::map_to_vector(op.getOperands(),
+                              [&](Value v) { return operandAt(v, i); }),
+          scalar));
+    if (perRowResult)
+      perRow[result] = emitter.roundTo(values.front(), type);
+    else
+      held[result] = emitter.roundTo(values, type);
+  };
+  // Binds `to` to the values of `from`.
+  auto alias = [&](Value to, Value from) {
+    if (auto values = held.find(from); values != held.end())
+      held[to] = values->second;
+    else
+      perRow[to] = perRow.lookup(from);
+  };
+  auto emit = [&](Operation &op, Value iteration) {
     if (auto loader = dyn_cast<block::InputLoaderOp>(op)) {
-      held[loader.getResult()] = program.load(getLoaderTile(loader, Value()));
+      Tile tile = getLoaderTile(loader, iteration);
+      Value result = loader.getResult();
+      if (getShape(result) == shape)
+        held[result] = program.load(tile);
+      else if (getShape(result) == ArrayRef<int64_t>(perRowShape))
+        perRow[result] = program.loadRowValue(tile);
+      else
+        held[result] = program.loadWholeRow(tile);
     } else if (auto saver = dyn_cast<block::OutputSaverOp>(op)) {
       Tile out = getSavedTile(saver);
       if (held.contains(saver.getInput()))
@@ -105,55 +179,79 @@ void GraphDefLowering::lowerRowProgram(const RegisterRows &rows) {
       else
         program.storeRowValue(out, perRow.lookup(saver.getInput()));
     } else if (isa<block::ReductionOp, block::ReductionMaxOp>(op)) {
-      std::optional<Tile> partials;
-      if (rows.lanes > kWarpSize)
-        partials = emitter.allocateShared({emitter.getNumThreads() / kWarpSize},
-                                          b.getF32Type());
-      Value row = program.combineRow(
-          held[op.getOperand(0)], partials ? &*partials : nullptr,
-          isa<block::ReductionMaxOp>(op) ? KernelEmitter::Combine::Max
-                                         : KernelEmitter::Combine::Add);
+      auto combine = isa<block::ReductionMaxOp>(op)
+                         ? KernelEmitter::Combine::Max
+                         : KernelEmitter::Combine::Add;
+      ArrayRef<Value> values = held[op.getOperand(0)];
+      Value row;
+      if (getShape(op.getOperand(0)) != shape) {
+        // A W row, whole in this thread.
+        row = emitter.combinePairwise(values, combine);
+      } else {
+        std::optional<Tile> partials;
+        if (rows.lanes > kWarpSize)
+          partials = emitter.allocateShared(
+              {emitter.getNumThreads() / kWarpSize}, b.getF32Type());
+        row = program.combineRow(values, partials ? &*partials : nullptr,
+                                 combine);
+      }
       perRow[op.getResult(0)] =
           emitter.roundTo(row, getElementType(op.getResult(0)));
+    } else if (auto threads = dyn_cast<block::ThreadGraphOp>(op)) {
+      Block &inner = threads.getBody().front();
+      for (auto [argument, input] :
+           llvm::zip_equal(inner.getArguments(), threads.getInputs()))
+        alias(argument, input);
+      for (Operation &innerOp : inner.without_terminator())
+        emitElementwiseOp(innerOp);
+      for (auto [result, yielded] : llvm::zip_equal(
+               threads.getResults(), inner.getTerminator()->getOperands()))
+        alias(result, yielded);
     } else {
-      // Elementwise: per-row operands broadcast along the row.
-      double scalar = getElementwiseScalar(&op);
-      ElementwiseKind kind = *getElementwiseKind(&op);
-      Value result = op.getResult(0);
-      Type type = getElementType(result);
-      bool perRowResult = llvm::none_of(
-          op.getOperands(), [&](Value v) { return held.contains(v); });
-      // A row divided by its row's value is multiplied by the value's
-      // reciprocal, taken once: div.approx.f32 is that product (within 2
-      // ulp either way), at one reciprocal per row instead of one per
-      // element, which share the special-function unit with exp's ex2.
-      DenseMap<Value, Value> rowOperands;
-      if (kind == ElementwiseKind::Div && !perRowResult &&
-          !held.contains(op.getOperand(1))) {
-        rowOperands[op.getOperand(1)] = emitDivide(
-            b, loc, emitter.f32(1.0), perRow.lookup(op.getOperand(1)));
-        kind = ElementwiseKind::Mul;
+      emitElementwiseOp(op);
+    }
+  };
+  auto phaseOf = [&](Operation &op) { return schedule.phases.lookup(&op); };
+  int64_t forloop = graph.getForloop();
+  if (forloop == 1) {
+    for (Operation &op : body.without_terminator())
+      emit(op, Value());
+    return;
+  }
+  // The loop-invariant ops once, the loop's per iteration (unrolled), each
+  // iteration's values added to the f32 sums, then the ops after the loop.
+  auto accums = llvm::to_vector(body.getOps<block::ForloopAccumOp>());
+  for (Operation &op : body.without_terminator())
+    if (!isa<block::ForloopAccumOp>(op) && phaseOf(op) == LoopPhase::Invariant)
+      emit(op, Value());
+  DenseMap<Operation *, SmallVector<Value>> sums;
+  for (int64_t i = 0; i < forloop; ++i) {
+    for (Operation &op : body.without_terminator())
+      if (!isa<block::ForloopAccumOp>(op) && phaseOf(op) == LoopPhase::InLoop)
+        emit(op, emitter.index(i));
+    for (block::ForloopAccumOp accum : accums) {
+      Value input = accum.getInput();
+      SmallVector<Value> values = held.contains(input)
+                                      ? held[input]
+                                      : SmallVector<Value>{perRow[input]};
+      SmallVector<Value> &sum = sums[accum];
+      if (sum.empty()) {
+        sum = values;
+        continue;
       }
-      auto operandAt = [&](Value operand, int64_t i) {
-        if (Value row = rowOperands.lookup(operand))
-          return row;
-        auto values = held.find(operand);
-        return values == held.end() ? perRow.lookup(operand)
-                                    : values->second[i];
-      };
-      SmallVector<Value> values;
-      for (int64_t i = 0,
-                   e = perRowResult ? 1 : rows.runsPerThread * rows.width;
-           i < e; ++i)
-        values.push_back(emitElementwise(
-            b, loc, kind,
-            llvm::map_to_vector(op.getOperands(),
-                                [&](Value v) { return operandAt(v, i); }),
-            scalar));
-      if (perRowResult)
-        perRow[result] = emitter.roundTo(values.front(), type);
-      else
-        held[result] = emitter.roundTo(values, type);
+      for (auto [total, value] : llvm::zip_equal(sum, values))
+        total = arith::AddFOp::create(b, loc, total, value);
     }
   }
+  for (block::ForloopAccumOp accum : accums) {
+    Type type = getElementType(accum.getResult());
+    SmallVector<Value> values = emitter.roundTo(sums[accum], type);
+    if (held.contains(accum.getInput()))
+      held[accum.getResult()] = values;
+    else
+      perRow[accum.getResult()] = values.front();
+  }
+  for (Operation &op : body.without_terminator())
+    if (!isa<block::ForloopAccumOp>(op) && phaseOf(op) == LoopPhase::PostLoop)
+      emit(op, Value());
 }

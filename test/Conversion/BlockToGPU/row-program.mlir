@@ -156,3 +156,52 @@ func.func @looped(%x: tensor<1x4096xf16>) -> tensor<1x1xf16> {
   }
   return %o : tensor<1x1xf16>
 }
+
+// -----
+
+// FlashDecoding's combining kernel, a row program with a for-loop: the 16
+// iterations unrolled, each thread's part element, the part's sum and
+// maximum read straight from global memory (one exp per part), the sums
+// in registers: no barrier at all, one reciprocal, one store per thread.
+// SCHED-LABEL: kernel rescaled#0 on sm_90a: threads 128, shared 0 bytes
+// SCHED:         row program width 1 lanes 128 runs 1
+// CHECK-LABEL: gpu.func @rescaled_kernel0
+// CHECK-NOT: gpu.barrier
+// CHECK-COUNT-16: math.exp
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+// PTX-LABEL: .visible .entry rescaled_kernel0(
+// PTX-NOT: bar.sync
+// PTX-COUNT-16: ex2.approx.f32
+// PTX-NOT: bar.sync
+// PTX: rcp.approx.f32
+// PTX-NOT: bar.sync
+// PTX: st.global.b16
+// PTX: ret;
+// Off, each iteration passes through shared memory with barriers.
+// OFF-LABEL: gpu.func @rescaled_kernel0
+// OFF: gpu.barrier
+func.func @rescaled(%p: tensor<8x4x2048xf16>, %l: tensor<8x4x16xf16>, %m: tensor<8x4x16xf16>) -> tensor<8x4x128xf16> {
+  %o = mirage_kernel.graph_def(%P = %p : tensor<8x4x2048xf16>, %L = %l : tensor<8x4x16xf16>, %M = %m : tensor<8x4x16xf16>) -> (tensor<8x4x128xf16>)
+      grid [8, 4, 1] block [128, 1, 1] forloop 16 {
+    %pt = input_loader %P imap <x = 0, y = 1> fmap 2 : tensor<8x4x2048xf16> -> !mirage_block.stensor<1x1x128xf16>
+    %lt = input_loader %L imap <x = 0, y = 1> fmap 2 : tensor<8x4x16xf16> -> !mirage_block.stensor<1x1x1xf16>
+    %all = input_loader %M imap <x = 0, y = 1> : tensor<8x4x16xf16> -> !mirage_block.stensor<1x1x16xf16>
+    %mt = input_loader %M imap <x = 0, y = 1> fmap 2 : tensor<8x4x16xf16> -> !mirage_block.stensor<1x1x1xf16>
+    %max = reduction_max %all dim 2 : !mirage_block.stensor<1x1x16xf16> -> !mirage_block.stensor<1x1x1xf16>
+    %w = thread_graph %mt, %max : !mirage_block.stensor<1x1x1xf16>, !mirage_block.stensor<1x1x1xf16> -> !mirage_block.stensor<1x1x1xf16> {
+    ^bb0(%a: f16, %b: f16):
+      %d = sub %a, %b : f16
+      %e = exp %d : f16
+      yield %e : f16
+    }
+    %pw = mul %pt, %w : !mirage_block.stensor<1x1x128xf16>, !mirage_block.stensor<1x1x1xf16> -> !mirage_block.stensor<1x1x128xf16>
+    %num = forloop_accum %pw sum : !mirage_block.stensor<1x1x128xf16> -> !mirage_block.stensor<1x1x128xf16>
+    %lw = mul %lt, %w : !mirage_block.stensor<1x1x1xf16>, !mirage_block.stensor<1x1x1xf16> -> !mirage_block.stensor<1x1x1xf16>
+    %den = forloop_accum %lw sum : !mirage_block.stensor<1x1x1xf16> -> !mirage_block.stensor<1x1x1xf16>
+    %y = div %num, %den : !mirage_block.stensor<1x1x128xf16>, !mirage_block.stensor<1x1x1xf16> -> !mirage_block.stensor<1x1x128xf16>
+    %s = output_saver %y omap <x = 0, y = 1> : !mirage_block.stensor<1x1x128xf16> -> tensor<8x4x128xf16>
+    yield %s : tensor<8x4x128xf16>
+  }
+  return %o : tensor<8x4x128xf16>
+}

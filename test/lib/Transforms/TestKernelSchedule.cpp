@@ -31,9 +31,8 @@ struct TestKernelSchedulePass
           << "unknown chip '" << chip << "', expected " << getChipNames();
       return signalPassFailure();
     }
-    ScheduleOptions options = {
-        stages,          tensorCores,          wgmma,         tma,
-        maxSharedMemory, /*rowPrograms=*/true, preloadOnePass};
+    ScheduleOptions options = {stages,          tensorCores, wgmma,         tma,
+                               maxSharedMemory, rowPrograms, preloadOnePass};
     bool failedAny = false;
     for (auto function : getOperation().getOps<func::FuncOp>()) {
       unsigned count = 0;
