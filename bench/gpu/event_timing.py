@@ -19,3 +19,22 @@ def median_us(fn, repeat=200, warmup=10):
         times.append(start.elapsed_time(end) * 1000.0)
     times.sort()
     return times[len(times) // 2]
+
+
+def graph_us(fn, calls=10, replays=50):
+    """Median GPU time of one call of `fn` in microseconds, replayed from a
+    CUDA graph of `calls` calls (divided by `calls`): the GPU's time without
+    the launches' CPU cost, nor the graph replay's own (which a graph of a
+    single call would mostly measure for kernels of a few microseconds)."""
+    import torch
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(calls):
+            fn()
+    return median_us(graph.replay, repeat=replays, warmup=3) / calls

@@ -35,7 +35,7 @@ sys.path.insert(0, str(HERE))
 
 from bench import ALL_CASES, compile_name  # noqa: E402
 import check  # noqa: E402
-from event_timing import median_us  # noqa: E402
+from event_timing import graph_us  # noqa: E402
 from mirage import runtime  # noqa: E402
 from mirage.plan import FunctionSpec, TensorSpec  # noqa: E402
 
@@ -64,23 +64,6 @@ def kernel_times(call, runs, plain=False):
     return {name: total / runs for name, total in totals.items()}
 
 
-def graph_time(call, replays=50):
-    """Median µs per call over CUDA-graph replays of 10 calls of `call`."""
-    import torch
-    call()
-    torch.cuda.synchronize()
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
-        call()
-    torch.cuda.current_stream().wait_stream(stream)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(10):
-            call()
-    return median_us(graph.replay, repeat=replays, warmup=0) / 10
-
-
 def profile_case(root, case_name, function, options):
     import torch
     case = ALL_CASES[case_name]
@@ -103,7 +86,7 @@ def profile_case(root, case_name, function, options):
                for name, call in calls.items()}
     if options.graph:
         for name, call in calls.items():
-            results[name]["graph"] = graph_time(call)
+            results[name]["graph"] = graph_us(call)
     return results
 
 

@@ -6,15 +6,18 @@ attention logits reach +-30, where exp without the maximum overflows f16,
 checks them against a float32 PyTorch evaluation, then times them against
 PyTorch (SDPA's default backend for attention, torch.softmax for softmax).
 
-    real_attention.py BUNDLES_DIR --out FILE
+    real_attention.py BUNDLES_DIR --out FILE [--kernels]
 
 Needs torch with CUDA and MIRAGE_RUNTIME_LIBRARY (the runtime library);
 writes one JSON row per bundle: max |logit|, each function's relative
 error and time (a bundle of several functions is a tuning group: its
 fastest correct function is the row's Mirage time, the tuner's rule), and
 the median times in microseconds, launched one by one from Python ("_us")
-and replayed from a CUDA graph ("_graph_us"), against every SDPA backend
-(the fastest is the baseline).
+and replayed from a CUDA graph of 10 calls ("_graph_us", per call),
+against every SDPA backend
+(the fastest is the baseline). With --kernels, each row also gives the
+mean GPU time of every kernel the fastest function and the baseline launch
+per call (CUPTI's records, profile_kernels.py): where their time goes.
 """
 
 import argparse
@@ -27,8 +30,9 @@ import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-from event_timing import median_us
+from event_timing import graph_us, median_us
 from mirage import runtime
+from profile_kernels import kernel_times
 
 #: SDPA's backends, each timed (the baseline is the fastest that runs).
 SDPA_BACKENDS = {"flash": SDPBackend.FLASH_ATTENTION,
@@ -38,21 +42,6 @@ SDPA_BACKENDS = {"flash": SDPBackend.FLASH_ATTENTION,
 
 #: Relative error allowed against the float32 reference (f16 storage).
 TOLERANCE = 2e-2
-
-
-def graph_us(fn, repeat=200):
-    """Median time of `fn` replayed from a CUDA graph, in microseconds: the
-    GPU's time without the launches' CPU cost."""
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
-        for _ in range(3):
-            fn()
-    torch.cuda.current_stream().wait_stream(stream)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        fn()
-    return median_us(graph.replay, repeat)
 
 
 def attention_case(function):
@@ -109,11 +98,12 @@ def check(function, inputs, reference):
     return error, finite and error < TOLERANCE
 
 
-def run(bundle_dir):
+def run(bundle_dir, kernels=False):
     """One row per bundle. A bundle of several functions is a tuning group
     (the program as written and the search's candidates, bench/
     make-pipeline-bundles.py): each is checked and timed, and the row's
-    Mirage time is the fastest correct one's, the tuner's rule."""
+    Mirage time is the fastest correct one's, the tuner's rule; with
+    `kernels`, the row gives its kernels' and the baseline's times."""
     bundle = runtime.load_bundle(bundle_dir, device=0)
     names = bundle.functions
     first = bundle(names[0])
@@ -158,6 +148,10 @@ def run(bundle_dir):
     row["baseline_us"] = median_us(baselines[fastest])
     row["speedup"] = row["baseline_us"] / row["mirage_us"]
     row["graph_speedup"] = row["baseline_graph_us"] / row["mirage_graph_us"]
+    if kernels:
+        row["kernels_us"] = {
+            "mirage": kernel_times(lambda: function(*inputs), 50),
+            "baseline": kernel_times(baselines[fastest], 50)}
     return row
 
 
@@ -165,11 +159,14 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("bundles", type=pathlib.Path)
     parser.add_argument("--out", type=pathlib.Path, required=True)
+    parser.add_argument("--kernels", action="store_true",
+                        help="also time each kernel of the fastest "
+                        "function and of the baseline")
     args = parser.parse_args(argv)
     rows = []
     for bundle_dir in sorted(p for p in args.bundles.iterdir() if p.is_dir()):
         try:
-            rows.append(run(bundle_dir))
+            rows.append(run(bundle_dir, args.kernels))
         except Exception as error:  # a failed case is a row, not a crash
             rows.append({"case": bundle_dir.name, "error": repr(error)})
         print(json.dumps(rows[-1]), flush=True)

@@ -3,19 +3,22 @@
 attention, the comparisons of docs/Benchmarks/RealAttention.md: Llama-3-8B's
 32 query heads in 8 groups of 4, head dim 128, one token.
 
-    online.py OUT_DIR
+    online.py OUT_DIR [--blocks 16,32] [--steps 128,64]
 
-Two forms per key count (4096 and 32768):
+Forms per key count (4096 and 32768):
 - `online_*`: FlashDecoding. A first kernel whose blocks each loop over a
   slice of the keys with a running maximum (docs/LanguageReference.md,
   "Running maxima") saves each slice's rescaled numerators, row sums and
   maximum; a combining kernel loops over the slices and rescales each by
-  exp(m_slice - max).
+  exp(m_slice - max). By default 16 slices of 128-key steps and 32 of
+  64-key steps; with --blocks and --steps, every pair of them (a sweep).
 - `onepass_*`: each block takes its slice whole, with its own maximum
   (`reduction_max`, no loop); the same combining kernel.
 Bundle each file with mirage-bundle and run bench/gpu/real_attention.py.
 """
 
+import argparse
+import itertools
 import pathlib
 import sys
 
@@ -130,16 +133,29 @@ def function(name, blocks, step, loop):
 
 def main(argv):
     global KEYS
-    out = pathlib.Path(argv[0])
-    out.mkdir(parents=True, exist_ok=True)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("out", type=pathlib.Path)
+    parser.add_argument("--blocks", help="slices per group, e.g. 16,32,64")
+    parser.add_argument("--steps", help="keys per iteration, e.g. 64,128")
+    args = parser.parse_args(argv)
+    if bool(args.blocks) != bool(args.steps):
+        parser.error("--blocks and --steps go together")
+    pairs = ((16, 128), (32, 64))
+    if args.blocks:
+        pairs = list(itertools.product(
+            [int(b) for b in args.blocks.split(",")],
+            [int(s) for s in args.steps.split(",")]))
+    args.out.mkdir(parents=True, exist_ok=True)
     for KEYS in (4096, 32768):
         kv = f"kv{KEYS // 1024}k"
-        for blocks, step in ((16, 128), (32, 64)):
+        for blocks, step in pairs:
+            if KEYS % (blocks * step):
+                continue
             name = f"online_{kv}_b{blocks}_s{step}"
-            (out / f"{name}.mlir").write_text(
+            (args.out / f"{name}.mlir").write_text(
                 function(name, blocks, step, loop=True))
         name = f"onepass_{kv}_b{KEYS // 256}"
-        (out / f"{name}.mlir").write_text(
+        (args.out / f"{name}.mlir").write_text(
             function(name, KEYS // 256, 256, loop=False))
     return 0
 
