@@ -162,6 +162,49 @@ def test_rms_norm_and_linear_become_one_subgraph():
     assert_close(gm(*inputs), reference(module, inputs))
 
 
+class Router(nn.Module):
+    """A mixture-of-experts router: a linear layer, then the softmax of
+    its logits, written three ways."""
+
+    def __init__(self, form):
+        super().__init__()
+        self.gate = nn.Linear(64, 32, bias=False)
+        self.form = form
+
+    def forward(self, x):
+        logits = self.gate(x)
+        if self.form == "function":
+            return torch.softmax(logits, dim=-1)
+        if self.form == "functional":
+            return nn.functional.softmax(logits, dim=-1)
+        return logits.softmax(-1)
+
+
+@pytest.mark.parametrize("form", ["function", "functional", "method"])
+def test_a_softmax_joins_the_layer_before_it_max_subtracted(form):
+    module = Router(form)
+    gm, inputs, report = transformed(copy.deepcopy(module), (2, 3, 64))
+    assert [e["kept"] for e in report] == [True]
+    text = report[0]["converted"].graph.to_mlir()
+    for op in ("matmul", "reduction_max", "sub", "exp", "reduction", "div"):
+        assert f"mirage_kernel.{op} " in text
+    assert_close(gm(*inputs), reference(module.half(), inputs))
+
+
+def test_a_softmax_over_another_dimension_stays_with_inductor():
+    class Columns(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.gate = nn.Linear(64, 32, bias=False)
+
+        def forward(self, x):
+            return torch.softmax(self.gate(x), dim=0)
+
+    gm, _, _ = transformed(Columns(), (2, 3, 64))
+    softmax = [n for n in gm.graph.nodes if n.target is torch.softmax]
+    assert len(softmax) == 1
+
+
 def test_a_norm_weight_folds_into_the_layers_it_feeds():
     module = NormLinear()
     gm, inputs, report = transformed(copy.deepcopy(module), (2, 3, 64))

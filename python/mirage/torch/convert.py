@@ -128,6 +128,8 @@ _KINDS = _table([
     ("sum", _functions("torch.sum"), ("sum",)),
     ("mean", _functions("torch.mean"), ("mean",)),
     ("rms_norm", [rms_norm] + _functions("torch.nn.functional.rms_norm"), ()),
+    ("softmax", _functions("torch.softmax", "torch.nn.functional.softmax"),
+     ("softmax",)),
     ("same", [], ("to", "type", "contiguous", "float", "half", "bfloat16",
                   "type_as")),
     ("getitem", [operator.getitem], ()),
@@ -145,6 +147,7 @@ _PARAMETERS = {
     "add": ("input", "other", "alpha"),
     "sub": ("input", "other", "alpha"),
     "div": ("input", "other", "rounding_mode"),
+    "softmax": ("input", "dim"),
 }
 
 
@@ -434,6 +437,8 @@ class _Converter:
             return self.reduction(node, kind, arguments, rows)
         if kind == "rms_norm":
             return self.rms_norm(node, arguments, rows)
+        if kind == "softmax":
+            return self.softmax(node, arguments)
         self.fail(node, "not expressed")
 
     def is_layer(self, node, x):
@@ -520,6 +525,24 @@ class _Converter:
         if kind == "mean":
             total = self.graph.mul_scalar(total, 1.0 / shape[-1])
         return total
+
+    def softmax(self, node, arguments):
+        """Softmax over the last dimension as models compute it: the row
+        maximum subtracted before `exp` (the search takes it without the
+        maximum, then stabilises its candidates)."""
+        first = arguments["input"]
+        shape = tensor_meta(first)[0]
+        dim = arguments.get("dim")
+        # A third argument is a dtype (torch.softmax) or F.softmax's
+        # _stacklevel followed by one.
+        if len(node.args) > 2 or arguments.get("dtype") is not None or \
+                dim not in (-1, len(shape) - 1):
+            self.fail(node, f"softmax over dim {dim!r} or with a dtype (the "
+                      "last dimension, in the input's dtype, is expressed)")
+        x = self.value(first, node, _rows(shape))
+        shifted = self.graph.sub(x, self.graph.reduction_max(x, dim=1))
+        e = self.graph.exp(shifted)
+        return self.graph.div(e, self.graph.reduction(e, dim=1))
 
     def rms_norm(self, node, arguments, rows):
         first = arguments["input"]
