@@ -37,6 +37,10 @@ public:
     perRowShape.back() = 1;
   }
 
+  /// Whether `value` is R-shaped: one value per row.
+  bool isPerRow(Value value) const {
+    return getShape(value) == ArrayRef<int64_t>(perRowShape);
+  }
   /// The first element of this thread's run `j` (run `lane + j * lanes` of
   /// its row).
   SmallVector<Value, 4> getRunStart(int64_t j) {
@@ -113,8 +117,6 @@ void GraphDefLowering::lowerRowProgram(const RegisterRows &rows) {
   // a W tile's whole row is held like an S tile's runs.
   DenseMap<Value, SmallVector<Value>> held;
   DenseMap<Value, Value> perRow;
-  SmallVector<int64_t, 4> perRowShape(shape);
-  perRowShape.back() = 1;
   // Elementwise: per-row operands broadcast along the row.
   auto emitElementwiseOp = [&](Operation &op) {
     double scalar = getElementwiseScalar(&op);
@@ -168,7 +170,7 @@ void GraphDefLowering::lowerRowProgram(const RegisterRows &rows) {
       Value result = loader.getResult();
       if (getShape(result) == shape)
         held[result] = program.load(tile);
-      else if (getShape(result) == ArrayRef<int64_t>(perRowShape))
+      else if (program.isPerRow(result))
         perRow[result] = program.loadRowValue(tile);
       else
         held[result] = program.loadWholeRow(tile);
