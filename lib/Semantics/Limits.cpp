@@ -198,11 +198,17 @@ LogicalResult mlir::mirage::sem::checkEvaluationLimits(
   return success();
 }
 
-Deadline::Deadline(double seconds)
-    : seconds(seconds),
-      end(std::chrono::steady_clock::now() +
-          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-              std::chrono::duration<double>(seconds))) {}
+Deadline::Deadline(double seconds) {
+  // Past about 30 years the clock's nanoseconds would overflow: such a
+  // deadline (infinity included) never passes.
+  constexpr double kNever = 1e9;
+  if (!(seconds < kNever))
+    return;
+  this->seconds = seconds;
+  end = std::chrono::steady_clock::now() +
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+            std::chrono::duration<double>(seconds));
+}
 
 double Deadline::secondsLeft() const {
   if (seconds <= 0)

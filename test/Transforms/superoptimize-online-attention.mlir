@@ -1,11 +1,12 @@
 // Decode attention as models write it, searched with for-loops in the first
 // kernel: the stabilised candidates keep a running maximum (a forloop_accum
-// max that the sub before exp reads in the loop), FlashDecoding's form.
-// RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=4 time-limit=10 emit-candidates=true max-candidates=2 kernel-prefixes=false' 2>&1 | FileCheck %s
+// max that the sub before exp reads in the loop), FlashDecoding's form. The
+// space is small and covered completely, with no time limit.
+// RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=4 grid-sizes=2,4,8 time-limit=0 emit-candidates=true max-candidates=2 kernel-prefixes=false' 2>&1 | FileCheck %s
 // With the default options, the candidates that run Q·K as a library matmul
 // compete too (the best one at these sizes fuses the rest into one kernel);
 // whichever wins, its for-loop keeps a running maximum.
-// RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=4 time-limit=10 emit-candidates=true max-candidates=2' 2>&1 | FileCheck %s --check-prefix=ANY
+// RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=4 grid-sizes=2,4,8 time-limit=0 emit-candidates=true max-candidates=2' 2>&1 | FileCheck %s --check-prefix=ANY
 
 // CHECK: remark: superoptimized: {{.*}}candidates stabilised (online softmax)
 // CHECK-LABEL: func.func @attention_candidate_0

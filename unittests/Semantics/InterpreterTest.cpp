@@ -281,4 +281,14 @@ TEST(DeadlineTest, SecondsLeft) {
   EXPECT_LE(left, 1000.0);
 }
 
+TEST(DeadlineTest, InfiniteSecondsNeverPass) {
+  // A deadline built from another's time left: infinity when that one
+  // never passes (Superoptimize.cpp gives its checks max(10 s, time left)).
+  Deadline never(std::numeric_limits<double>::infinity());
+  EXPECT_FALSE(never.hasPassed());
+  EXPECT_EQ(never.secondsLeft(), std::numeric_limits<double>::infinity());
+  Deadline huge(1e300);
+  EXPECT_FALSE(huge.hasPassed());
+}
+
 } // namespace

@@ -78,7 +78,7 @@ class Deadline {
 public:
   /// A deadline that never passes.
   Deadline() = default;
-  /// A deadline `seconds` from now; 0 never passes.
+  /// A deadline `seconds` from now; 0, infinity and NaN never pass.
   explicit Deadline(double seconds);
 
   /// Whether the time is up.
