@@ -115,7 +115,7 @@ const RegisterChain *KernelSchedule::getChain(Operation *op) const {
     return nullptr;
   for (auto &[second, chain] : registerChains)
     if (accum.getInput() == second->getResult(0) ||
-        llvm::is_contained(chain.rowSums, accum))
+        llvm::is_contained(chain.rowSums, accum) || chain.runningMax == accum)
       return &chain;
   return nullptr;
 }
@@ -186,6 +186,7 @@ mlir::mirage::scheduleKernel(kernel::GraphDefOp graph, const Chip &chip,
   for (ScheduleChoices &rung : rungs) {
     rung.rowPrograms = options.rowPrograms;
     rung.preloadOnePass = options.preloadOnePass;
+    rung.runningMaxChains = options.runningMaxChains;
   }
   std::optional<KernelSchedule> chosen;
   for (const ScheduleChoices &rung : rungs) {
@@ -278,7 +279,10 @@ void KernelSchedule::print(raw_ostream &os, kernel::GraphDefOp graph) const {
     os << "  register chain " << name(chain.first) << " -> " << name(second)
        << " row sums " << chain.rowSums.size() << " registers ["
        << chain.firstRegister << ", "
-       << chain.firstRegister + chain.numRegisters << ")\n";
+       << chain.firstRegister + chain.numRegisters << ")"
+       << (chain.runningMax ? " running max " + name(chain.runningMax)
+                            : std::string())
+       << "\n";
   if (rowProgram)
     os << "  row program width " << rowProgram->width << " lanes "
        << rowProgram->lanes << " runs " << rowProgram->runsPerThread << "\n";

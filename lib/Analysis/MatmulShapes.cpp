@@ -137,9 +137,11 @@ bool mlir::mirage::canChainMatmuls(Type lhsType, Type rhsType,
 }
 
 ChainShape::ChainShape(ArrayRef<int64_t> intermediateShape, int64_t columns,
-                       int64_t numThreads, bool rowSums)
-    : columns(columns), rowSums(rowSums), warps(numThreads / kWarpSize),
+                       int64_t numThreads, bool rowSums, bool runningMax)
+    : columns(columns), rowSums(rowSums), runningMax(runningMax),
+      warps(numThreads / kWarpSize),
       strips(getNumElements(intermediateShape.drop_back()) / kTileM) {
   slices = strips < warps ? warps / strips : 1;
   stripsPerWarp = strips * slices / warps;
+  keysPerSlice = intermediateShape.back() / slices;
 }

@@ -74,6 +74,14 @@ private:
   void planStaging();
   void planRegisterSums();
   void planRegisterChain(block::ForloopAccumOp accum, int64_t &count);
+  /// For `exp`, the op that makes a register chain's E, the chain's first
+  /// matmul when E is `exp(T - M)` as RegisterChain describes (M a running
+  /// maximum that rescales `sums` and nothing else and that the loop reads
+  /// only there); sets `scale` and `runningMax`. Null otherwise.
+  block::MatmulOp matchRunningMaxChain(Operation *exp,
+                                       ArrayRef<Operation *> sums,
+                                       Operation *&scale,
+                                       block::ForloopAccumOp &runningMax);
   Operation *getEpilogue(block::MatmulOp op);
   /// The output_saver `op` stores its result through, if it may: `op` is an
   /// elementwise op or a one-result thread graph whose result's one use is
@@ -557,19 +565,8 @@ void Planner::planRegisterChain(block::ForloopAccumOp accum, int64_t &count) {
   Value intermediate = second.getLhs();
   if (intermediate == second.getRhs())
     return;
-  // E is the first matmul's result, or its epilogue's.
-  Operation *between = nullptr;
-  auto first = intermediate.getDefiningOp<block::MatmulOp>();
-  if (!first) {
-    between = intermediate.getDefiningOp();
-    if (between && between->getNumOperands() == 1)
-      first = between->getOperand(0).getDefiningOp<block::MatmulOp>();
-    if (!first || getEpilogue(first) != between)
-      return;
-  }
-  if (s.phases.lookup(first) != LoopPhase::InLoop)
-    return;
   SmallVector<block::ForloopAccumOp> rowSums;
+  SmallVector<Operation *> sums = {accum};
   for (Operation *user : intermediate.getUsers()) {
     if (user == second)
       continue;
@@ -577,7 +574,27 @@ void Planner::planRegisterChain(block::ForloopAccumOp accum, int64_t &count) {
     if (!rowSum || rowSum.getKind() != block::AccumKind::SumLast)
       return;
     rowSums.push_back(rowSum);
+    sums.push_back(rowSum);
   }
+  // E is the first matmul's result, or its epilogue's, or exp(T - M).
+  Operation *between = nullptr, *scale = nullptr;
+  block::ForloopAccumOp runningMax;
+  auto first = intermediate.getDefiningOp<block::MatmulOp>();
+  if (!first) {
+    between = intermediate.getDefiningOp();
+    if (between && between->getNumOperands() == 1)
+      first = between->getOperand(0).getDefiningOp<block::MatmulOp>();
+    if (first) {
+      if (getEpilogue(first) != between)
+        return;
+    } else if (choices.runningMaxChains) {
+      first = matchRunningMaxChain(between, sums, scale, runningMax);
+    }
+    if (!first)
+      return;
+  }
+  if (s.phases.lookup(first) != LoopPhase::InLoop)
+    return;
   ArrayRef<int64_t> shape = getShape(intermediate);
   int64_t depth = getShape(first.getLhs()).back();
   int64_t columns = getShape(second.getResult()).back();
@@ -586,9 +603,11 @@ void Planner::planRegisterChain(block::ForloopAccumOp accum, int64_t &count) {
           getElementType(intermediate), getElementType(second.getRhs()), shape,
           depth, columns, s.threads))
     return;
-  ChainShape chain(shape, columns, s.threads, !rowSums.empty());
+  ChainShape chain(shape, columns, s.threads, !rowSums.empty(),
+                   bool(runningMax));
   int64_t added = chain.getNumRegisters();
-  if (count + added > kMaxSumRegisters)
+  if (count + added > kMaxChainRegisters ||
+      (runningMax && chain.getScoreRegisters() > kMaxChainScoreRegisters))
     return;
   bool preloadsLhs =
       s.phases.lookup(first.getLhs().getDefiningOp()) == LoopPhase::Invariant &&
@@ -596,9 +615,71 @@ void Planner::planRegisterChain(block::ForloopAccumOp accum, int64_t &count) {
   s.absorbed.insert(first);
   if (between)
     s.absorbed.insert(between);
-  s.registerChains.insert({second, RegisterChain{first, between, rowSums, count,
-                                                 added, preloadsLhs}});
+  if (runningMax) {
+    // T's row maxima, the shift and the op before T run in the chain too.
+    Operation *shift = between->getOperand(0).getDefiningOp();
+    s.absorbed.insert(runningMax.getInput().getDefiningOp());
+    s.absorbed.insert(shift);
+    if (scale)
+      s.absorbed.insert(scale);
+  }
+  s.registerChains.insert(
+      {second, RegisterChain{first, between, rowSums, count, added, preloadsLhs,
+                             runningMax, scale}});
   count += added;
+}
+
+block::MatmulOp
+Planner::matchRunningMaxChain(Operation *exp, ArrayRef<Operation *> sums,
+                              Operation *&scale,
+                              block::ForloopAccumOp &runningMax) {
+  auto kindOf = [](Operation *op) {
+    return op ? getElementwiseKind(op) : std::nullopt;
+  };
+  if (kindOf(exp) != ElementwiseKind::Exp)
+    return nullptr;
+  Operation *shift = exp->getOperand(0).getDefiningOp();
+  if (kindOf(shift) != ElementwiseKind::Sub || !shift->hasOneUse())
+    return nullptr;
+  Value scores = shift->getOperand(0);
+  auto max = shift->getOperand(1).getDefiningOp<block::ForloopAccumOp>();
+  if (!max || !s.runningMaxima.contains(max))
+    return nullptr;
+  SmallVector<Operation *, 2> rescaled = s.runningMaxima.lookup(max);
+  if (rescaled.size() != sums.size() ||
+      !llvm::all_of(rescaled, [&](Operation *sum) {
+        return llvm::is_contained(sums, sum);
+      }))
+    return nullptr;
+  // The maximum of T's rows, read in the loop by the shift alone.
+  auto rowMax = max.getInput().getDefiningOp<block::ReductionMaxOp>();
+  if (!rowMax || rowMax.getInput() != scores || !rowMax->hasOneUse() ||
+      block::getReductionShape(rowMax).size != 1 ||
+      block::getReductionShape(rowMax).dim !=
+          int64_t(getShape(scores).size()) - 1)
+    return nullptr;
+  for (Operation *user : max->getUsers())
+    if (user != shift && s.getRunPhase(user) == LoopPhase::InLoop)
+      return nullptr;
+  // T, read by its row maxima and the shift only, is A x B or a unary op of
+  // it.
+  if (!llvm::all_of(scores.getUsers(), [&](Operation *user) {
+        return user == shift || user == rowMax;
+      }))
+    return nullptr;
+  Operation *def = scores.getDefiningOp();
+  scale = nullptr;
+  if (def && isUnaryElementwise(def)) {
+    scale = def;
+    def = def->getOperand(0).getDefiningOp();
+    if (!def || !def->hasOneUse())
+      return nullptr;
+  }
+  auto first = dyn_cast_or_null<block::MatmulOp>(def);
+  if (!first || s.phases.lookup(rowMax) != LoopPhase::InLoop)
+    return nullptr;
+  runningMax = max;
+  return first;
 }
 
 MatmulEngine Planner::chooseEngine(block::MatmulOp op) {

@@ -53,7 +53,7 @@ void mirage::buildMirageToPTXPipeline(OpPassManager &pm,
       createConvertMirageBlockToGPUPass(ConvertMirageBlockToGPUPassOptions{
           options.chip, options.stages, options.maxSharedMemory,
           options.tensorCores, options.wgmma, options.tma, options.rowPrograms,
-          options.preloadOnePass}));
+          options.preloadOnePass, options.runningMaxChains}));
   pm.addPass(createConvertMirageKernelToGPUPass());
 
   GpuNVVMAttachTargetOptions target;

@@ -79,6 +79,19 @@ TEST_F(ChainedMatmulTest, CountsTheRegistersOfEveryStrip) {
   EXPECT_EQ(ChainShape({1, 16, 64}, 64, 128, true).getNumRegisters(), 34);
 }
 
+TEST_F(ChainedMatmulTest, CountsTheRunningMaximaAndTheScores) {
+  // Llama's decode attention at 16 tokens: a strip of 16 of the 64 query
+  // rows per warp, a 128-column product, 64 keys an iteration: 64 sums, 2
+  // row sums and 2 maxima carried, the 64 keys' 8 score tiles held at once.
+  ChainShape decode({1, 64, 64}, 128, 128, true, /*runningMax=*/true);
+  EXPECT_EQ(decode.getNumRegisters(), 68);
+  EXPECT_EQ(decode.getScoreRegisters(), 32);
+  // Split keys: each of the 4 warps holds the scores of its 16 keys.
+  ChainShape split({1, 16, 64}, 128, 128, true, /*runningMax=*/true);
+  EXPECT_EQ(split.slices, 4);
+  EXPECT_EQ(split.getScoreRegisters(), 8);
+}
+
 TEST(TensorCoreTypesTest, F16AndBf16RunOnTensorCores) {
   MLIRContext context;
   Builder builder(&context);

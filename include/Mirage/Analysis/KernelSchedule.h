@@ -43,6 +43,14 @@ inline constexpr int64_t kMaxStagingBytes = 128 * 1024,
 inline constexpr int64_t kTensorCopyAlignment = 128;
 /// The most f32 registers per thread the register sums of a kernel take.
 inline constexpr int64_t kMaxSumRegisters = 64;
+/// The most f32 registers per thread that a kernel's register chains carry
+/// through the loop: a 16-row strip of a 128-column product (64) with its
+/// row sums and running maxima (2 each).
+inline constexpr int64_t kMaxChainRegisters = 68;
+/// The most f32 registers per thread that the scores of one iteration of a
+/// register chain with a running maximum take (4 per 16x8 tile of the
+/// warp's strip): its row maxima need them all before any `exp`.
+inline constexpr int64_t kMaxChainScoreRegisters = 64;
 /// The most elements per thread that an rms_norm keeps in registers
 /// (RegisterRows): a 4096-element row over 128 threads takes 32.
 inline constexpr int64_t kMaxRowRegisters = 64;
@@ -84,6 +92,9 @@ struct ScheduleOptions {
   /// copies them all into shared memory first
   /// (ScheduleChoices::preloadOnePass).
   bool preloadOnePass = false;
+  /// Whether a register chain may keep a running maximum
+  /// (ScheduleChoices::runningMaxChains).
+  bool runningMaxChains = false;
 };
 
 /// Choices that trade shared memory for speed: one rung of the ladder the
@@ -119,6 +130,10 @@ struct ScheduleChoices {
   /// copies are in flight at once, instead of reading each in place in its
   /// op's turn.
   bool preloadOnePass = false;
+  /// Whether an online softmax (`exp(T - M)`, M a running maximum) between
+  /// two chained matmuls keeps E and M in registers (RegisterChain), instead
+  /// of its tiles and maxima in shared memory.
+  bool runningMaxChains = false;
 };
 
 /// The engine a matmul runs on.
@@ -147,9 +162,15 @@ struct RegisterSum {
 
 /// Two chained matmuls `E x C`, `E = f(A x B)`, summed over the for-loop with
 /// E kept in registers (and E's row sums, if read).
+///
+/// With a running maximum M (online softmax), `E = exp(T - M)`: T is
+/// `A x B` or `scale` of it, M a forloop_accum max of T's row maxima, and
+/// every sum M rescales is the chain's (docs/CodeGeneration.md, "Running
+/// maxima in register chains").
 struct RegisterChain {
   block::MatmulOp first;
-  /// The unary op between the matmuls (null if none).
+  /// The unary op between the matmuls (null if none); with a running
+  /// maximum, the `exp`.
   Operation *between;
   /// The forloop_accums of E's row sums (sum_last).
   SmallVector<block::ForloopAccumOp> rowSums;
@@ -158,6 +179,10 @@ struct RegisterChain {
   /// queries) and its fragments are loaded once, before the loop (at most
   /// kMaxPreloadedLhsRegisters per thread), not in every iteration.
   bool preloadsLhs;
+  /// The running maximum (null if none) and the unary op between `A x B`
+  /// and T (null if none).
+  block::ForloopAccumOp runningMax;
+  Operation *scale = nullptr;
 };
 
 /// An rms_norm whose groups stay in registers: each group of `size`
@@ -267,7 +292,8 @@ struct KernelSchedule {
   /// The engine `matmul` runs on: its own, its register sum's, or
   /// `mma.sync` for the matmuls of a register chain.
   MatmulEngine getEngine(block::MatmulOp matmul) const;
-  /// The register chain whose second matmul or forloop_accum is `op`, if any.
+  /// The register chain whose second matmul or forloop_accum (a sum or its
+  /// running maximum) is `op`, if any.
   const RegisterChain *getChain(Operation *op) const;
   /// The op whose lowering reads the operands of `op`: the second matmul of
   /// the register chain whose first matmul `op` is, else `op`.

@@ -143,16 +143,22 @@ bool canChainMatmuls(Type lhsType, Type rhsType, Type intermediateType,
 /// split into slices of its columns when there are fewer strips than warps.
 struct ChainShape {
   /// For E of `intermediateShape`, a product of `columns` columns, blocks of
-  /// `numThreads` threads, and E's row sums if `rowSums`.
+  /// `numThreads` threads, E's row sums if `rowSums`, and a running maximum
+  /// of its rows if `runningMax`.
   ChainShape(ArrayRef<int64_t> intermediateShape, int64_t columns,
-             int64_t numThreads, bool rowSums);
+             int64_t numThreads, bool rowSums, bool runningMax = false);
 
   /// The registers of one strip's product: 4 per 16x8 tile.
   int64_t getProductRegisters() const { return 4 * (columns / kTileN); }
-  /// The f32 registers each thread carries through the loop.
+  /// The f32 registers each thread carries through the loop: per strip, the
+  /// product's, then 2 row sums and 2 maxima (rows g and g + 8) if kept.
   int64_t getNumRegisters() const {
-    return stripsPerWarp * (getProductRegisters() + (rowSums ? 2 : 0));
+    return stripsPerWarp *
+           (getProductRegisters() + (rowSums ? 2 : 0) + (runningMax ? 2 : 0));
   }
+  /// The f32 registers of the scores of one strip's slice of keys, all held
+  /// at once by a chain with a running maximum: 4 per 16x8 tile.
+  int64_t getScoreRegisters() const { return 4 * (keysPerSlice / kTileN); }
   /// The registers of a thread's lhs fragments of A for `depth`-element dot
   /// products (4 per 16 x 16 fragment, one per strip and step of `depth`).
   int64_t getLhsRegisters(int64_t depth) const {
@@ -160,8 +166,8 @@ struct ChainShape {
   }
 
   int64_t columns;
-  bool rowSums;
-  int64_t warps, strips, slices, stripsPerWarp;
+  bool rowSums, runningMax;
+  int64_t warps, strips, slices, stripsPerWarp, keysPerSlice;
 };
 
 } // namespace mlir::mirage

@@ -24,7 +24,7 @@ namespace mlir::mirage {
 /// The options of the code generator: one member per entry of
 /// CodegenOptions.def (`chip`, `stages`, `maxSharedMemory`, `tensorCores`,
 /// `wgmma`, `libraryMatmuls`, `maxKernelOps`, `rowPrograms`,
-/// `preloadOnePass`, `tma`), which gives its type,
+/// `preloadOnePass`, `runningMaxChains`, `tma`), which gives its type,
 /// default and meaning.
 struct CodegenOptions {
 #define MIRAGE_CODEGEN_OPTION(TYPE, NAME, FLAG, DEFAULT, DESCRIPTION)          \
@@ -41,6 +41,7 @@ struct CodegenOptions {
     options.maxSharedBytes = maxSharedMemory;
     options.rowPrograms = rowPrograms;
     options.preloadOnePass = preloadOnePass;
+    options.runningMaxChains = runningMaxChains;
     return options;
   }
 };

@@ -95,6 +95,12 @@ def ConvertMirageBlockToGPUPass
            "place in its op's turn (default false: measured no faster, within "
            "3% on the attention cases; "
            "docs/CodeGeneration.md)">,
+    Option<"runningMaxChains", "running-max-chains", "bool",
+           "::mlir::mirage::CodegenOptions().runningMaxChains",
+           "Keep an online softmax between two chained matmuls (exp of "
+           "scores minus a running maximum) in each warp's registers, with "
+           "no shared tile or barrier in the loop (default false: not yet "
+           "checked on a GPU; docs/CodeGeneration.md)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

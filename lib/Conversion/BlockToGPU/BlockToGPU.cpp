@@ -152,8 +152,9 @@ LogicalResult
 ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph, StringRef name,
                                      SymbolTable &kernels,
                                      const BlockLowerings &lowerings) {
-  ScheduleOptions options = {stages,          tensorCores, wgmma,         tma,
-                             maxSharedMemory, rowPrograms, preloadOnePass};
+  ScheduleOptions options = {
+      stages,          tensorCores, wgmma,          tma,
+      maxSharedMemory, rowPrograms, preloadOnePass, runningMaxChains};
   FailureOr<KernelSchedule> schedule =
       scheduleKernel(graph, *lookupChip(chip), options);
   if (failed(schedule))

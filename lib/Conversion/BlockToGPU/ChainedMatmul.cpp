@@ -17,8 +17,8 @@ using namespace mlir::mirage;
 ChainedMatmulSum::ChainedMatmulSum(ArrayRef<int64_t> intermediateShape,
                                    Type intermediateType, int64_t depth,
                                    int64_t columns, int64_t numThreads,
-                                   bool rowSums)
-    : ChainShape(intermediateShape, columns, numThreads, rowSums),
+                                   bool rowSums, bool runningMax)
+    : ChainShape(intermediateShape, columns, numThreads, rowSums, runningMax),
       intermediateShape(intermediateShape), intermediateType(intermediateType),
       depth(depth) {}
 
@@ -43,13 +43,18 @@ public:
   SmallVector<Value>
   accumulate(const Tile &lhs, const Tile &rhs, const Tile &productRhs,
              function_ref<SmallVector<Value>(ValueRange)> intermediate,
+             function_ref<SmallVector<Value>(ValueRange, ValueRange)> shift,
              ValueRange registers);
   /// The lhs fragments of the strip of `round`, one per step of `depth`.
   SmallVector<SmallVector<Value, 4>> loadLhs(const Tile &lhs, int64_t round);
-  void finishProduct(ValueRange registers, const Tile &out);
-  void finishRowSums(ValueRange registers, const Tile &out);
+  void finishMaxima(ValueRange registers, const Tile &out);
+  void finishProduct(ValueRange registers, const Tile &out, const Tile *maxima);
+  void finishRowSums(ValueRange registers, const Tile &out, const Tile *maxima);
 
 private:
+  /// The f32 values of E's (or T's) two 8-column tiles from `key` (c0..c3
+  /// of each).
+  using TilePair = SmallVector<SmallVector<Value, 4>, 2>;
   /// One strip of this warp: its batch coordinates, first row and slice.
   struct Strip {
     SmallVector<Value, 2> batch;
@@ -71,6 +76,40 @@ private:
   int64_t getRowSumBase(int64_t round) const {
     return chain.stripsPerWarp * chain.getProductRegisters() + 2 * round;
   }
+  int64_t getMaxBase(int64_t round) const {
+    return chain.stripsPerWarp *
+               (chain.getProductRegisters() + (chain.rowSums ? 2 : 0)) +
+           2 * round;
+  }
+  /// E's (or T's) tiles at `key` of `strip`: `intermediate` of the sums
+  /// of the lhs fragments `lhsSteps` by `rhs`.
+  TilePair
+  computeTiles(const Strip &strip, ArrayRef<SmallVector<Value, 4>> lhsSteps,
+               const Tile &rhs, Value key,
+               function_ref<SmallVector<Value>(ValueRange)> intermediate);
+  /// Adds E's tiles `e` at `key` into the row sums of round `round` and,
+  /// as the lhs fragment of one step by `productRhs`, into its product.
+  void addStep(int64_t round, const Strip &strip, const Tile &productRhs,
+               Value key, const TilePair &e, MutableArrayRef<Value> registers);
+  /// Multiplies the product and row sums of round `round` by `factors`
+  /// (rows g and g + 8).
+  void scaleRound(int64_t round, ArrayRef<Value> factors,
+                  MutableArrayRef<Value> registers);
+  /// The registers with each round's sums rescaled from its slice's maxima
+  /// to the block's, `maxima` (unchanged with one slice or no maxima).
+  SmallVector<Value> rescaleToBlock(ValueRange registers, const Tile *maxima);
+  /// `exp(x - y)` in f32.
+  Value expOfDifference(Value x, Value y);
+  /// The coordinates of row `g + 8 * half` of `strip` in a tile of rows
+  /// (batch dimensions, rows, 1), after `slice` if given.
+  SmallVector<Value, 5> rowCoordinates(const Strip &strip, int64_t half,
+                                       Value slice = Value());
+  /// Writes, by each quad's first lane, the values of each round's rows
+  /// (`valuesOf(round, half)`) into `out` (batch dimensions, rows, 1), or
+  /// with several slices each slice's into partials that one thread per
+  /// row then combines in slice order; then synchronises the block.
+  void storeRows(function_ref<Value(int64_t round, int64_t half)> valuesOf,
+                 const Tile &out, KernelEmitter::Combine combine);
   /// Emits `body` where this lane is the first of its quad (the 4 lanes that
   /// hold one row's columns).
   void ifQuadLeader(function_ref<void()> body);
@@ -116,18 +155,91 @@ void ChainEmitter::ifQuadLeader(function_ref<void()> body) {
   body();
 }
 
-SmallVector<Value> ChainEmitter::accumulate(
-    const Tile &lhs, const Tile &rhs, const Tile &productRhs,
-    function_ref<SmallVector<Value>(ValueRange)> intermediate,
-    ValueRange registers) {
-  SmallVector<Value> next(registers);
-  auto narrow = [&](Value value) -> Value {
-    return arith::TruncFOp::create(builder, loc, chain.intermediateType, value);
-  };
+ChainEmitter::TilePair ChainEmitter::computeTiles(
+    const Strip &strip, ArrayRef<SmallVector<Value, 4>> lhsSteps,
+    const Tile &rhs, Value key,
+    function_ref<SmallVector<Value>(ValueRange)> intermediate) {
+  // E's two 8-column tiles from `key`: c0..c3 of each, their B fragments
+  // loaded together.
+  first.setTile(strip.batch, strip.firstRow, key);
+  TilePair e(2, SmallVector<Value, 4>(4, emitter.f32(0.0)));
+  for (auto [k, a] : llvm::enumerate(lhsSteps)) {
+    SmallVector<Value, 4> b = first.loadRhsTiles(rhs, index(k * kTileK));
+    for (int64_t half = 0; half < 2; ++half)
+      e[half] = first.mma(a, ArrayRef(b).slice(2 * half, 2), e[half]);
+  }
+  for (SmallVector<Value, 4> &sums : e)
+    sums.assign(intermediate(sums));
+  return e;
+}
+
+void ChainEmitter::addStep(int64_t round, const Strip &strip,
+                           const Tile &productRhs, Value key, const TilePair &e,
+                           MutableArrayRef<Value> registers) {
   auto addF = [&](Value x, Value y) -> Value {
     return arith::AddFOp::create(builder, loc, x, y);
   };
-  SmallVector<Value, 4> zeros(4, emitter.f32(0.0));
+  // Rows g (c0, c1) and g + 8 (c2, c3) of both tiles into the row sums.
+  if (chain.rowSums) {
+    for (int64_t half = 0; half < 2; ++half) {
+      Value &rowSum = registers[getRowSumBase(round) + half];
+      int64_t c = 2 * half;
+      rowSum = addF(
+          rowSum, addF(addF(e[0][c], e[0][c + 1]), addF(e[1][c], e[1][c + 1])));
+    }
+  }
+  // The tiles' accumulator fragments are the lhs fragment of E's step.
+  auto narrow = [&](Value value) -> Value {
+    return arith::TruncFOp::create(builder, loc, chain.intermediateType, value);
+  };
+  SmallVector<Value, 4> a;
+  for (int64_t tile = 0; tile < 2; ++tile)
+    for (int64_t half = 0; half < 2; ++half)
+      a.push_back(second.pack(narrow(e[tile][2 * half]),
+                              narrow(e[tile][2 * half + 1])));
+  // The product's column tiles, two at a time (B fragments of both in one
+  // load), the last alone if their count is odd.
+  for (int64_t column = 0; column < columnTiles; column += 2) {
+    second.setTile(strip.batch, strip.firstRow, index(column * kTileN));
+    int64_t count = std::min<int64_t>(2, columnTiles - column);
+    SmallVector<Value, 4> b =
+        count == 2 ? second.loadRhsTiles(productRhs, key)
+                   : SmallVector<Value, 4>(second.loadRhs(productRhs, key));
+    for (int64_t tile = 0; tile < count; ++tile) {
+      auto sums =
+          registers.slice(getProductBase(round) + 4 * (column + tile), 4);
+      SmallVector<Value, 4> updated =
+          second.mma(a, ArrayRef(b).slice(2 * tile, 2), sums);
+      llvm::copy(updated, sums.begin());
+    }
+  }
+}
+
+Value ChainEmitter::expOfDifference(Value x, Value y) {
+  return emitElementwise(builder, loc, ElementwiseKind::Exp,
+                         {arith::SubFOp::create(builder, loc, x, y)},
+                         /*scalar=*/0.0);
+}
+
+void ChainEmitter::scaleRound(int64_t round, ArrayRef<Value> factors,
+                              MutableArrayRef<Value> registers) {
+  auto scale = [&](Value &value, int64_t half) {
+    value = arith::MulFOp::create(builder, loc, value, factors[half]);
+  };
+  for (int64_t column = 0; column < columnTiles; ++column)
+    for (int64_t c = 0; c < 4; ++c)
+      scale(registers[getProductBase(round) + 4 * column + c], c / 2);
+  if (chain.rowSums)
+    for (int64_t half = 0; half < 2; ++half)
+      scale(registers[getRowSumBase(round) + half], half);
+}
+
+SmallVector<Value> ChainEmitter::accumulate(
+    const Tile &lhs, const Tile &rhs, const Tile &productRhs,
+    function_ref<SmallVector<Value>(ValueRange)> intermediate,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> shift,
+    ValueRange registers) {
+  SmallVector<Value> next(registers);
   for (int64_t round = 0; round < chain.stripsPerWarp; ++round) {
     Strip strip = getStrip(round);
     // The lhs fragments of the strip's rows of A, for every step of `depth`.
@@ -135,56 +247,78 @@ SmallVector<Value> ChainEmitter::accumulate(
         chain.lhsFragments.empty() ? loadLhs(lhs, round)
                                    : chain.lhsFragments[round];
     Value firstKey = mul(strip.slice, keysPerSlice);
-    for (int64_t step = 0; step < keysPerSlice; step += kTileK) {
-      Value key = add(firstKey, step);
-      // E's two 8-column tiles from `key`: c0..c3 of each, their B
-      // fragments loaded together.
-      first.setTile(strip.batch, strip.firstRow, key);
-      SmallVector<SmallVector<Value, 4>, 2> e(2, zeros);
-      for (auto [k, a] : llvm::enumerate(lhsSteps)) {
-        SmallVector<Value, 4> b = first.loadRhsTiles(rhs, index(k * kTileK));
-        for (int64_t half = 0; half < 2; ++half)
-          e[half] = first.mma(a, ArrayRef(b).slice(2 * half, 2), e[half]);
+    if (!shift) {
+      for (int64_t step = 0; step < keysPerSlice; step += kTileK) {
+        Value key = add(firstKey, step);
+        addStep(round, strip, productRhs, key,
+                computeTiles(strip, lhsSteps, rhs, key, intermediate), next);
       }
-      for (SmallVector<Value, 4> &sums : e)
-        sums.assign(intermediate(sums));
-      // Rows g (c0, c1) and g + 8 (c2, c3) of both tiles into the row sums.
-      if (chain.rowSums) {
-        for (int64_t half = 0; half < 2; ++half) {
-          Value &rowSum = next[getRowSumBase(round) + half];
-          int64_t c = 2 * half;
-          rowSum = addF(rowSum, addF(addF(e[0][c], e[0][c + 1]),
-                                     addF(e[1][c], e[1][c + 1])));
-        }
-      }
-      // The tiles' accumulator fragments are the lhs fragment of E's step.
-      SmallVector<Value, 4> a;
-      for (int64_t tile = 0; tile < 2; ++tile)
-        for (int64_t half = 0; half < 2; ++half)
-          a.push_back(second.pack(narrow(e[tile][2 * half]),
-                                  narrow(e[tile][2 * half + 1])));
-      // The product's column tiles, two at a time (B fragments of both in
-      // one load), the last alone if their count is odd.
-      for (int64_t column = 0; column < columnTiles; column += 2) {
-        second.setTile(strip.batch, strip.firstRow, index(column * kTileN));
-        int64_t count = std::min<int64_t>(2, columnTiles - column);
-        SmallVector<Value, 4> b =
-            count == 2 ? second.loadRhsTiles(productRhs, key)
-                       : SmallVector<Value, 4>(second.loadRhs(productRhs, key));
-        for (int64_t tile = 0; tile < count; ++tile) {
-          auto sums = MutableArrayRef<Value>(next).slice(
-              getProductBase(round) + 4 * (column + tile), 4);
-          SmallVector<Value, 4> updated =
-              second.mma(a, ArrayRef(b).slice(2 * tile, 2), sums);
-          llvm::copy(updated, sums.begin());
-        }
-      }
+      continue;
+    }
+    // Every score of the slice first: the maxima rise to their rows'.
+    SmallVector<TilePair> scores;
+    for (int64_t step = 0; step < keysPerSlice; step += kTileK)
+      scores.push_back(computeTiles(strip, lhsSteps, rhs, add(firstKey, step),
+                                    intermediate));
+    SmallVector<Value, 2> maxima, factors;
+    for (int64_t half = 0; half < 2; ++half) {
+      SmallVector<Value> row;
+      for (const TilePair &tiles : scores)
+        for (const SmallVector<Value, 4> &tile : tiles)
+          row.append({tile[2 * half], tile[2 * half + 1]});
+      Value rowMax = emitter.warpCombine(
+          emitter.combinePairwise(row, KernelEmitter::Combine::Max),
+          /*lanes=*/4, KernelEmitter::Combine::Max);
+      Value &max = next[getMaxBase(round) + half];
+      Value old = max;
+      max = arith::MaximumFOp::create(builder, loc, old, rowMax);
+      // exp(-inf) is 0: the first iteration scales the zero sums by 0.
+      factors.push_back(expOfDifference(old, max));
+      maxima.push_back(max);
+    }
+    scaleRound(round, factors, next);
+    SmallVector<Value, 4> rowMaxima = {maxima[0], maxima[0], maxima[1],
+                                       maxima[1]};
+    for (auto [i, tiles] : llvm::enumerate(scores)) {
+      for (SmallVector<Value, 4> &tile : tiles)
+        tile.assign(shift(tile, rowMaxima));
+      addStep(round, strip, productRhs, add(firstKey, int64_t(i) * kTileK),
+              tiles, next);
     }
   }
   return next;
 }
 
-void ChainEmitter::finishProduct(ValueRange registers, const Tile &out) {
+SmallVector<Value, 5> ChainEmitter::rowCoordinates(const Strip &strip,
+                                                   int64_t half, Value slice) {
+  SmallVector<Value, 5> c;
+  if (slice)
+    c.push_back(slice);
+  llvm::append_range(c, strip.batch);
+  c.append({add(add(strip.firstRow, group), half * 8), index(0)});
+  return c;
+}
+
+SmallVector<Value> ChainEmitter::rescaleToBlock(ValueRange registers,
+                                                const Tile *maxima) {
+  SmallVector<Value> scaled(registers);
+  if (!maxima || chain.slices == 1)
+    return scaled;
+  for (int64_t round = 0; round < chain.stripsPerWarp; ++round) {
+    Strip strip = getStrip(round);
+    SmallVector<Value, 2> factors;
+    for (int64_t half = 0; half < 2; ++half)
+      factors.push_back(
+          expOfDifference(scaled[getMaxBase(round) + half],
+                          emitter.load(*maxima, rowCoordinates(strip, half))));
+    scaleRound(round, factors, scaled);
+  }
+  return scaled;
+}
+
+void ChainEmitter::finishProduct(ValueRange registers, const Tile &out,
+                                 const Tile *maxima) {
+  SmallVector<Value> sums = rescaleToBlock(registers, maxima);
   int64_t tiles = chain.strips * columnTiles;
   storeResults(emitter, second, out, [&](auto store) {
     for (int64_t round = 0; round < chain.stripsPerWarp; ++round) {
@@ -193,13 +327,15 @@ void ChainEmitter::finishProduct(ValueRange registers, const Tile &out) {
           add(mul(strip.slice, tiles), mul(strip.index, columnTiles));
       for (int64_t column = 0; column < columnTiles; ++column)
         store(add(firstItem, column),
-              registers.slice(getProductBase(round) + 4 * column, 4));
+              ArrayRef(sums).slice(getProductBase(round) + 4 * column, 4));
     }
   });
 }
 
-void ChainEmitter::finishRowSums(ValueRange registers, const Tile &out) {
-  // With slices, each warp's partial sums, added in slice order below.
+void ChainEmitter::storeRows(
+    function_ref<Value(int64_t round, int64_t half)> valuesOf, const Tile &out,
+    KernelEmitter::Combine combine) {
+  // With slices, each warp's partial values, combined in slice order below.
   std::optional<Tile> partials;
   if (chain.slices != 1) {
     SmallVector<int64_t, 4> partialShape = {chain.slices};
@@ -208,43 +344,67 @@ void ChainEmitter::finishRowSums(ValueRange registers, const Tile &out) {
   }
   for (int64_t round = 0; round < chain.stripsPerWarp; ++round) {
     Strip strip = getStrip(round);
-    SmallVector<Value, 2> sums;
-    for (int64_t half = 0; half < 2; ++half)
-      sums.push_back(emitter.warpSum(registers[getRowSumBase(round) + half],
-                                     /*lanes=*/4));
+    SmallVector<Value, 2> values = {valuesOf(round, 0), valuesOf(round, 1)};
     ifQuadLeader([&] {
-      for (int64_t half = 0; half < 2; ++half) {
-        SmallVector<Value, 5> c;
-        if (partials)
-          c.push_back(strip.slice);
-        llvm::append_range(c, strip.batch);
-        c.append({add(add(strip.firstRow, group), half * 8), index(0)});
-        emitter.store(partials ? *partials : out, c, sums[half]);
-      }
+      for (int64_t half = 0; half < 2; ++half)
+        emitter.store(
+            partials ? *partials : out,
+            rowCoordinates(strip, half, partials ? strip.slice : Value()),
+            values[half]);
     });
   }
   emitter.barrier();
   if (!partials)
     return;
   emitter.forEachElement(out.shape, [&](ValueRange c) {
-    Value sum;
+    Value result;
     for (int64_t slice = 0; slice < chain.slices; ++slice) {
       SmallVector<Value, 5> pc = {index(slice)};
       llvm::append_range(pc, c);
       Value partial = emitter.load(*partials, pc);
-      sum = sum ? arith::AddFOp::create(builder, loc, sum, partial) : partial;
+      result = result ? emitter.combine(result, partial, combine) : partial;
     }
-    emitter.store(out, c, sum);
+    emitter.store(out, c, result);
   });
+  emitter.barrier();
+}
+
+void ChainEmitter::finishMaxima(ValueRange registers, const Tile &out) {
+  storeRows([&](int64_t round,
+                int64_t half) { return registers[getMaxBase(round) + half]; },
+            out, KernelEmitter::Combine::Max);
+}
+
+void ChainEmitter::finishRowSums(ValueRange registers, const Tile &out,
+                                 const Tile *maxima) {
+  SmallVector<Value> sums = rescaleToBlock(registers, maxima);
+  storeRows(
+      [&](int64_t round, int64_t half) {
+        return emitter.warpSum(sums[getRowSumBase(round) + half],
+                               /*lanes=*/4);
+      },
+      out, KernelEmitter::Combine::Add);
+}
+
+SmallVector<Value>
+ChainedMatmulSum::getInitialRegisters(KernelEmitter &emitter) const {
+  SmallVector<Value> registers(getNumRegisters(), emitter.f32(0.0));
+  if (runningMax)
+    std::fill(registers.end() - 2 * stripsPerWarp, registers.end(),
+              emitter.f32(-std::numeric_limits<double>::infinity()));
+  return registers;
 }
 
 SmallVector<Value> ChainedMatmulSum::accumulate(
     KernelEmitter &emitter, const Tile &lhs, const Tile &rhs,
     const Tile &productRhs,
     function_ref<SmallVector<Value>(ValueRange sums)> intermediate,
+    function_ref<SmallVector<Value>(ValueRange scores, ValueRange maxima)>
+        shift,
     ValueRange registers) const {
+  assert(bool(shift) == runningMax && "a running maximum needs its shift");
   return ChainEmitter(emitter, *this)
-      .accumulate(lhs, rhs, productRhs, intermediate, registers);
+      .accumulate(lhs, rhs, productRhs, intermediate, shift, registers);
 }
 
 void ChainedMatmulSum::preloadLhs(KernelEmitter &emitter, const Tile &lhs) {
@@ -254,15 +414,22 @@ void ChainedMatmulSum::preloadLhs(KernelEmitter &emitter, const Tile &lhs) {
     lhsFragments.push_back(chain.loadLhs(lhs, round));
 }
 
+void ChainedMatmulSum::finishMaxima(KernelEmitter &emitter,
+                                    ValueRange registers,
+                                    const Tile &out) const {
+  assert(runningMax && "the chain keeps no maxima");
+  ChainEmitter(emitter, *this).finishMaxima(registers, out);
+}
+
 void ChainedMatmulSum::finishProduct(KernelEmitter &emitter,
-                                     ValueRange registers,
-                                     const Tile &out) const {
-  ChainEmitter(emitter, *this).finishProduct(registers, out);
+                                     ValueRange registers, const Tile &out,
+                                     const Tile *maxima) const {
+  ChainEmitter(emitter, *this).finishProduct(registers, out, maxima);
 }
 
 void ChainedMatmulSum::finishRowSums(KernelEmitter &emitter,
-                                     ValueRange registers,
-                                     const Tile &out) const {
+                                     ValueRange registers, const Tile &out,
+                                     const Tile *maxima) const {
   assert(rowSums && "the chain keeps no row sums");
-  ChainEmitter(emitter, *this).finishRowSums(registers, out);
+  ChainEmitter(emitter, *this).finishRowSums(registers, out, maxima);
 }

@@ -91,20 +91,38 @@ void GraphDefLowering::accumulateRegisterChain(block::MatmulOp second) {
   const RegisterChain &chain = *schedule.getChain(second);
   block::MatmulOp first = chain.first;
   // E as its tile would hold it: A x B rounded to its element type, then
-  // the op between the matmuls, rounded to E's element type.
+  // the op between the matmuls, rounded to E's element type. With a running
+  // maximum, T likewise (A x B, then the op before T), and E is exp(T - M),
+  // each op's result rounded to its element type.
   Type firstType = getElementType(first.getResult());
-  Type intermediateType = getElementType(second.getLhs());
+  Operation *applied = chain.runningMax ? chain.scale : chain.between;
   auto intermediate = [&](ValueRange sums) {
     SmallVector<Value> values = emitter.roundTo(sums, firstType);
-    if (!chain.between)
+    if (!applied)
       return values;
     for (Value &value : values)
-      value = emitUnary(chain.between, value);
-    return emitter.roundTo(values, intermediateType);
+      value = emitUnary(applied, value);
+    return emitter.roundTo(values, getElementType(applied->getResult(0)));
   };
+  Operation *shiftOp =
+      chain.runningMax ? chain.between->getOperand(0).getDefiningOp() : nullptr;
+  auto shift = [&](ValueRange scores, ValueRange maxima) {
+    SmallVector<Value> shifted;
+    for (auto [score, max] : llvm::zip(scores, maxima))
+      shifted.push_back(emitElementwise(
+          emitter.getBuilder(), emitter.getLoc(), *getElementwiseKind(shiftOp),
+          {score, max}, getElementwiseScalar(shiftOp)));
+    SmallVector<Value> values =
+        emitter.roundTo(shifted, getElementType(shiftOp->getResult(0)));
+    for (Value &value : values)
+      value = emitUnary(chain.between, value);
+    return emitter.roundTo(values, getElementType(second.getLhs()));
+  };
+  using Shift = function_ref<SmallVector<Value>(ValueRange, ValueRange)>;
   SmallVector<Value> next = registerChains.find(second)->second->accumulate(
       emitter, tiles[first.getLhs()], tiles[first.getRhs()],
       tiles[second.getRhs()], intermediate,
+      chain.runningMax ? Shift(shift) : Shift(),
       ArrayRef(registers).slice(chain.firstRegister, chain.numRegisters));
   llvm::copy(next, registers.begin() + chain.firstRegister);
   // Without stages no barrier starts the next iteration, whose ops may
@@ -121,7 +139,7 @@ void GraphDefLowering::createRegisterSums() {
     auto sum = std::make_unique<ChainedMatmulSum>(
         getShape(second.getLhs()), getElementType(second.getLhs()),
         getShape(first.getLhs()).back(), getShape(second.getResult()).back(),
-        threads, !chain.rowSums.empty());
+        threads, !chain.rowSums.empty(), bool(chain.runningMax));
     // A loop-invariant lhs (attention's queries) is in its tile before the
     // loop.
     if (chain.preloadsLhs)
@@ -143,6 +161,9 @@ void GraphDefLowering::createRegisterSums() {
   }
   if (schedule.loopRegisters != 0)
     registers.assign(schedule.loopRegisters, emitter.f32(0.0));
+  for (auto &[op, chain] : schedule.registerChains)
+    llvm::copy(registerChains[op]->getInitialRegisters(emitter),
+               registers.begin() + chain.firstRegister);
 }
 
 void lowering::populateMatmulLowerings(BlockLowerings &lowerings) {

@@ -428,10 +428,17 @@ void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
         ArrayRef(registers).slice(chain->firstRegister, chain->numRegisters);
     const ChainedMatmulSum &sum = *registerChains.find(second)->second;
     Tile &out = allocateResult(op.getResult());
+    // The running maximum comes first in the body: its shift reads it.
+    if (op == chain->runningMax) {
+      sum.finishMaxima(emitter, chainRegisters, out);
+      return;
+    }
+    block::ForloopAccumOp runningMax = chain->runningMax;
+    const Tile *maxima = runningMax ? &tiles[runningMax.getResult()] : nullptr;
     if (op.getInput() == second->getResult(0))
-      sum.finishProduct(emitter, chainRegisters, out);
+      sum.finishProduct(emitter, chainRegisters, out, maxima);
     else
-      sum.finishRowSums(emitter, chainRegisters, out);
+      sum.finishRowSums(emitter, chainRegisters, out, maxima);
     return;
   }
   if (auto found = registerSums.find(op); found != registerSums.end()) {

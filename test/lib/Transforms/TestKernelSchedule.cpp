@@ -31,8 +31,9 @@ struct TestKernelSchedulePass
           << "unknown chip '" << chip << "', expected " << getChipNames();
       return signalPassFailure();
     }
-    ScheduleOptions options = {stages,          tensorCores, wgmma,         tma,
-                               maxSharedMemory, rowPrograms, preloadOnePass};
+    ScheduleOptions options = {
+        stages,          tensorCores, wgmma,          tma,
+        maxSharedMemory, rowPrograms, preloadOnePass, runningMaxChains};
     bool failedAny = false;
     for (auto function : getOperation().getOps<func::FuncOp>()) {
       unsigned count = 0;

@@ -162,6 +162,9 @@ def TestKernelSchedulePass
     Option<"preloadOnePass", "preload-one-pass", "bool",
            "::mlir::mirage::CodegenOptions().preloadOnePass",
            "Preload every input tile a one-iteration body reads">,
+    Option<"runningMaxChains", "running-max-chains", "bool",
+           "::mlir::mirage::CodegenOptions().runningMaxChains",
+           "Keep online softmaxes of register chains in registers">,
   ];
 }
 
