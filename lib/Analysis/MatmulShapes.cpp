@@ -115,11 +115,17 @@ bool mlir::mirage::canUseWarpgroupMatmul(Type lhsType, Type rhsType,
 // Register chains
 //===----------------------------------------------------------------------===//
 
+int64_t mlir::mirage::getNumStrips(ArrayRef<int64_t> intermediateShape) {
+  int64_t rows = intermediateShape[intermediateShape.size() - 2];
+  return getNumElements(intermediateShape.drop_back(2)) *
+         llvm::divideCeil(rows, kTileM);
+}
+
 bool mlir::mirage::canChainMatmuls(Type lhsType, Type rhsType,
                                    Type intermediateType, Type productRhsType,
                                    ArrayRef<int64_t> intermediateShape,
                                    int64_t depth, int64_t columns,
-                                   int64_t numThreads) {
+                                   int64_t numThreads, bool partialStrips) {
   if (!isTensorCorePair(lhsType, rhsType) ||
       !isTensorCorePair(intermediateType, productRhsType) ||
       intermediateShape.size() < 2 || numThreads % kWarpSize != 0 ||
@@ -127,9 +133,10 @@ bool mlir::mirage::canChainMatmuls(Type lhsType, Type rhsType,
     return false;
   int64_t rows = intermediateShape[intermediateShape.size() - 2];
   int64_t keySteps = intermediateShape.back() / kTileK;
-  if (rows % kTileM != 0 || intermediateShape.back() % kTileK != 0)
+  if ((rows % kTileM != 0 && !(partialStrips && rows < kTileM)) ||
+      intermediateShape.back() % kTileK != 0)
     return false;
-  int64_t strips = getNumElements(intermediateShape.drop_back()) / kTileM;
+  int64_t strips = getNumStrips(intermediateShape);
   int64_t warps = numThreads / kWarpSize;
   if (strips % warps == 0)
     return true;
@@ -139,8 +146,7 @@ bool mlir::mirage::canChainMatmuls(Type lhsType, Type rhsType,
 ChainShape::ChainShape(ArrayRef<int64_t> intermediateShape, int64_t columns,
                        int64_t numThreads, bool rowSums, bool runningMax)
     : columns(columns), rowSums(rowSums), runningMax(runningMax),
-      warps(numThreads / kWarpSize),
-      strips(getNumElements(intermediateShape.drop_back()) / kTileM) {
+      warps(numThreads / kWarpSize), strips(getNumStrips(intermediateShape)) {
   slices = strips < warps ? warps / strips : 1;
   stripsPerWarp = strips * slices / warps;
   keysPerSlice = intermediateShape.back() / slices;

@@ -100,9 +100,14 @@ private:
   SmallVector<Value> rescaleToBlock(ValueRange registers, const Tile *maxima);
   /// `exp(x - y)` in f32.
   Value expOfDifference(Value x, Value y);
-  /// The coordinates of row `g + 8 * half` of `strip` in a tile of rows
-  /// (batch dimensions, rows, 1), after `slice` if given.
-  SmallVector<Value, 5> rowCoordinates(const Strip &strip, int64_t half,
+  /// Row `g + 8 * half` of `strip`, which is past E's last row in a strip
+  /// of fewer than 16 rows.
+  Value getRow(const Strip &strip, int64_t half) {
+    return add(add(strip.firstRow, group), half * 8);
+  }
+  /// The coordinates of row `row` of `strip` in a tile of rows (batch
+  /// dimensions, rows, 1), after `slice` if given.
+  SmallVector<Value, 5> rowCoordinates(const Strip &strip, Value row,
                                        Value slice = Value());
   /// Writes, by each quad's first lane, the values of each round's rows
   /// (`valuesOf(round, half)`) into `out` (batch dimensions, rows, 1), or
@@ -131,7 +136,7 @@ ChainEmitter::Strip ChainEmitter::getStrip(int64_t round) {
   strip.index = chain.slices == 1 ? pair : rem(pair, chain.strips);
   strip.slice = chain.slices == 1 ? index(0) : div(pair, chain.strips);
   SmallVector<int64_t, 4> stripGrid(batchShape);
-  stripGrid.push_back(rows / kTileM);
+  stripGrid.push_back(llvm::divideCeil(rows, kTileM));
   SmallVector<Value, 4> coords = emitter.delinearize(strip.index, stripGrid);
   strip.batch.assign(coords.begin(), coords.end() - 1);
   strip.firstRow = mul(coords.back(), kTileM);
@@ -290,12 +295,12 @@ SmallVector<Value> ChainEmitter::accumulate(
 }
 
 SmallVector<Value, 5> ChainEmitter::rowCoordinates(const Strip &strip,
-                                                   int64_t half, Value slice) {
+                                                   Value row, Value slice) {
   SmallVector<Value, 5> c;
   if (slice)
     c.push_back(slice);
   llvm::append_range(c, strip.batch);
-  c.append({add(add(strip.firstRow, group), half * 8), index(0)});
+  c.append({row, index(0)});
   return c;
 }
 
@@ -307,10 +312,15 @@ SmallVector<Value> ChainEmitter::rescaleToBlock(ValueRange registers,
   for (int64_t round = 0; round < chain.stripsPerWarp; ++round) {
     Strip strip = getStrip(round);
     SmallVector<Value, 2> factors;
-    for (int64_t half = 0; half < 2; ++half)
+    for (int64_t half = 0; half < 2; ++half) {
+      // A row past the end takes the last row's factor (its sums are
+      // dropped).
+      Value row = arith::MinUIOp::create(builder, loc, getRow(strip, half),
+                                         index(rows - 1));
       factors.push_back(
           expOfDifference(scaled[getMaxBase(round) + half],
-                          emitter.load(*maxima, rowCoordinates(strip, half))));
+                          emitter.load(*maxima, rowCoordinates(strip, row))));
+    }
     scaleRound(round, factors, scaled);
   }
   return scaled;
@@ -346,11 +356,22 @@ void ChainEmitter::storeRows(
     Strip strip = getStrip(round);
     SmallVector<Value, 2> values = {valuesOf(round, 0), valuesOf(round, 1)};
     ifQuadLeader([&] {
-      for (int64_t half = 0; half < 2; ++half)
+      for (int64_t half = 0; half < 2; ++half) {
+        Value row = getRow(strip, half);
+        // Rows past the end of a strip of fewer than 16 rows are dropped.
+        std::optional<OpBuilder::InsertionGuard> guard;
+        if (rows % kTileM != 0) {
+          Value inside = arith::CmpIOp::create(
+              builder, loc, arith::CmpIPredicate::ult, row, index(rows));
+          auto guarded = scf::IfOp::create(builder, loc, inside);
+          guard.emplace(builder);
+          builder.setInsertionPoint(guarded.thenBlock()->getTerminator());
+        }
         emitter.store(
             partials ? *partials : out,
-            rowCoordinates(strip, half, partials ? strip.slice : Value()),
+            rowCoordinates(strip, row, partials ? strip.slice : Value()),
             values[half]);
+      }
     });
   }
   emitter.barrier();

@@ -148,3 +148,39 @@ func.func @decode(%q: tensor<1x64x128xf16>, %k: tensor<1x128x1024xf16>, %v: tens
   }
   return %o#0, %o#1, %o#2 : tensor<1x64x512xf16>, tensor<1x64x4xf16>, tensor<1x64x4xf16>
 }
+
+// -----
+
+// One-token decode (a GQA group's 4 query rows): a strip of fewer than 16
+// rows, whose rows past the end are computed from the last row's queries
+// and dropped: their row sums and maxima are not stored, and their factors
+// after the loop read the last row's maximum. The 4 warps split the keys.
+// SCHED-LABEL: kernel one_token#0 on sm_90a
+// SCHED: register chain #3 matmul -> #9 matmul row sums 1 registers [0, 68) running max #6 forloop_accum
+// GPU-LABEL: gpu.func @one_token_kernel0
+// GPU: scf.yield
+// GPU: arith.cmpi ult, %{{.*}}, %c4
+// GPU-NEXT: scf.if
+// GPU: arith.minui %{{.*}}, %c3
+// GPU: gpu.return
+func.func @one_token(%q: tensor<1x4x128xf16>, %k: tensor<1x128x1024xf16>, %v: tensor<1x1024x128xf16>) -> (tensor<1x4x512xf16>, tensor<1x4x4xf16>, tensor<1x4x4xf16>) {
+  %o:3 = mirage_kernel.graph_def(%Q = %q : tensor<1x4x128xf16>, %K = %k : tensor<1x128x1024xf16>, %V = %v : tensor<1x1024x128xf16>) -> (tensor<1x4x512xf16>, tensor<1x4x4xf16>, tensor<1x4x4xf16>) grid [1, 4, 1] block [128, 1, 1] forloop 4 {
+    %qt = input_loader %Q imap <x = 0> : tensor<1x4x128xf16> -> !mirage_block.stensor<1x4x128xf16>
+    %kt = input_loader %K imap <x = 0, y = 2> fmap 2 : tensor<1x128x1024xf16> -> !mirage_block.stensor<1x128x64xf16>
+    %vt = input_loader %V imap <x = 0, y = 1> fmap 1 : tensor<1x1024x128xf16> -> !mirage_block.stensor<1x64x128xf16>
+    %s = matmul %qt, %kt : !mirage_block.stensor<1x4x128xf16>, !mirage_block.stensor<1x128x64xf16> -> !mirage_block.stensor<1x4x64xf16>
+    %t = mul_scalar %s by 0.0883883461 : !mirage_block.stensor<1x4x64xf16>
+    %r = reduction_max %t dim 2 : !mirage_block.stensor<1x4x64xf16> -> !mirage_block.stensor<1x4x1xf16>
+    %m = forloop_accum %r max : !mirage_block.stensor<1x4x1xf16> -> !mirage_block.stensor<1x4x1xf16>
+    %d = sub %t, %m : !mirage_block.stensor<1x4x64xf16>, !mirage_block.stensor<1x4x1xf16> -> !mirage_block.stensor<1x4x64xf16>
+    %e = exp %d : !mirage_block.stensor<1x4x64xf16>
+    %ev = matmul %e, %vt : !mirage_block.stensor<1x4x64xf16>, !mirage_block.stensor<1x64x128xf16> -> !mirage_block.stensor<1x4x128xf16>
+    %acc = forloop_accum %ev sum : !mirage_block.stensor<1x4x128xf16> -> !mirage_block.stensor<1x4x128xf16>
+    %l = forloop_accum %e sum_last : !mirage_block.stensor<1x4x64xf16> -> !mirage_block.stensor<1x4x1xf16>
+    %ot = output_saver %acc omap <x = 0, y = 2> : !mirage_block.stensor<1x4x128xf16> -> tensor<1x4x512xf16>
+    %lt = output_saver %l omap <x = 0, y = 2> : !mirage_block.stensor<1x4x1xf16> -> tensor<1x4x4xf16>
+    %mt = output_saver %m omap <x = 0, y = 2> : !mirage_block.stensor<1x4x1xf16> -> tensor<1x4x4xf16>
+    yield %ot, %lt, %mt : tensor<1x4x512xf16>, tensor<1x4x4xf16>, tensor<1x4x4xf16>
+  }
+  return %o#0, %o#1, %o#2 : tensor<1x4x512xf16>, tensor<1x4x4xf16>, tensor<1x4x4xf16>
+}
