@@ -4,6 +4,7 @@
     make-pipeline-bundles.py OUT_DIR [--build build] [--time-limit 60]
                              [--candidates 8] [--search-threads 2]
                              [--cases A,B] [--programs DIR] [--triton]
+                             [--variant=--FLAG]...
 
 For every program of DIR (default examples/benchmarks, the benchmarks;
 bench/generality holds the generality suite): `mirage-superoptimize`
@@ -17,7 +18,11 @@ fastest correct function, which is the pipeline's result
 source.mlir and the search's remark as search.txt. With --triton, each
 bundle also gets triton.py, the Triton module of its functions
 (`mirage-translate --mirage-to-triton --triton-skip-unsupported`), whose
-forms bench/gpu-pipeline.sh then measures beside the PTX.
+forms bench/gpu-pipeline.sh then measures beside the PTX. Each
+--variant (a code generator flag of mirage-bundle, such as
+`--running-max-chains`) also bundles the same searched MLIR with that flag
+into OUT_DIR/<flag>_<case>, so that one GPU run compares the flag on the
+same candidates.
 """
 import argparse
 import os
@@ -43,6 +48,7 @@ def main():
                         default=os.path.join(CHECKOUT, "examples",
                                              "benchmarks"))
     parser.add_argument("--triton", action="store_true")
+    parser.add_argument("--variant", action="append", default=[])
     args = parser.parse_args()
     opt = os.path.join(args.build, "bin", "mirage-opt")
     bundler = os.path.join(args.build, "bin", "mirage-bundle")
@@ -80,6 +86,11 @@ def main():
         plan = read_plan(out)
         print(f"pipeline_{stem}: {len(plan.functions)} functions, chips "
               f"{', '.join(sorted(plan.ptx))}", flush=True)
+        for flag in args.variant:
+            variant = os.path.join(args.out, f"{flag.lstrip('-')}_{stem}")
+            shutil.rmtree(variant, ignore_errors=True)
+            subprocess.run([bundler, source, flag, "-o", variant],
+                           check=True)
     return 0
 
 
