@@ -76,7 +76,8 @@ def main():
             print(f"pipeline_{stem}: the search failed:\n{search.stderr}",
                   file=sys.stderr)
             return 1
-        subprocess.run([bundler, source, "-o", out], check=True)
+        if not bundle(bundler, source, out):
+            return 1
         if args.triton:
             subprocess.run([os.path.join(args.build, "bin",
                                          "mirage-translate"),
@@ -89,9 +90,20 @@ def main():
         for flag in args.variant:
             variant = os.path.join(args.out, f"{flag.lstrip('-')}_{stem}")
             shutil.rmtree(variant, ignore_errors=True)
-            subprocess.run([bundler, source, flag, "-o", variant],
-                           check=True)
+            if not bundle(bundler, source, variant, flag):
+                return 1
     return 0
+
+
+def bundle(bundler, source, out, *flags):
+    """Runs mirage-bundle on `source` into `out` with `flags`; prints its
+    error and returns False when it fails (an unknown flag, say)."""
+    result = subprocess.run([bundler, source, *flags, "-o", out],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        print(f"{os.path.basename(out)}: mirage-bundle "
+              f"{' '.join(flags)} failed:\n{result.stderr}", file=sys.stderr)
+    return result.returncode == 0
 
 
 if __name__ == "__main__":

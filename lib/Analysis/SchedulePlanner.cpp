@@ -74,10 +74,10 @@ private:
   void planStaging();
   void planRegisterSums();
   void planRegisterChain(block::ForloopAccumOp accum, int64_t &count);
-  /// For `exp`, the op that makes a register chain's E, the chain's first
-  /// matmul when E is `exp(T - M)` as RegisterChain describes (M a running
-  /// maximum that rescales `sums` and nothing else and that the loop reads
-  /// only there); sets `scale` and `runningMax`. Null otherwise.
+  /// The first matmul of a register chain whose E is made by `exp` as
+  /// `exp(T - M)` (RegisterChain), M a running maximum that rescales
+  /// exactly `sums` and that the loop reads in the `sub` alone; sets
+  /// `scale` and `runningMax`. Null when `exp` makes no such E.
   block::MatmulOp matchRunningMaxChain(Operation *exp,
                                        ArrayRef<Operation *> sums,
                                        Operation *&scale,
@@ -653,10 +653,10 @@ Planner::matchRunningMaxChain(Operation *exp, ArrayRef<Operation *> sums,
     return nullptr;
   // The maximum of T's rows, read in the loop by the shift alone.
   auto rowMax = max.getInput().getDefiningOp<block::ReductionMaxOp>();
-  if (!rowMax || rowMax.getInput() != scores || !rowMax->hasOneUse() ||
-      block::getReductionShape(rowMax).size != 1 ||
-      block::getReductionShape(rowMax).dim !=
-          int64_t(getShape(scores).size()) - 1)
+  if (!rowMax || rowMax.getInput() != scores || !rowMax->hasOneUse())
+    return nullptr;
+  auto [dim, size] = block::getReductionShape(rowMax);
+  if (size != 1 || dim != int64_t(getShape(scores).size()) - 1)
     return nullptr;
   for (Operation *user : max->getUsers())
     if (user != shift && s.getRunPhase(user) == LoopPhase::InLoop)
