@@ -184,3 +184,33 @@ func.func @one_token(%q: tensor<1x4x128xf16>, %k: tensor<1x128x1024xf16>, %v: te
   }
   return %o#0, %o#1, %o#2 : tensor<1x4x512xf16>, tensor<1x4x4xf16>, tensor<1x4x4xf16>
 }
+
+// -----
+
+// Scores that another op also reads (here their row sums, summed over the
+// loop) are not held by the chain alone: the shared form.
+// SCHED-LABEL: kernel scores_read_twice#0 on sm_90a
+// SCHED: register sum #10 forloop_accum mma.sync
+// SCHED-NOT: register chain
+func.func @scores_read_twice(%q: tensor<1x16x64xf16>, %k: tensor<1x64x1024xf16>, %v: tensor<1x1024x64xf16>) -> (tensor<1x16x64xf16>, tensor<1x16x1xf16>) {
+  %o:2 = mirage_kernel.graph_def(%Q = %q : tensor<1x16x64xf16>, %K = %k : tensor<1x64x1024xf16>, %V = %v : tensor<1x1024x64xf16>) -> (tensor<1x16x64xf16>, tensor<1x16x1xf16>) grid [1, 1, 1] block [128, 1, 1] forloop 16 {
+    %qt = input_loader %Q imap <x = 0> : tensor<1x16x64xf16> -> !mirage_block.stensor<1x16x64xf16>
+    %kt = input_loader %K imap <x = 0> fmap 2 : tensor<1x64x1024xf16> -> !mirage_block.stensor<1x64x64xf16>
+    %vt = input_loader %V imap <x = 0> fmap 1 : tensor<1x1024x64xf16> -> !mirage_block.stensor<1x64x64xf16>
+    %s = matmul %qt, %kt : !mirage_block.stensor<1x16x64xf16>, !mirage_block.stensor<1x64x64xf16> -> !mirage_block.stensor<1x16x64xf16>
+    %t = mul_scalar %s by 0.125 : !mirage_block.stensor<1x16x64xf16>
+    %r = reduction_max %t dim 2 : !mirage_block.stensor<1x16x64xf16> -> !mirage_block.stensor<1x16x1xf16>
+    %m = forloop_accum %r max : !mirage_block.stensor<1x16x1xf16> -> !mirage_block.stensor<1x16x1xf16>
+    %d = sub %t, %m : !mirage_block.stensor<1x16x64xf16>, !mirage_block.stensor<1x16x1xf16> -> !mirage_block.stensor<1x16x64xf16>
+    %e = exp %d : !mirage_block.stensor<1x16x64xf16>
+    %ev = matmul %e, %vt : !mirage_block.stensor<1x16x64xf16>, !mirage_block.stensor<1x64x64xf16> -> !mirage_block.stensor<1x16x64xf16>
+    %acc = forloop_accum %ev sum : !mirage_block.stensor<1x16x64xf16> -> !mirage_block.stensor<1x16x64xf16>
+    %l = forloop_accum %e sum_last : !mirage_block.stensor<1x16x64xf16> -> !mirage_block.stensor<1x16x1xf16>
+    %ts = forloop_accum %t sum_last : !mirage_block.stensor<1x16x64xf16> -> !mirage_block.stensor<1x16x1xf16>
+    %y = div %acc, %l : !mirage_block.stensor<1x16x64xf16>, !mirage_block.stensor<1x16x1xf16> -> !mirage_block.stensor<1x16x64xf16>
+    %ot = output_saver %y omap <> : !mirage_block.stensor<1x16x64xf16> -> tensor<1x16x64xf16>
+    %tt = output_saver %ts omap <> : !mirage_block.stensor<1x16x1xf16> -> tensor<1x16x1xf16>
+    yield %ot, %tt : tensor<1x16x64xf16>, tensor<1x16x1xf16>
+  }
+  return %o#0, %o#1 : tensor<1x16x64xf16>, tensor<1x16x1xf16>
+}
