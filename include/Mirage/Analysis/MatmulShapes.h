@@ -157,11 +157,24 @@ struct ChainShape {
 
   /// The registers of one strip's product: 4 per 16x8 tile.
   int64_t getProductRegisters() const { return 4 * (columns / kTileN); }
-  /// The f32 registers each thread carries through the loop: per strip, the
-  /// product's, then 2 row sums and 2 maxima (rows g and g + 8) if kept.
+  /// The f32 registers each thread carries through the loop: every strip's
+  /// product, then every strip's 2 row sums and 2 maxima (rows g and g + 8)
+  /// if kept.
   int64_t getNumRegisters() const {
     return stripsPerWarp *
            (getProductRegisters() + (rowSums ? 2 : 0) + (runningMax ? 2 : 0));
+  }
+  /// The first register of the product, the row sums and the maxima of the
+  /// warp's strip of round `round`.
+  int64_t getProductBase(int64_t round) const {
+    return round * getProductRegisters();
+  }
+  int64_t getRowSumBase(int64_t round) const {
+    return stripsPerWarp * getProductRegisters() + 2 * round;
+  }
+  int64_t getMaxBase(int64_t round) const {
+    return stripsPerWarp * (getProductRegisters() + (rowSums ? 2 : 0)) +
+           2 * round;
   }
   /// The f32 registers of the scores of one strip's slice of keys, all held
   /// at once by a chain with a running maximum: 4 per 16x8 tile.

@@ -69,18 +69,6 @@ private:
   }
   /// This warp's strip of round `round`.
   Strip getStrip(int64_t round);
-  /// The registers of round `round`'s product tiles and row sums.
-  int64_t getProductBase(int64_t round) const {
-    return round * chain.getProductRegisters();
-  }
-  int64_t getRowSumBase(int64_t round) const {
-    return chain.stripsPerWarp * chain.getProductRegisters() + 2 * round;
-  }
-  int64_t getMaxBase(int64_t round) const {
-    return chain.stripsPerWarp *
-               (chain.getProductRegisters() + (chain.rowSums ? 2 : 0)) +
-           2 * round;
-  }
   /// E's (or T's) tiles at `key` of `strip`: `intermediate` of the sums
   /// of the lhs fragments `lhsSteps` by `rhs`.
   TilePair
@@ -187,7 +175,7 @@ void ChainEmitter::addStep(int64_t round, const Strip &strip,
   // Rows g (c0, c1) and g + 8 (c2, c3) of both tiles into the row sums.
   if (chain.rowSums) {
     for (int64_t half = 0; half < 2; ++half) {
-      Value &rowSum = registers[getRowSumBase(round) + half];
+      Value &rowSum = registers[chain.getRowSumBase(round) + half];
       int64_t c = 2 * half;
       rowSum = addF(
           rowSum, addF(addF(e[0][c], e[0][c + 1]), addF(e[1][c], e[1][c + 1])));
@@ -212,7 +200,7 @@ void ChainEmitter::addStep(int64_t round, const Strip &strip,
                    : SmallVector<Value, 4>(second.loadRhs(productRhs, key));
     for (int64_t tile = 0; tile < count; ++tile) {
       auto sums =
-          registers.slice(getProductBase(round) + 4 * (column + tile), 4);
+          registers.slice(chain.getProductBase(round) + 4 * (column + tile), 4);
       SmallVector<Value, 4> updated =
           second.mma(a, ArrayRef(b).slice(2 * tile, 2), sums);
       llvm::copy(updated, sums.begin());
@@ -233,10 +221,10 @@ void ChainEmitter::scaleRound(int64_t round, ArrayRef<Value> factors,
   };
   for (int64_t column = 0; column < columnTiles; ++column)
     for (int64_t c = 0; c < 4; ++c)
-      scale(registers[getProductBase(round) + 4 * column + c], c / 2);
+      scale(registers[chain.getProductBase(round) + 4 * column + c], c / 2);
   if (chain.rowSums)
     for (int64_t half = 0; half < 2; ++half)
-      scale(registers[getRowSumBase(round) + half], half);
+      scale(registers[chain.getRowSumBase(round) + half], half);
 }
 
 SmallVector<Value> ChainEmitter::accumulate(
@@ -274,7 +262,7 @@ SmallVector<Value> ChainEmitter::accumulate(
       Value rowMax = emitter.warpCombine(
           emitter.combinePairwise(row, KernelEmitter::Combine::Max),
           /*lanes=*/4, KernelEmitter::Combine::Max);
-      Value &max = next[getMaxBase(round) + half];
+      Value &max = next[chain.getMaxBase(round) + half];
       Value old = max;
       max = arith::MaximumFOp::create(builder, loc, old, rowMax);
       // exp(-inf) is 0: the first iteration scales the zero sums by 0.
@@ -318,7 +306,7 @@ SmallVector<Value> ChainEmitter::rescaleToBlock(ValueRange registers,
       Value row = arith::MinUIOp::create(builder, loc, getRow(strip, half),
                                          index(rows - 1));
       factors.push_back(
-          expOfDifference(scaled[getMaxBase(round) + half],
+          expOfDifference(scaled[chain.getMaxBase(round) + half],
                           emitter.load(*maxima, rowCoordinates(strip, row))));
     }
     scaleRound(round, factors, scaled);
@@ -336,8 +324,9 @@ void ChainEmitter::finishProduct(ValueRange registers, const Tile &out,
       Value firstItem =
           add(mul(strip.slice, tiles), mul(strip.index, columnTiles));
       for (int64_t column = 0; column < columnTiles; ++column)
-        store(add(firstItem, column),
-              ArrayRef(sums).slice(getProductBase(round) + 4 * column, 4));
+        store(
+            add(firstItem, column),
+            ArrayRef(sums).slice(chain.getProductBase(round) + 4 * column, 4));
     }
   });
 }
@@ -391,9 +380,11 @@ void ChainEmitter::storeRows(
 }
 
 void ChainEmitter::finishMaxima(ValueRange registers, const Tile &out) {
-  storeRows([&](int64_t round,
-                int64_t half) { return registers[getMaxBase(round) + half]; },
-            out, KernelEmitter::Combine::Max);
+  storeRows(
+      [&](int64_t round, int64_t half) {
+        return registers[chain.getMaxBase(round) + half];
+      },
+      out, KernelEmitter::Combine::Max);
 }
 
 void ChainEmitter::finishRowSums(ValueRange registers, const Tile &out,
@@ -401,7 +392,7 @@ void ChainEmitter::finishRowSums(ValueRange registers, const Tile &out,
   SmallVector<Value> sums = rescaleToBlock(registers, maxima);
   storeRows(
       [&](int64_t round, int64_t half) {
-        return emitter.warpSum(sums[getRowSumBase(round) + half],
+        return emitter.warpSum(sums[chain.getRowSumBase(round) + half],
                                /*lanes=*/4);
       },
       out, KernelEmitter::Combine::Add);
@@ -411,8 +402,8 @@ SmallVector<Value>
 ChainedMatmulSum::getInitialRegisters(KernelEmitter &emitter) const {
   SmallVector<Value> registers(getNumRegisters(), emitter.f32(0.0));
   if (runningMax)
-    std::fill(registers.end() - 2 * stripsPerWarp, registers.end(),
-              emitter.f32(-std::numeric_limits<double>::infinity()));
+    std::fill_n(registers.begin() + getMaxBase(0), 2 * stripsPerWarp,
+                emitter.f32(-std::numeric_limits<double>::infinity()));
   return registers;
 }
 
