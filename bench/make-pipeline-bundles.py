@@ -20,9 +20,10 @@ bundle also gets triton.py, the Triton module of its functions
 (`mirage-translate --mirage-to-triton --triton-skip-unsupported`), whose
 forms bench/gpu-pipeline.sh then measures beside the PTX. Each
 --variant (a code generator flag of mirage-bundle, such as
-`--running-max-chains`) also bundles the same searched MLIR with that flag
-into OUT_DIR/<flag>_<case>, so that one GPU run compares the flag on the
-same candidates.
+`--running-max-chains=false`) also bundles the same searched MLIR with that
+flag into OUT_DIR/<flag>_<case> (`=` written `-`, e.g.
+running-max-chains-false_<case>), so that one GPU run compares the flag on
+the same candidates.
 """
 import argparse
 import os
@@ -88,7 +89,8 @@ def main():
         print(f"pipeline_{stem}: {len(plan.functions)} functions, chips "
               f"{', '.join(sorted(plan.ptx))}", flush=True)
         for flag in args.variant:
-            variant = os.path.join(args.out, f"{flag.lstrip('-')}_{stem}")
+            name = flag.lstrip("-").replace("=", "-")
+            variant = os.path.join(args.out, f"{name}_{stem}")
             shutil.rmtree(variant, ignore_errors=True)
             if not bundle(bundler, source, variant, flag):
                 return 1

@@ -396,7 +396,7 @@ std::optional<RegisterRows> Planner::getRowProgram() {
   int64_t width = size;
   SmallVector<Type, 4> types;
   DenseMap<Value, Operation *> lastUse;
-  bool sums = false, rowSumsInLoop = false;
+  bool sums = false, rowSums = false, rowSumsInLoop = false;
   int64_t wholeElements = 0, rowAccumulators = 0;
   for (Operation &op : body.without_terminator()) {
     for (Value operand : op.getOperands())
@@ -428,6 +428,7 @@ std::optional<RegisterRows> Planner::getRowProgram() {
           kindOf(op.getResult(0)) != Kind::PerRow)
         return std::nullopt;
       sums = true;
+      rowSums |= operand == Kind::Rows;
       rowSumsInLoop |=
           operand == Kind::Rows && s.phases.lookup(&op) == LoopPhase::InLoop;
       continue;
@@ -460,6 +461,11 @@ std::optional<RegisterRows> Planner::getRowProgram() {
     return std::nullopt;
   RegisterRows program;
   program.lanes = s.threads / groups;
+  // With no sum along the rows, threads past a row's elements stay idle
+  // (they would miss no barrier): each of the others holds one element.
+  if (!rowSums && program.lanes > size)
+    program.lanes =
+        static_cast<int64_t>(llvm::bit_floor(static_cast<uint64_t>(size)));
   program.width = std::min(width, getRunWidth(rows, types, size));
   // A for-loop's rows may be narrower than the block: runs as narrow as it
   // takes for every thread to hold one.

@@ -13,8 +13,10 @@
 // ROW-NEXT:    stages 0
 // ROW-NEXT:    row program width 1 lanes 128 runs 1
 // ROW-NOT:     buffer
+// Rows of 4 elements, 16 a block, take 4 of the 8 threads per row that the
+// block offers: with no sum along the rows, the other 64 threads are idle.
 // ROW-LABEL: kernel long_loop#0
-// ROW-NOT:     row program
+// ROW:         row program width 1 lanes 4 runs 1
 // A split's combining kernel: each iteration reads one part (128 halves,
 // staged) and that part's row sum, 2 bytes, which staging cannot copy. All
 // 16 iterations' sums (32 bytes) are preloaded at once before the loop,

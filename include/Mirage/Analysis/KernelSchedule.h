@@ -94,7 +94,7 @@ struct ScheduleOptions {
   bool preloadOnePass = false;
   /// Whether a register chain may keep a running maximum
   /// (ScheduleChoices::runningMaxChains).
-  bool runningMaxChains = false;
+  bool runningMaxChains = true;
 };
 
 /// Choices that trade shared memory for speed: one rung of the ladder the
@@ -133,7 +133,7 @@ struct ScheduleChoices {
   /// Whether an online softmax (`exp(T - M)`, M a running maximum) between
   /// two chained matmuls keeps E and M in registers (RegisterChain), instead
   /// of its tiles and maxima in shared memory.
-  bool runningMaxChains = false;
+  bool runningMaxChains = true;
 };
 
 /// The engine a matmul runs on.
@@ -191,7 +191,9 @@ struct RegisterChain {
 /// `runsPerThread` of them, read once, from global memory in place or the
 /// input's shared tile). The threads add their squares with shuffles (and,
 /// for more than a warp, through one f32 per warp in shared memory), then
-/// scale and store the runs they hold.
+/// scale and store the runs they hold. A row program with no sum along its
+/// rows may have fewer lanes than the block has threads per row: the threads
+/// past `lanes` times the groups are idle.
 struct RegisterRows {
   int64_t width, lanes, runsPerThread;
 };

@@ -113,6 +113,17 @@ void GraphDefLowering::lowerRowProgram(const RegisterRows &rows) {
   RowProgramEmitter program(emitter, rows, shape);
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
+  // Threads past the rows' (RegisterRows::lanes fewer than the block's
+  // threads per row) skip the program.
+  OpBuilder::InsertionGuard guard(b);
+  int64_t active = rows.lanes * (getNumElements(shape) / shape.back());
+  if (active < emitter.getNumThreads()) {
+    auto inRows = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                              emitter.getThreadId(), emitter.index(active)));
+    b.setInsertionPoint(inRows.thenBlock()->getTerminator());
+  }
   // The values of row-shaped tiles (this thread's runs) and of per-row ones;
   // a W tile's whole row is held like an S tile's runs.
   DenseMap<Value, SmallVector<Value>> held;

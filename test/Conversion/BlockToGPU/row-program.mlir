@@ -205,3 +205,46 @@ func.func @rescaled(%p: tensor<8x4x2048xf16>, %l: tensor<8x4x16xf16>, %m: tensor
   }
   return %o : tensor<8x4x128xf16>
 }
+
+// -----
+
+// The same combining kernel in a block of 256 threads, twice the row's 128
+// elements: with no sum along the rows, the first 128 threads hold one
+// element each and the others stay idle (no barrier for them to miss).
+// SCHED-LABEL: kernel rescaled_wide_block#0 on sm_90a: threads 256, shared 0 bytes
+// SCHED:         row program width 1 lanes 128 runs 1
+// CHECK-LABEL: gpu.func @rescaled_wide_block_kernel0
+// CHECK: %[[ACTIVE:.*]] = arith.cmpi ult, %{{.*}}, %c128
+// CHECK: scf.if %[[ACTIVE]]
+// CHECK-NOT: gpu.barrier
+// CHECK-COUNT-16: math.exp
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+// PTX-LABEL: .visible .entry rescaled_wide_block_kernel0(
+// PTX-NOT: bar.sync
+// PTX: st.global.b16
+// PTX: ret;
+func.func @rescaled_wide_block(%p: tensor<8x4x2048xf16>, %l: tensor<8x4x16xf16>, %m: tensor<8x4x16xf16>) -> tensor<8x4x128xf16> {
+  %o = mirage_kernel.graph_def(%P = %p : tensor<8x4x2048xf16>, %L = %l : tensor<8x4x16xf16>, %M = %m : tensor<8x4x16xf16>) -> (tensor<8x4x128xf16>)
+      grid [8, 4, 1] block [256, 1, 1] forloop 16 {
+    %pt = input_loader %P imap <x = 0, y = 1> fmap 2 : tensor<8x4x2048xf16> -> !mirage_block.stensor<1x1x128xf16>
+    %lt = input_loader %L imap <x = 0, y = 1> fmap 2 : tensor<8x4x16xf16> -> !mirage_block.stensor<1x1x1xf16>
+    %all = input_loader %M imap <x = 0, y = 1> : tensor<8x4x16xf16> -> !mirage_block.stensor<1x1x16xf16>
+    %mt = input_loader %M imap <x = 0, y = 1> fmap 2 : tensor<8x4x16xf16> -> !mirage_block.stensor<1x1x1xf16>
+    %max = reduction_max %all dim 2 : !mirage_block.stensor<1x1x16xf16> -> !mirage_block.stensor<1x1x1xf16>
+    %w = thread_graph %mt, %max : !mirage_block.stensor<1x1x1xf16>, !mirage_block.stensor<1x1x1xf16> -> !mirage_block.stensor<1x1x1xf16> {
+    ^bb0(%a: f16, %b: f16):
+      %d = sub %a, %b : f16
+      %e = exp %d : f16
+      yield %e : f16
+    }
+    %pw = mul %pt, %w : !mirage_block.stensor<1x1x128xf16>, !mirage_block.stensor<1x1x1xf16> -> !mirage_block.stensor<1x1x128xf16>
+    %num = forloop_accum %pw sum : !mirage_block.stensor<1x1x128xf16> -> !mirage_block.stensor<1x1x128xf16>
+    %lw = mul %lt, %w : !mirage_block.stensor<1x1x1xf16>, !mirage_block.stensor<1x1x1xf16> -> !mirage_block.stensor<1x1x1xf16>
+    %den = forloop_accum %lw sum : !mirage_block.stensor<1x1x1xf16> -> !mirage_block.stensor<1x1x1xf16>
+    %y = div %num, %den : !mirage_block.stensor<1x1x128xf16>, !mirage_block.stensor<1x1x1xf16> -> !mirage_block.stensor<1x1x128xf16>
+    %s = output_saver %y omap <x = 0, y = 1> : !mirage_block.stensor<1x1x128xf16> -> tensor<8x4x128xf16>
+    yield %s : tensor<8x4x128xf16>
+  }
+  return %o : tensor<8x4x128xf16>
+}

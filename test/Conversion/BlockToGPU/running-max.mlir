@@ -1,9 +1,9 @@
-// RUN: mirage-opt %s --split-input-file --mirage-test-kernel-schedule="chip=sm_90a running-max-chains=true" -o /dev/null | FileCheck %s --check-prefix=SCHED
-// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu=running-max-chains=true | FileCheck %s --check-prefix=GPU
-// RUN: mirage-opt %s --split-input-file --mirage-to-ptx-pipeline="chip=sm_90a running-max-chains=true" | FileCheck %s --check-prefix=PTX
-// By default (until the register form is checked on a GPU) a running
-// maximum keeps the shared form (that of @flash_wide below).
-// RUN: mirage-opt %s --split-input-file --mirage-test-kernel-schedule=chip=sm_90a -o /dev/null | FileCheck %s --check-prefix=DEFAULT
+// RUN: mirage-opt %s --split-input-file --mirage-test-kernel-schedule=chip=sm_90a -o /dev/null | FileCheck %s --check-prefix=SCHED
+// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu | FileCheck %s --check-prefix=GPU
+// RUN: mirage-opt %s --split-input-file --mirage-to-ptx-pipeline=chip=sm_90a | FileCheck %s --check-prefix=PTX
+// With running-max-chains=false a running maximum keeps the shared form
+// (that of @flash_wide below).
+// RUN: mirage-opt %s --split-input-file --mirage-test-kernel-schedule="chip=sm_90a running-max-chains=false" -o /dev/null | FileCheck %s --check-prefix=OFF
 // RUN: mirage-translate --mirage-to-triton %s | FileCheck %s --check-prefix=TRITON
 
 // A running maximum (online softmax, FlashAttention's form) in a register
@@ -18,10 +18,10 @@
 // exp(m_slice - max) as they are added.
 // SCHED-LABEL: kernel flash#0 on sm_90a
 // SCHED-NOT: register sum
-// DEFAULT-LABEL: kernel flash#0 on sm_90a
-// DEFAULT: register sum #10 forloop_accum mma.sync
-// DEFAULT-NOT: register chain
-// DEFAULT-LABEL: kernel flash_wide#0 on sm_90a
+// OFF-LABEL: kernel flash#0 on sm_90a
+// OFF: register sum #10 forloop_accum mma.sync
+// OFF-NOT: register chain
+// OFF-LABEL: kernel flash_wide#0 on sm_90a
 // SCHED: running max #6 forloop_accum rescales #10 forloop_accum #11 forloop_accum
 // SCHED: register chain #3 matmul -> #9 matmul row sums 1 registers [0, 36) running max #6 forloop_accum
 // GPU-LABEL: gpu.func @flash_kernel0
