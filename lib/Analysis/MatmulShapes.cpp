@@ -125,7 +125,7 @@ bool mlir::mirage::canChainMatmuls(Type lhsType, Type rhsType,
                                    Type intermediateType, Type productRhsType,
                                    ArrayRef<int64_t> intermediateShape,
                                    int64_t depth, int64_t columns,
-                                   int64_t numThreads, bool partialStrips) {
+                                   int64_t numThreads) {
   if (!isTensorCorePair(lhsType, rhsType) ||
       !isTensorCorePair(intermediateType, productRhsType) ||
       intermediateShape.size() < 2 || numThreads % kWarpSize != 0 ||
@@ -133,7 +133,7 @@ bool mlir::mirage::canChainMatmuls(Type lhsType, Type rhsType,
     return false;
   int64_t rows = intermediateShape[intermediateShape.size() - 2];
   int64_t keySteps = intermediateShape.back() / kTileK;
-  if ((rows % kTileM != 0 && !(partialStrips && rows < kTileM)) ||
+  if ((rows % kTileM != 0 && rows > kTileM) ||
       intermediateShape.back() % kTileK != 0)
     return false;
   int64_t strips = getNumStrips(intermediateShape);

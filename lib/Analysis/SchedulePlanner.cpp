@@ -607,7 +607,7 @@ void Planner::planRegisterChain(block::ForloopAccumOp accum, int64_t &count) {
   if (!canChainMatmuls(
           getElementType(first.getLhs()), getElementType(first.getRhs()),
           getElementType(intermediate), getElementType(second.getRhs()), shape,
-          depth, columns, s.threads, /*partialStrips=*/bool(runningMax)))
+          depth, columns, s.threads))
     return;
   ChainShape chain(shape, columns, s.threads, !rowSums.empty(),
                    bool(runningMax));

@@ -38,10 +38,16 @@ TEST_F(ChainedMatmulTest, ChainsWholeStripsOverTheWarps) {
   EXPECT_TRUE(chains({1, 128, 64}, 128));
   // One strip for 4 warps: 4 slices of the 64 keys' 4 steps.
   EXPECT_TRUE(chains({1, 16, 64}, 128));
+  // Fewer than 16 rows: one partial strip per batch index (a decode
+  // token's GQA group), here 1 for 4 warps and 4 for 4 warps.
+  EXPECT_TRUE(chains({1, 8, 64}, 128));
+  EXPECT_TRUE(chains({4, 4, 32}, 128));
 }
 
 TEST_F(ChainedMatmulTest, RefusesWhatItCannotSplit) {
-  // A partial strip of 8 rows.
+  // 24 rows: a whole strip and a partial one; a partial strip of 8 rows
+  // for 4 warps with only 2 steps of 16 keys to split.
+  EXPECT_FALSE(chains({1, 24, 64}, 128));
   EXPECT_FALSE(chains({1, 8, 32}, 128));
   // One strip for 4 warps, but only 2 steps of 16 keys to split.
   EXPECT_FALSE(chains({1, 16, 32}, 128));

@@ -133,13 +133,12 @@ bool canUseWarpgroupMatmul(Type lhsType, Type rhsType, int64_t depth,
 /// `depth`-element dot products and C of `columns` columns, can keep E in
 /// registers (ChainShape): A and B of one tensor-core element type
 /// (isTensorCoreElementType), E and C of one (E is packed at its own type),
-/// whole 16-row strips (or, with `partialStrips`, fewer than 16 rows: one
-/// strip per batch index, its rows past the end computed and dropped) and
-/// 16-element steps, and strips that the warps share evenly.
+/// whole 16-row strips (or fewer than 16 rows: one strip per batch index,
+/// its rows past the end computed and dropped) and 16-element steps, and
+/// strips that the warps share evenly.
 bool canChainMatmuls(Type lhsType, Type rhsType, Type intermediateType,
                      Type productRhsType, ArrayRef<int64_t> intermediateShape,
-                     int64_t depth, int64_t columns, int64_t numThreads,
-                     bool partialStrips = false);
+                     int64_t depth, int64_t columns, int64_t numThreads);
 
 /// The strips of a register chain's E of `intermediateShape`: 16 rows at
 /// one batch index each, the last of a batch index's possibly fewer.
