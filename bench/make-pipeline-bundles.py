@@ -2,15 +2,16 @@
 """Builds the bundles of the main job, as a user runs it, for every benchmark.
 
     make-pipeline-bundles.py OUT_DIR [--build build] [--time-limit 60]
-                             [--candidates 8] [--search-threads 2]
+                             [--candidates K] [--search-threads 2]
                              [--cases A,B] [--programs DIR] [--triton]
                              [--variant=--FLAG]...
 
 For every program of DIR (default examples/benchmarks, the benchmarks;
 bench/generality holds the generality suite): `mirage-superoptimize`
-with `emit-candidates=true max-candidates=K`, which keeps the function (the
-cost model's choice) and adds the program as written and the K best verified
-candidates as one tuning group (docs/Runtime.md, "Tuning"), then
+with `emit-candidates=true` (and `max-candidates=K` when --candidates is
+given; the pass's default with emit-candidates is 16, what a user gets),
+which keeps the function (the cost model's choice) and adds the program as
+written and the K best verified candidates as one tuning group (docs/Runtime.md, "Tuning"), then
 `mirage-bundle` of the result into OUT_DIR/pipeline_<case>. Nothing but the
 reference program goes in: `mirage-tune` on the GPU picks the group's
 fastest correct function, which is the pipeline's result
@@ -42,7 +43,7 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--build", default=os.path.join(CHECKOUT, "build"))
     parser.add_argument("--time-limit", type=float, default=60.0)
-    parser.add_argument("--candidates", type=int, default=8)
+    parser.add_argument("--candidates", type=int, default=0)
     parser.add_argument("--search-threads", type=int, default=2)
     parser.add_argument("--cases", default="")
     parser.add_argument("--programs",
@@ -64,9 +65,10 @@ def main():
         shutil.rmtree(out, ignore_errors=True)
         os.makedirs(out)
         source = os.path.join(out, "source.mlir")
-        options = (f"emit-candidates=true max-candidates={args.candidates} "
-                   f"time-limit={args.time_limit:g} "
+        options = (f"emit-candidates=true time-limit={args.time_limit:g} "
                    f"search-threads={args.search_threads}")
+        if args.candidates:
+            options += f" max-candidates={args.candidates}"
         search = subprocess.run(
             [opt, os.path.join(benchmarks, name),
              f"--mirage-superoptimize={options}", "-o", source],

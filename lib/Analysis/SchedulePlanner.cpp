@@ -442,13 +442,21 @@ std::optional<RegisterRows> Planner::getRowProgram() {
       types.push_back(getElementType(accum.getResult()));
       continue;
     }
-    // Thread graphs (in a for-loop) and elementwise ops on S and R values.
+    // An rms_norm of whole S rows: a sum of their squares.
+    if (auto norm = dyn_cast<block::RmsNormOp>(op)) {
+      if (kindOf(norm.getInput()) != Kind::Rows || norm.getSize() != size)
+        return std::nullopt;
+      sums = rowSums = true;
+      rowSumsInLoop |= s.phases.lookup(&op) == LoopPhase::InLoop;
+      types.push_back(getElementType(norm.getResult()));
+      continue;
+    }
+    // Thread graphs and elementwise ops on S and R values.
     auto graphOp = dyn_cast<block::ThreadGraphOp>(op);
-    if (graphOp &&
-        (!loop || llvm::any_of(graphOp.getBody().front().without_terminator(),
-                               [](Operation &inner) {
-                                 return !getElementwiseKind(&inner);
-                               })))
+    if (graphOp && llvm::any_of(graphOp.getBody().front().without_terminator(),
+                                [](Operation &inner) {
+                                  return !getElementwiseKind(&inner);
+                                }))
       return std::nullopt;
     if ((!graphOp && !getElementwiseKind(&op)) || op.getNumResults() != 1 ||
         !llvm::all_of(op.getOperands(), isRowOrPerRow) ||
@@ -505,12 +513,14 @@ bool Planner::planRowProgram() {
   emitCode();
   if (program->lanes <= kWarpSize)
     return true;
-  // Reductions of S rows wider than a warp (a W row is one thread's).
+  // Reductions and rms_norms of S rows wider than a warp (a W row is one
+  // thread's).
   Block &body = graph.getBodyBlock();
   ArrayRef<int64_t> rows =
       getShape((*body.getOps<block::InputLoaderOp>().begin()).getResult());
   auto count = llvm::count_if(body, [&](Operation &op) {
-    return isa<block::ReductionOp, block::ReductionMaxOp>(op) &&
+    return isa<block::ReductionOp, block::ReductionMaxOp, block::RmsNormOp>(
+               op) &&
            getShape(op.getOperand(0)) == rows;
   });
   for (int64_t i = 0; i < count; ++i) {

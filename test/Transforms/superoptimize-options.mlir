@@ -21,6 +21,14 @@
 // TOPK: func.func @rmsnorm_linear_candidate_2(
 // TOPK-NOT: func.func
 
+// The default with emit-candidates (max-candidates=0): 16 candidates, which
+// the tuner measures (the cost model's ranking is coarse; without
+// emit-candidates the search keeps 1).
+// RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=2 emit-candidates=true threads=128' 2>/dev/null | FileCheck %s --check-prefix=DEFAULTK
+// DEFAULTK: func.func @rmsnorm_linear_candidate_0(
+// DEFAULTK: func.func @rmsnorm_linear_candidate_15(
+// DEFAULTK-NOT: func.func
+
 // Overrides: grid x over output rows only, the for-loop over x's columns
 // and w's rows: the paper's kernel, whatever the cost model prefers.
 // RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=2,4 omap=0,-1 imaps=0,-1,-1,-1 fmaps=1,0' 2>&1 | FileCheck %s --check-prefix=OVERRIDE
@@ -85,7 +93,7 @@
 // RUN: not mirage-opt %s --mirage-superoptimize='max-blocks=0' 2>&1 | FileCheck %s --check-prefix=BLOCKS
 // BLOCKS: error: max-blocks must be in [1, 2147483647], got 0
 // RUN: not mirage-opt %s --mirage-superoptimize='max-candidates=1000000' 2>&1 | FileCheck %s --check-prefix=CANDIDATES
-// CANDIDATES: error: max-candidates must be in [1, 100000], got 1000000
+// CANDIDATES: error: max-candidates must be in [0, 100000], got 1000000
 // RUN: not mirage-opt %s --mirage-superoptimize='chip=sm_70' 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: error: chip must be sm_80 or sm_90a, got 'sm_70'
 // RUN: not mirage-opt %s --mirage-superoptimize='imaps=0,-1' 2>&1 | FileCheck %s --check-prefix=IMAPS

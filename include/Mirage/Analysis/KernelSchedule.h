@@ -242,23 +242,25 @@ struct KernelSchedule {
   /// Set when the whole body is a *row program* that runs in registers:
   /// a graph_def of one for-loop iteration, outside a cluster, of
   /// input_loaders of one shape S (rows of its last dimension), elementwise
-  /// ops on S and on one value per row (S with a last dimension of 1, R),
-  /// at least one `reduction` of an S tile's last dimension to R, and
-  /// output_savers of S and R tiles. The rows split over the threads as
-  /// these RegisterRows say, every run of every row held by one thread:
-  /// loaders read their runs once, in place from global memory, elementwise
-  /// ops compute on registers (rounded to their type), a reduction adds a
-  /// row's registers with shuffles (and, for rows wider than a warp, one f32
-  /// per warp in shared memory after one barrier) so that every thread of
-  /// the row holds its sum, and savers store the runs (an R value: the row's
-  /// first thread) straight to global memory.
+  /// ops and thread graphs of them on S and on one value per row (S with a
+  /// last dimension of 1, R), at least one `reduction` of an S tile's last
+  /// dimension to R or `rms_norm` of whole S rows, and output_savers of S
+  /// and R tiles. The rows split over the threads as these RegisterRows say,
+  /// every run of every row held by one thread: loaders read their runs
+  /// once, in place from global memory, all before the first sum,
+  /// elementwise ops compute on registers (rounded to their type), a
+  /// reduction (an rms_norm: of the squares) adds a row's registers with
+  /// shuffles (and, for rows wider than a warp, one f32 per warp in shared
+  /// memory after one barrier) so that every thread of the row holds its
+  /// sum, and savers store the runs (an R value: the row's first thread)
+  /// straight to global memory.
   ///
   /// A graph_def of a for-loop (at most kMaxRowProgramIterations
   /// iterations, without running maxima) is a row program too when its
   /// loaders also read R tiles and loop-invariant W tiles (one row of
   /// another length per row of S, each held whole by every thread of the
-  /// row and only reduced), its thread graphs hold elementwise ops, and its
-  /// forloop_accums sum S or R values; no reduction is needed. The loop is
+  /// row and only reduced) and its forloop_accums sum S or R values; no
+  /// reduction is needed. The loop is
   /// unrolled: the loop-invariant ops once, the loop's ops per iteration,
   /// its sums in f32 registers, then the ops after the loop. A split
   /// µGraph's combining kernel runs so without a barrier per iteration.

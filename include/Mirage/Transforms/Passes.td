@@ -173,9 +173,10 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "Threads per block (0: automatic: 128 for blocks with matmuls, "
            "the tuner also measuring 256, else enough for 8 elements of the "
            "largest tile per thread, up to 1024)">,
-    Option<"maxCandidates", "max-candidates", "unsigned", "1",
+    Option<"maxCandidates", "max-candidates", "unsigned", "0",
            "Verified candidates to collect (complete candidates are verified "
-           "cheapest first)">,
+           "cheapest first; 0: 16 with emit-candidates, whose candidates "
+           "the tuner measures, else 1)">,
     Option<"timeLimit", "time-limit", "double", "60",
            "Seconds for the whole module, search, oracle and verification "
            "included, shared among its functions (0: no limit)">,

@@ -592,6 +592,17 @@ Value mlir::mirage::emitDivide(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::DivFOp::create(b, loc, x, y, arith::FastMathFlags::afn);
 }
 
+Value mlir::mirage::emitRmsFactor(OpBuilder &b, Location loc, Value sum,
+                                  int64_t size, double eps) {
+  auto constant = [&](double value) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+  };
+  Value mean = emitDivide(b, loc, sum, constant(double(size)));
+  if (eps != 0.0)
+    mean = arith::AddFOp::create(b, loc, mean, constant(eps));
+  return emitDivide(b, loc, constant(1.0), math::SqrtOp::create(b, loc, mean));
+}
+
 Value mlir::mirage::emitElementwise(OpBuilder &b, Location loc,
                                     ElementwiseKind kind, ValueRange operands,
                                     double scalar) {

@@ -262,6 +262,11 @@ Value emitElementwise(OpBuilder &builder, Location loc, ElementwiseKind kind,
 /// every result is rounded to f16 or bf16 (8 or 11 bits) or feeds a sum.
 Value emitDivide(OpBuilder &builder, Location loc, Value x, Value y);
 
+/// The factor `1 / sqrt(sum / size + eps)` by which rms_norm scales a group
+/// of `size` elements whose squares add up to `sum` (f32).
+Value emitRmsFactor(OpBuilder &builder, Location loc, Value sum, int64_t size,
+                    double eps);
+
 } // namespace mlir::mirage
 
 #endif // MIRAGE_LIB_CONVERSION_BLOCKTOGPU_KERNELEMITTER_H

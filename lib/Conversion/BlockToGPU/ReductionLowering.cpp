@@ -225,11 +225,7 @@ void RegisterRowsNorm::emit(const Tile &in, const Tile &out,
       squares.push_back(arith::MulFOp::create(builder, loc, x, x));
   Value sum =
       emitter.groupSum(emitter.addPairwise(squares), rows.lanes, partials);
-  Value mean = emitDivide(builder, loc, sum, emitter.f32(double(size)));
-  if (eps != 0.0)
-    mean = arith::AddFOp::create(builder, loc, mean, emitter.f32(eps));
-  Value factor = emitDivide(builder, loc, emitter.f32(1.0),
-                            math::SqrtOp::create(builder, loc, mean));
+  Value factor = emitRmsFactor(builder, loc, sum, size, eps);
   for (int64_t j = 0, e = held.size(); j < e; ++j)
     emitItemOfRound(emitter, lane, rows.lanes, runs, j, {}, [&](Value run) {
       SmallVector<Value, 8> results;
@@ -278,12 +274,7 @@ void GraphDefLowering::lowerRmsNorm(block::RmsNormOp op) {
         return squares;
       },
       [&](ValueRange group, ValueRange sum) {
-        Value mean = emitDivide(b, loc, sum[0], emitter.f32(double(size)));
-        if (eps != 0.0)
-          mean = arith::AddFOp::create(b, loc, mean, emitter.f32(eps));
-        emitter.store(scale, group,
-                      emitDivide(b, loc, emitter.f32(1.0),
-                                 math::SqrtOp::create(b, loc, mean)));
+        emitter.store(scale, group, emitRmsFactor(b, loc, sum[0], size, eps));
       },
       termRun);
   Tile out = allocateResult(op.getResult());

@@ -9,7 +9,7 @@
 // graph_def in registers: each thread holds the same runs of its row in
 // every row-shaped tile and its row's value of every per-row tile, so a
 // softmax reads its input once, keeps its exponentials, and synchronises
-// once per sum or maximum (rows wider than a warp) or never. A row
+// once per sum, maximum or rms_norm (rows wider than a warp) or never. A row
 // program's for-loop is unrolled and its sums stay in registers: a split
 // µGraph's combining kernel loops over the parts without a barrier.
 //
@@ -168,6 +168,16 @@ void GraphDefLowering::lowerRowProgram(const RegisterRows &rows) {
     else
       held[result] = emitter.roundTo(values, type);
   };
+  // The sum (or maximum) of the row whose runs this thread holds `values`
+  // of; a row wider than a warp adds one f32 per warp in shared memory.
+  auto combineRow = [&](ArrayRef<Value> values,
+                        KernelEmitter::Combine combine) {
+    std::optional<Tile> partials;
+    if (rows.lanes > kWarpSize)
+      partials = emitter.allocateShared({emitter.getNumThreads() / kWarpSize},
+                                        b.getF32Type());
+    return program.combineRow(values, partials ? &*partials : nullptr, combine);
+  };
   // Binds `to` to the values of `from`.
   auto alias = [&](Value to, Value from) {
     if (auto values = held.find(from); values != held.end())
@@ -196,20 +206,27 @@ void GraphDefLowering::lowerRowProgram(const RegisterRows &rows) {
                          ? KernelEmitter::Combine::Max
                          : KernelEmitter::Combine::Add;
       ArrayRef<Value> values = held[op.getOperand(0)];
-      Value row;
-      if (getShape(op.getOperand(0)) != shape) {
-        // A W row, whole in this thread.
-        row = emitter.combinePairwise(values, combine);
-      } else {
-        std::optional<Tile> partials;
-        if (rows.lanes > kWarpSize)
-          partials = emitter.allocateShared(
-              {emitter.getNumThreads() / kWarpSize}, b.getF32Type());
-        row = program.combineRow(values, partials ? &*partials : nullptr,
-                                 combine);
-      }
+      // A W row is whole in this thread.
+      Value row = getShape(op.getOperand(0)) != shape
+                      ? emitter.combinePairwise(values, combine)
+                      : combineRow(values, combine);
       perRow[op.getResult(0)] =
           emitter.roundTo(row, getElementType(op.getResult(0)));
+    } else if (auto norm = dyn_cast<block::RmsNormOp>(op)) {
+      // A row divided by the root mean square of its elements (its squares
+      // added as a row's sum).
+      ArrayRef<Value> values = held[norm.getInput()];
+      SmallVector<Value> squares;
+      for (Value x : values)
+        squares.push_back(arith::MulFOp::create(b, loc, x, x));
+      Value factor = emitRmsFactor(
+          b, loc, combineRow(squares, KernelEmitter::Combine::Add),
+          norm.getSize(), norm.getEps().convertToDouble());
+      SmallVector<Value> results;
+      for (Value x : values)
+        results.push_back(arith::MulFOp::create(b, loc, x, factor));
+      held[norm.getResult()] =
+          emitter.roundTo(results, getElementType(norm.getResult()));
     } else if (auto threads = dyn_cast<block::ThreadGraphOp>(op)) {
       Block &inner = threads.getBody().front();
       for (auto [argument, input] :
@@ -227,8 +244,12 @@ void GraphDefLowering::lowerRowProgram(const RegisterRows &rows) {
   auto phaseOf = [&](Operation &op) { return schedule.phases.lookup(&op); };
   int64_t forloop = graph.getForloop();
   if (forloop == 1) {
+    // Every load first, so that all are in flight at once.
+    for (auto loader : body.getOps<block::InputLoaderOp>())
+      emit(*loader, Value());
     for (Operation &op : body.without_terminator())
-      emit(op, Value());
+      if (!isa<block::InputLoaderOp>(op))
+        emit(op, Value());
     return;
   }
   // The loop-invariant ops once, the loop's per iteration (unrolled), each

@@ -1,7 +1,12 @@
-// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu | FileCheck %s
-// RUN: mirage-opt %s --split-input-file --mirage-test-kernel-schedule=chip=sm_90a -o /dev/null | FileCheck %s --check-prefix=SCHED
-// RUN: mirage-opt %s --split-input-file --mirage-to-ptx-pipeline=chip=sm_90a | FileCheck %s --check-prefix=PTX
+// RUN: mirage-opt %s --split-input-file --convert-mirage-block-to-gpu=row-programs=false | FileCheck %s
+// RUN: mirage-opt %s --split-input-file --mirage-test-kernel-schedule="chip=sm_90a row-programs=false" -o /dev/null | FileCheck %s --check-prefix=SCHED
+// RUN: mirage-opt %s --split-input-file --mirage-to-ptx-pipeline="chip=sm_90a row-programs=false" | FileCheck %s --check-prefix=PTX
 
+// Row programs are off (row-programs=false): an rms_norm of whole rows in
+// a body of whole rows is part of its row program (row-program.mlir); these
+// show the rms_norm's own lowering, which bodies with other ops (a matmul
+// after the norm) and rows whose runs do not split evenly (Qwen's below)
+// take.
 // An rms_norm whose groups stay in registers (RegisterRows): each thread
 // reads its runs of a group once, straight from global memory (no copy into
 // shared memory), the group's threads add their squares with shuffles, and

@@ -67,6 +67,60 @@ func.func @softmax(%x: tensor<1x4096xf16>) -> tensor<1x4096xf16> {
 
 // -----
 
+// nTrans's block (one 4096-element row per block, 512 threads, one run of 8
+// halves each): two rms_norms and a thread graph between them. All three
+// loads are issued first, before any sum, so they are in flight at once;
+// each rms_norm adds its squares with shuffles and one f32 per warp after
+// a barrier, and the thread graph runs on the registers.
+// SCHED-LABEL: kernel ntrans#0 on sm_90a: threads 512
+// SCHED:         row program width 8 lanes 512 runs 1
+// CHECK-LABEL: gpu.func @ntrans_kernel0
+// CHECK-NOT: gpu.barrier
+// CHECK-COUNT-3: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.shuffle xor
+// CHECK: gpu.barrier
+// CHECK: math.sqrt
+// CHECK-NOT: llvm.load
+// CHECK: gpu.shuffle xor
+// CHECK: gpu.barrier
+// CHECK: math.sqrt
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
+// CHECK-NEXT: gpu.return
+// PTX-LABEL: .visible .entry ntrans_kernel0(
+// PTX-NOT: bar.sync
+// PTX-COUNT-3: ld.global.v4.b32
+// PTX-NOT: ld.global
+// PTX: st.global.v4.b32
+// PTX: ret;
+// Off, an rms_norm is its own op (registerRows) and the thread graph reads
+// its shared tile, so the second and third loads wait for the first norm.
+// OFF-LABEL: gpu.func @ntrans_kernel0
+// OFF: gpu.barrier
+// OFF: llvm.load
+func.func @ntrans(%h: tensor<8x4096xf16>, %x: tensor<8x4096xf16>, %a: tensor<8x4096xf16>) -> tensor<8x4096xf16> {
+  %o = mirage_kernel.graph_def(%H = %h : tensor<8x4096xf16>, %X = %x : tensor<8x4096xf16>, %A = %a : tensor<8x4096xf16>) -> tensor<8x4096xf16>
+      grid [8, 1, 1] block [512, 1, 1] forloop 1 {
+    %ht = input_loader %H imap <x = 0> : tensor<8x4096xf16> -> !mirage_block.stensor<1x4096xf16>
+    %xt = input_loader %X imap <x = 0> : tensor<8x4096xf16> -> !mirage_block.stensor<1x4096xf16>
+    %at = input_loader %A imap <x = 0> : tensor<8x4096xf16> -> !mirage_block.stensor<1x4096xf16>
+    %hn = rms_norm %ht size 4096 : !mirage_block.stensor<1x4096xf16>
+    %t = thread_graph %xt, %hn, %at : !mirage_block.stensor<1x4096xf16>, !mirage_block.stensor<1x4096xf16>, !mirage_block.stensor<1x4096xf16> -> !mirage_block.stensor<1x4096xf16> {
+    ^bb0(%p: f16, %q: f16, %r: f16):
+      %u = add %p, %q : f16
+      %v = mul %r, %u : f16
+      %w = add %p, %v : f16
+      yield %w : f16
+    }
+    %n = rms_norm %t size 4096 : !mirage_block.stensor<1x4096xf16>
+    %s = output_saver %n omap <x = 0> : !mirage_block.stensor<1x4096xf16> -> tensor<8x4096xf16>
+    yield %s : tensor<8x4096xf16>
+  }
+  return %o : tensor<8x4096xf16>
+}
+
+// -----
+
 // Four rows of 1024 per block, 128 threads: a warp per row, so its sums
 // need no shared memory and the kernel no barrier. The sum's per-row value
 // is scaled (mul_scalar on one value per thread) and subtracted from the
