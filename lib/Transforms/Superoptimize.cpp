@@ -56,7 +56,7 @@ constexpr double kWholeShare = 0.75;
 /// The candidates emit-candidates collects by default (max-candidates 0):
 /// the tuner measures them all, and the cost model's ranking is coarse
 /// (qknorm_gqa_bs1's fastest candidate on an H200, 8.4 µs against 9.8 of
-/// the best 8, was the cost model's 11th; docs/Search.md, "The pass").
+/// the best 8, was the cost model's 12th; docs/Search.md, "The pass").
 constexpr unsigned kTunedCandidates = 16;
 
 /// The time of the searches that follow a function's (or a part's) own
