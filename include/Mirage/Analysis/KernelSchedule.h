@@ -260,10 +260,10 @@ struct KernelSchedule {
   /// loaders also read R tiles and loop-invariant W tiles (one row of
   /// another length per row of S, each held whole by every thread of the
   /// row and only reduced) and its forloop_accums sum S or R values; no
-  /// reduction is needed. The loop is
-  /// unrolled: the loop-invariant ops once, the loop's ops per iteration,
-  /// its sums in f32 registers, then the ops after the loop. A split
-  /// µGraph's combining kernel runs so without a barrier per iteration.
+  /// reduction is needed. The loop is unrolled: the loop-invariant ops
+  /// once, the loop's ops per iteration, its sums in f32 registers, then the
+  /// ops after the loop. A split µGraph's combining kernel runs so without
+  /// a barrier per iteration.
   std::optional<RegisterRows> rowProgram;
   /// The unary op each matmul applies to its sums as it stores them.
   DenseMap<Operation *, Operation *> epilogues;

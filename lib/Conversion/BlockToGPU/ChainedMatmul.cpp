@@ -86,8 +86,6 @@ private:
   /// The registers with each round's sums rescaled from its slice's maxima
   /// to the block's, `maxima` (unchanged with one slice or no maxima).
   SmallVector<Value> rescaleToBlock(ValueRange registers, const Tile *maxima);
-  /// `exp(x - y)` in f32.
-  Value expOfDifference(Value x, Value y);
   /// Row `g + 8 * half` of `strip`, which is past E's last row in a strip
   /// of fewer than 16 rows.
   Value getRow(const Strip &strip, int64_t half) {
@@ -208,12 +206,6 @@ void ChainEmitter::addStep(int64_t round, const Strip &strip,
   }
 }
 
-Value ChainEmitter::expOfDifference(Value x, Value y) {
-  return emitElementwise(builder, loc, ElementwiseKind::Exp,
-                         {arith::SubFOp::create(builder, loc, x, y)},
-                         /*scalar=*/0.0);
-}
-
 void ChainEmitter::scaleRound(int64_t round, ArrayRef<Value> factors,
                               MutableArrayRef<Value> registers) {
   auto scale = [&](Value &value, int64_t half) {
@@ -266,7 +258,7 @@ SmallVector<Value> ChainEmitter::accumulate(
       Value old = max;
       max = arith::MaximumFOp::create(builder, loc, old, rowMax);
       // exp(-inf) is 0: the first iteration scales the zero sums by 0.
-      factors.push_back(expOfDifference(old, max));
+      factors.push_back(emitExpOfDifference(builder, loc, old, max));
       maxima.push_back(max);
     }
     scaleRound(round, factors, next);
@@ -301,13 +293,14 @@ SmallVector<Value> ChainEmitter::rescaleToBlock(ValueRange registers,
     Strip strip = getStrip(round);
     SmallVector<Value, 2> factors;
     for (int64_t half = 0; half < 2; ++half) {
-      // A row past the end takes the last row's factor (its sums are
-      // dropped).
-      Value row = arith::MinUIOp::create(builder, loc, getRow(strip, half),
-                                         index(rows - 1));
-      factors.push_back(
-          expOfDifference(scaled[chain.getMaxBase(round) + half],
-                          emitter.load(*maxima, rowCoordinates(strip, row))));
+      // In a strip of fewer than 16 rows, a row past the end takes the
+      // last row's factor (its sums are dropped).
+      Value row = getRow(strip, half);
+      if (rows % kTileM != 0)
+        row = arith::MinUIOp::create(builder, loc, row, index(rows - 1));
+      factors.push_back(emitExpOfDifference(
+          builder, loc, scaled[chain.getMaxBase(round) + half],
+          emitter.load(*maxima, rowCoordinates(strip, row))));
     }
     scaleRound(round, factors, scaled);
   }

@@ -592,6 +592,13 @@ Value mlir::mirage::emitDivide(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::DivFOp::create(b, loc, x, y, arith::FastMathFlags::afn);
 }
 
+Value mlir::mirage::emitExpOfDifference(OpBuilder &b, Location loc, Value x,
+                                        Value y) {
+  return emitElementwise(b, loc, ElementwiseKind::Exp,
+                         {arith::SubFOp::create(b, loc, x, y)},
+                         /*scalar=*/0.0);
+}
+
 Value mlir::mirage::emitRmsFactor(OpBuilder &b, Location loc, Value sum,
                                   int64_t size, double eps) {
   auto constant = [&](double value) -> Value {

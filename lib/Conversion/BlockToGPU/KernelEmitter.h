@@ -262,6 +262,11 @@ Value emitElementwise(OpBuilder &builder, Location loc, ElementwiseKind kind,
 /// every result is rounded to f16 or bf16 (8 or 11 bits) or feeds a sum.
 Value emitDivide(OpBuilder &builder, Location loc, Value x, Value y);
 
+/// `exp(x - y)` on f32: a running maximum's rescaling factor, `x` the
+/// maximum before a step and `y` after (exp(-inf) is 0, so the first step
+/// scales the zero sums by 0).
+Value emitExpOfDifference(OpBuilder &builder, Location loc, Value x, Value y);
+
 /// The factor `1 / sqrt(sum / size + eps)` by which rms_norm scales a group
 /// of `size` elements whose squares add up to `sum` (f32).
 Value emitRmsFactor(OpBuilder &builder, Location loc, Value sum, int64_t size,

@@ -325,11 +325,7 @@ void GraphDefLowering::accumulateRunningMax(block::ForloopAccumOp op) {
     Value old = emitter.load(acc, c);
     Value max = arith::MaximumFOp::create(b, loc, old, emitter.load(in, c));
     emitter.store(acc, c, max);
-    // exp(-inf) is 0: the first step scales the zero sums by 0.
-    emitter.store(factors, c,
-                  emitElementwise(b, loc, ElementwiseKind::Exp,
-                                  {arith::SubFOp::create(b, loc, old, max)},
-                                  /*scalar=*/0.0));
+    emitter.store(factors, c, emitExpOfDifference(b, loc, old, max));
   });
   emitter.barrier();
   // The factor of a row of a sum, given the row's coordinates (the sum's

@@ -187,6 +187,38 @@ func.func @one_token(%q: tensor<1x4x128xf16>, %k: tensor<1x128x1024xf16>, %v: te
 
 // -----
 
+// A whole strip (16 query rows) whose keys the 4 warps split: after the
+// loop each row's factor reads its own maximum, with no clamp of the row
+// (the clamp is for the rows past the end of a partial strip).
+// SCHED-LABEL: kernel whole_strip#0 on sm_90a
+// SCHED: register chain #3 matmul -> #9 matmul row sums 1 registers [0, 68) running max #6 forloop_accum
+// GPU-LABEL: gpu.func @whole_strip_kernel0
+// GPU-NOT: arith.minui
+// GPU: gpu.return
+func.func @whole_strip(%q: tensor<1x16x128xf16>, %k: tensor<1x128x1024xf16>, %v: tensor<1x1024x128xf16>) -> (tensor<1x16x512xf16>, tensor<1x16x4xf16>, tensor<1x16x4xf16>) {
+  %o:3 = mirage_kernel.graph_def(%Q = %q : tensor<1x16x128xf16>, %K = %k : tensor<1x128x1024xf16>, %V = %v : tensor<1x1024x128xf16>) -> (tensor<1x16x512xf16>, tensor<1x16x4xf16>, tensor<1x16x4xf16>) grid [1, 4, 1] block [128, 1, 1] forloop 4 {
+    %qt = input_loader %Q imap <x = 0> : tensor<1x16x128xf16> -> !mirage_block.stensor<1x16x128xf16>
+    %kt = input_loader %K imap <x = 0, y = 2> fmap 2 : tensor<1x128x1024xf16> -> !mirage_block.stensor<1x128x64xf16>
+    %vt = input_loader %V imap <x = 0, y = 1> fmap 1 : tensor<1x1024x128xf16> -> !mirage_block.stensor<1x64x128xf16>
+    %s = matmul %qt, %kt : !mirage_block.stensor<1x16x128xf16>, !mirage_block.stensor<1x128x64xf16> -> !mirage_block.stensor<1x16x64xf16>
+    %t = mul_scalar %s by 0.0883883461 : !mirage_block.stensor<1x16x64xf16>
+    %r = reduction_max %t dim 2 : !mirage_block.stensor<1x16x64xf16> -> !mirage_block.stensor<1x16x1xf16>
+    %m = forloop_accum %r max : !mirage_block.stensor<1x16x1xf16> -> !mirage_block.stensor<1x16x1xf16>
+    %d = sub %t, %m : !mirage_block.stensor<1x16x64xf16>, !mirage_block.stensor<1x16x1xf16> -> !mirage_block.stensor<1x16x64xf16>
+    %e = exp %d : !mirage_block.stensor<1x16x64xf16>
+    %ev = matmul %e, %vt : !mirage_block.stensor<1x16x64xf16>, !mirage_block.stensor<1x64x128xf16> -> !mirage_block.stensor<1x16x128xf16>
+    %acc = forloop_accum %ev sum : !mirage_block.stensor<1x16x128xf16> -> !mirage_block.stensor<1x16x128xf16>
+    %l = forloop_accum %e sum_last : !mirage_block.stensor<1x16x64xf16> -> !mirage_block.stensor<1x16x1xf16>
+    %ot = output_saver %acc omap <x = 0, y = 2> : !mirage_block.stensor<1x16x128xf16> -> tensor<1x16x512xf16>
+    %lt = output_saver %l omap <x = 0, y = 2> : !mirage_block.stensor<1x16x1xf16> -> tensor<1x16x4xf16>
+    %mt = output_saver %m omap <x = 0, y = 2> : !mirage_block.stensor<1x16x1xf16> -> tensor<1x16x4xf16>
+    yield %ot, %lt, %mt : tensor<1x16x512xf16>, tensor<1x16x4xf16>, tensor<1x16x4xf16>
+  }
+  return %o#0, %o#1, %o#2 : tensor<1x16x512xf16>, tensor<1x16x4xf16>, tensor<1x16x4xf16>
+}
+
+// -----
+
 // Scores that another op also reads (here their row sums, summed over the
 // loop) are not held by the chain alone: the shared form.
 // SCHED-LABEL: kernel scores_read_twice#0 on sm_90a
