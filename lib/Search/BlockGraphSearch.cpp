@@ -804,6 +804,49 @@ SmallVector<int64_t> search::getGridSizes(int64_t extent,
   return sizes;
 }
 
+std::string search::getTilingKey(const sem::Program &program) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  for (const Node &node : program.getKernelGraph().nodes) {
+    if (node.kind != OpKind::GraphDef) {
+      // A kernel-level op, a library call or a hoisted elementwise op.
+      os << sem::getOpName(node.kind) << ";";
+      continue;
+    }
+    const Graph &body = program.graphs[node.body];
+    os << llvm::formatv("[{0},{1},{2}];", body.grid[0], body.grid[1],
+                        body.grid[2]);
+  }
+  return key;
+}
+
+SmallVector<size_t> search::selectCandidates(ArrayRef<std::string> tilings,
+                                             size_t count, size_t extra) {
+  SmallVector<size_t> kept;
+  llvm::StringSet<> seen;
+  for (size_t i = 0, e = std::min(count, tilings.size()); i < e; ++i) {
+    kept.push_back(i);
+    seen.insert(tilings[i]);
+  }
+  for (size_t i = kept.size(); i < tilings.size() && extra != 0; ++i)
+    if (seen.insert(tilings[i]).second) {
+      kept.push_back(i);
+      --extra;
+    }
+  return kept;
+}
+
+void search::selectCandidates(std::vector<RankedProgram> &ranked, size_t count,
+                              size_t extra) {
+  SmallVector<std::string> tilings;
+  for (const RankedProgram &candidate : ranked)
+    tilings.push_back(getTilingKey(candidate.program));
+  std::vector<RankedProgram> kept;
+  for (size_t i : selectCandidates(tilings, count, extra))
+    kept.push_back(std::move(ranked[i]));
+  ranked = std::move(kept);
+}
+
 std::string search::getCandidateKey(const sem::Program &program) {
   sem::Program canonical = program;
   // Blocks are independent; a cluster's rank order is kept, as graph_defs

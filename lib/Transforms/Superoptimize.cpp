@@ -59,6 +59,13 @@ constexpr double kWholeShare = 0.75;
 /// the best 8, was the cost model's 12th; docs/Search.md, "The pass").
 constexpr unsigned kTunedCandidates = 16;
 
+/// The candidates of other tilings emit-candidates adds by default
+/// (extra-tilings -1) where candidates are composed or merged: the cost
+/// model ranks a GEMV's grid of 128 blocks first where 256 measure fastest
+/// (the Llama MLP's gate and up projections on an H200; docs/Search.md,
+/// "Other tilings").
+constexpr int32_t kExtraTilings = 4;
+
 /// The time of the searches that follow a function's (or a part's) own
 /// search: each takes an equal share of what is left when it starts.
 class ExtraTime {
@@ -211,6 +218,8 @@ struct SuperoptimizePass
         // No search completes more candidates than maxComplete.
         succeeded(checkRange<unsigned>("max-candidates", maxCandidates, 0,
                                        defaults.maxComplete)) &&
+        succeeded(checkRange<int32_t>("extra-tilings", extraTilings, -1,
+                                      int32_t(defaults.maxComplete))) &&
         succeeded(checkRange<double>("time-limit", timeLimit, 0,
                                      sem::kMaxTimeLimitSeconds)) &&
         succeeded(checkRange<unsigned>("oracle-timeout", oracleTimeout, 1,
@@ -234,6 +243,9 @@ struct SuperoptimizePass
     options.maxCandidates = maxCandidates != 0 ? maxCandidates
                             : emitCandidates   ? kTunedCandidates
                                                : 1;
+    options.extraTilings = extraTilings >= 0 ? extraTilings
+                           : emitCandidates  ? kExtraTilings
+                                             : 0;
     options.timeLimitSeconds = timeLimit;
     if (!singleKernels && !splitKernels)
       return getOperation().emitError(
@@ -449,7 +461,7 @@ struct SuperoptimizePass
         all.push_back(std::move(candidate));
     llvm::stable_sort(
         all, [](const auto &a, const auto &b) { return a.cost < b.cost; });
-    all.resize(std::min<size_t>(all.size(), options.maxCandidates));
+    search::selectCandidates(all, options.maxCandidates, options.extraTilings);
     return all;
   }
 
@@ -497,8 +509,12 @@ struct SuperoptimizePass
   std::vector<search::RankedProgram> searchCuts(
       StringRef key, const sem::Program &reference, ArrayRef<int32_t> cutNodes,
       const search::BlockSearchOptions &options, double seconds, int depth) {
-    // Candidates of each side composed: the side's best few.
+    // Candidates of each side composed: the side's best few, and one of
+    // each of a few other tilings when the options ask for such.
     constexpr size_t kSideCandidates = 3;
+    constexpr size_t kSideExtraTilings = 2;
+    size_t sideExtras =
+        std::min<size_t>(options.extraTilings, kSideExtraTilings);
     std::vector<search::RankedProgram> all;
     for (int32_t node : cutNodes) {
       std::optional<search::PrefixCut> cut = search::cutAt(reference, node);
@@ -508,9 +524,8 @@ struct SuperoptimizePass
         std::vector<search::RankedProgram> found = searchPart(
             llvm::formatv("{0}/cut-{1}-{2}", key, node, name).str(), side,
             options, seconds / double(2 * cutNodes.size()), depth);
-        for (search::RankedProgram &candidate : llvm::make_range(
-                 found.begin(),
-                 found.begin() + std::min(found.size(), kSideCandidates)))
+        search::selectCandidates(found, kSideCandidates, sideExtras);
+        for (search::RankedProgram &candidate : found)
           programs.push_back(std::move(candidate.program));
         programs.push_back(side);
         return programs;
@@ -698,8 +713,8 @@ struct SuperoptimizePass
     llvm::stable_sort(found.candidates, [](const auto &a, const auto &b) {
       return a.cost < b.cost;
     });
-    found.candidates.resize(
-        std::min<size_t>(found.candidates.size(), options.maxCandidates));
+    search::selectCandidates(found.candidates, options.maxCandidates,
+                             options.extraTilings);
     found.summary = llvm::formatv(
         "searched its {0} outputs one at a time ({1} candidates each); {2} "
         "compositions",
@@ -787,9 +802,13 @@ struct SuperoptimizePass
     llvm::stable_sort(merged, [](const auto &a, const auto &b) {
       return a.first.cost < b.first.cost;
     });
-    merged.resize(std::min<size_t>(merged.size(), options.maxCandidates));
+    SmallVector<std::string> tilings;
+    for (const auto &entry : merged)
+      tilings.push_back(search::getTilingKey(entry.first.program));
     size_t afterLeadingOpsKept = 0, acrossCutsKept = 0;
-    for (auto &[candidate, origin] : merged) {
+    for (size_t i : search::selectCandidates(tilings, options.maxCandidates,
+                                             options.extraTilings)) {
+      auto &[candidate, origin] = merged[i];
       afterLeadingOpsKept += origin == AfterLeadingOp;
       acrossCutsKept += origin == AcrossCut;
       result.candidates.push_back(std::move(candidate));

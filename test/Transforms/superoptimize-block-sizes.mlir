@@ -5,8 +5,8 @@
 // gets 128, and each such candidate is followed by its variant at 256
 // threads for the tuner to measure. threads=N fixes every block at N and
 // adds no variants.
-// RUN: mirage-opt %s --split-input-file --mirage-superoptimize='time-limit=20 emit-candidates=true max-candidates=2' 2>&1 | FileCheck %s --check-prefix=AUTO
-// RUN: mirage-opt %s --split-input-file --mirage-superoptimize='time-limit=20 emit-candidates=true max-candidates=2 threads=64' 2>&1 | FileCheck %s --check-prefix=FIXED
+// RUN: mirage-opt %s --split-input-file --mirage-superoptimize='time-limit=20 emit-candidates=true max-candidates=2 extra-tilings=0' 2>&1 | FileCheck %s --check-prefix=AUTO
+// RUN: mirage-opt %s --split-input-file --mirage-superoptimize='time-limit=20 emit-candidates=true max-candidates=2 extra-tilings=0 threads=64' 2>&1 | FileCheck %s --check-prefix=FIXED
 
 // AUTO-LABEL: func.func @softmax_candidate_0
 // AUTO: grid [4, 1, 1] block [1024, 1, 1]

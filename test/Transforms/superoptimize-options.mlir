@@ -9,8 +9,8 @@
 
 // The three best verified candidates as functions, cheapest first, each
 // with its estimate (at fixed block sizes: no block-size variants, which
-// superoptimize-block-sizes.mlir tests).
-// RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=2 max-candidates=3 emit-candidates=true threads=128' 2>/dev/null | FileCheck %s --check-prefix=TOPK
+// superoptimize-block-sizes.mlir tests; no candidates of other tilings).
+// RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=2 max-candidates=3 extra-tilings=0 emit-candidates=true threads=128' 2>/dev/null | FileCheck %s --check-prefix=TOPK
 // TOPK-LABEL: func.func @rmsnorm_linear(
 // TOPK: mirage_kernel.graph_def
 // TOPK: func.func @rmsnorm_linear_as_written({{.*}} attributes {mirage.tuning = {candidate = -1 : i64,
@@ -21,12 +21,26 @@
 // TOPK: func.func @rmsnorm_linear_candidate_2(
 // TOPK-NOT: func.func
 
-// The default with emit-candidates (max-candidates=0): 16 candidates, which
-// the tuner measures (the cost model's ranking is coarse; without
-// emit-candidates the search keeps 1).
+// Besides the cheapest, the cheapest of each of a few other tilings (the
+// grids of the graph_defs, and where library ops run): here the norm as a
+// library op before a kernel of grid [2, 1, 1], then of grid [1, 1, 1].
+// RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=2 max-candidates=3 extra-tilings=2 emit-candidates=true threads=128' 2>/dev/null | FileCheck %s --check-prefix=TILINGS
+// TILINGS: func.func @rmsnorm_linear_candidate_2(
+// TILINGS-NOT: mirage_kernel.rms_norm
+// TILINGS: func.func @rmsnorm_linear_candidate_3(
+// TILINGS-NEXT: mirage_kernel.rms_norm
+// TILINGS-NEXT: mirage_kernel.graph_def{{.*}} grid [2, 1, 1]
+// TILINGS: func.func @rmsnorm_linear_candidate_4(
+// TILINGS-NEXT: mirage_kernel.rms_norm
+// TILINGS-NEXT: mirage_kernel.graph_def{{.*}} grid [1, 1, 1]
+// TILINGS-NOT: func.func
+
+// The default with emit-candidates (max-candidates=0, extra-tilings=-1): 16
+// candidates and 4 of other tilings, which the tuner measures (the cost
+// model's ranking is coarse; without emit-candidates the search keeps 1).
 // RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=2 emit-candidates=true threads=128' 2>/dev/null | FileCheck %s --check-prefix=DEFAULTK
 // DEFAULTK: func.func @rmsnorm_linear_candidate_0(
-// DEFAULTK: func.func @rmsnorm_linear_candidate_15(
+// DEFAULTK: func.func @rmsnorm_linear_candidate_19(
 // DEFAULTK-NOT: func.func
 
 // Overrides: grid x over output rows only, the for-loop over x's columns
@@ -94,6 +108,8 @@
 // BLOCKS: error: max-blocks must be in [1, 2147483647], got 0
 // RUN: not mirage-opt %s --mirage-superoptimize='max-candidates=1000000' 2>&1 | FileCheck %s --check-prefix=CANDIDATES
 // CANDIDATES: error: max-candidates must be in [0, 100000], got 1000000
+// RUN: not mirage-opt %s --mirage-superoptimize='extra-tilings=-2' 2>&1 | FileCheck %s --check-prefix=BADTILINGS
+// BADTILINGS: error: extra-tilings must be in [-1, 100000], got -2
 // RUN: not mirage-opt %s --mirage-superoptimize='chip=sm_70' 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: error: chip must be sm_80 or sm_90a, got 'sm_70'
 // RUN: not mirage-opt %s --mirage-superoptimize='imaps=0,-1' 2>&1 | FileCheck %s --check-prefix=IMAPS

@@ -734,3 +734,18 @@ TEST(GridSizesTest, GoPastTheListedSizesUpToEightBlocksPerMultiprocessor) {
             (SmallVector<int64_t>{2, 4, 8, 16, 32, 64, 128, 256, 192, 96, 48,
                                   24, 12, 6, 3}));
 }
+
+TEST(SelectCandidatesTest, KeepsTheCheapestThenOneOfEachOtherTiling) {
+  // Tilings of candidates, cheapest first.
+  SmallVector<std::string> tilings = {"a", "a", "b", "a", "c", "c", "d"};
+  // Without extras: the cheapest `count`.
+  EXPECT_EQ(selectCandidates(tilings, 3, 0), (SmallVector<size_t>{0, 1, 2}));
+  // Then the cheapest of each tiling the first lack: c, then d.
+  EXPECT_EQ(selectCandidates(tilings, 2, 2), (SmallVector<size_t>{0, 1, 2, 4}));
+  EXPECT_EQ(selectCandidates(tilings, 3, 5),
+            (SmallVector<size_t>{0, 1, 2, 4, 6}));
+  // Fewer candidates than asked for.
+  EXPECT_EQ(selectCandidates(tilings, 16, 4),
+            (SmallVector<size_t>{0, 1, 2, 3, 4, 5, 6}));
+  EXPECT_TRUE(selectCandidates({}, 16, 4).empty());
+}

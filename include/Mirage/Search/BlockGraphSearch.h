@@ -58,6 +58,11 @@ struct BlockSearchOptions {
   unsigned maxComplete = 100000;
   /// The verified candidates to keep: the K cheapest.
   unsigned maxCandidates = 1;
+  /// Where the superoptimizer composes or merges candidates (the parts of a
+  /// function, the forms it searches), the candidates of other tilings it
+  /// keeps besides the `maxCandidates` cheapest (selectCandidates);
+  /// searchBlockGraphs does not read it.
+  unsigned extraTilings = 0;
   /// Launch overrides, empty when free. `omap`: the output dimension of grid
   /// axes x and y (-1: the axis is unused); a split launch's y axis splits a
   /// reduced dimension, so only x applies to it. `imaps`: for each input,
@@ -178,6 +183,25 @@ struct RankedProgram {
   sem::Program program;
   CostEstimate cost;
 };
+
+/// The tiling of `program`: the grid of each of its graph_defs, in order
+/// (library ops have none). Candidates of one tiling differ only in their
+/// for-loop ranges, maps, ops and block sizes.
+std::string getTilingKey(const sem::Program &program);
+
+/// Which of the candidates whose tilings (getTilingKey) are `tilings`,
+/// cheapest first, to keep: the first `count`, then the cheapest of each
+/// tiling those lack, up to `extra` of them. Returns their indices in
+/// increasing order (so still cheapest first). The cost model ranks
+/// tilings coarsely (a GEMV's grid of 128 blocks estimated cheaper than
+/// one of 256 that measures faster), so the tuner gets a few it would rank
+/// out.
+SmallVector<size_t> selectCandidates(ArrayRef<std::string> tilings,
+                                     size_t count, size_t extra);
+
+/// selectCandidates on `ranked` (cheapest first), in place.
+void selectCandidates(std::vector<RankedProgram> &ranked, size_t count,
+                      size_t extra);
 
 /// Adds the counts of `other` to `total` (times are not added).
 void addCounts(BlockSearchStatistics &total,

@@ -177,6 +177,10 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "Verified candidates to collect (complete candidates are verified "
            "cheapest first; 0: 16 with emit-candidates, whose candidates "
            "the tuner measures, else 1)">,
+    Option<"extraTilings", "extra-tilings", "int32_t", "-1",
+           "Candidates of other tilings (the grids of their graph_defs) "
+           "kept where candidates are composed or merged, besides the "
+           "max-candidates cheapest (-1: 4 with emit-candidates, else 0)">,
     Option<"timeLimit", "time-limit", "double", "60",
            "Seconds for the whole module, search, oracle and verification "
            "included, shared among its functions (0: no limit)">,

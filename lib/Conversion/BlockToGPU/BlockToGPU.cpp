@@ -35,23 +35,6 @@ namespace {
 // The pass
 //===----------------------------------------------------------------------===//
 
-/// On a chip with programmatic dependent launch, starts `kernel` with
-/// `griddepcontrol.launch_dependents` (the next kernel of the stream may be
-/// launched once every block of this one has started, so its blocks take
-/// the SMs this one leaves free rather than waiting for it to end) and
-/// `griddepcontrol.wait` (nothing runs before the kernels this one depends
-/// on have finished and their writes are visible). The runtime launches a
-/// kernel whose PTX waits so that it may overlap the kernel before it.
-void waitForGridDependencies(gpu::GPUFuncOp kernel, const Chip &chip) {
-  if (!chip.hasGridDependencies())
-    return;
-  OpBuilder builder = OpBuilder::atBlockBegin(&kernel.getBody().front());
-  for (NVVM::GridDepActionKind kind :
-       {NVVM::GridDepActionKind::launch_dependents,
-        NVVM::GridDepActionKind::wait})
-    NVVM::GriddepcontrolOp::create(builder, kernel.getLoc(), kind);
-}
-
 /// The suffix of a kernel's launch-shape constant; the runtime's reader of
 /// it is runtime/lib/Ptx.cpp (`scanPtxKernels`).
 constexpr StringLiteral kLaunchShapeSuffix = "__launch";
@@ -115,11 +98,12 @@ FailureOr<gpu::GPUFuncOp> lowerKernel(kernel::GraphDefOp graph, StringRef name,
   if (std::optional<ArrayRef<int32_t>> cluster = graph.getCluster())
     kernel->setAttr("nvvm.cluster_dim", builder.getDenseI32ArrayAttr(*cluster));
   kernels.insert(kernel);
-  if (failed(GraphDefLowering(graph, kernel, schedule, lowerings).run())) {
+  if (failed(GraphDefLowering(graph, kernel, schedule, lowerings,
+                              chip.hasGridDependencies())
+                 .run())) {
     kernels.erase(kernel);
     return failure();
   }
-  waitForGridDependencies(kernel, chip);
   recordLaunchShape(kernel, graph, kernels);
   return kernel;
 }

@@ -35,17 +35,28 @@ LogicalResult GraphDefLowering::run() {
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
   int64_t stages = schedule.stages;
+  launchDependents();
   if (schedule.rowProgram) {
+    waitForGridDependencies();
     lowerRowProgram(*schedule.rowProgram);
     return finishKernel();
   }
 
   // The copies go first: the preloaded tiles, then the stages of the first
-  // iterations; the ops wait for the former only.
-  preloadTiles();
+  // iterations; the ops wait for the former only. With TMA copies and grid
+  // dependencies, the stages' tiles of the function's inputs (a GEMV's
+  // weights) are copied before the wait for the kernel before, so that
+  // they stream while it ends.
+  allocatePreloads();
   allocateStages();
+  bool inputsFirst = gridDependencies && stageBarriers;
+  for (int64_t stage = 0; inputsFirst && stage + 1 < stages; ++stage)
+    copyStagedTiles(emitter.index(stage), Copies::FunctionInputs);
+  waitForGridDependencies();
+  preloadTiles();
   for (int64_t stage = 0; stage + 1 < stages; ++stage) {
-    copyStagedTiles(emitter.index(stage));
+    copyStagedTiles(emitter.index(stage),
+                    inputsFirst ? Copies::Others : Copies::All);
     if (!stageBarriers)
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
@@ -117,6 +128,18 @@ LogicalResult GraphDefLowering::run() {
       return failure();
   }
   return finishKernel();
+}
+
+void GraphDefLowering::launchDependents() {
+  if (gridDependencies)
+    NVVM::GriddepcontrolOp::create(emitter.getBuilder(), emitter.getLoc(),
+                                   NVVM::GridDepActionKind::launch_dependents);
+}
+
+void GraphDefLowering::waitForGridDependencies() {
+  if (gridDependencies)
+    NVVM::GriddepcontrolOp::create(emitter.getBuilder(), emitter.getLoc(),
+                                   NVVM::GridDepActionKind::wait);
 }
 
 LogicalResult GraphDefLowering::finishKernel() {

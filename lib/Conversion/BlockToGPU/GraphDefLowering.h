@@ -63,12 +63,16 @@ class BlockLowerings;
 /// Emits the body of the kernel of one graph_def.
 class GraphDefLowering {
 public:
-  /// Lowers `graph` into `kernel` by `schedule`.
+  /// Lowers `graph` into `kernel` by `schedule`; with `gridDependencies`
+  /// (a chip with programmatic dependent launch) the kernel lets the next
+  /// one launch early and waits for the kernels before it
+  /// (waitForGridDependencies).
   GraphDefLowering(kernel::GraphDefOp graph, gpu::GPUFuncOp kernel,
                    const KernelSchedule &schedule,
-                   const BlockLowerings &lowerings)
+                   const BlockLowerings &lowerings, bool gridDependencies)
       : graph(graph), kernel(kernel), emitter(kernel, graph.getBlock()),
-        schedule(schedule), lowerings(lowerings) {
+        schedule(schedule), lowerings(lowerings),
+        gridDependencies(gridDependencies) {
     emitter.setSharedPlan(schedule.buffers);
   }
 
@@ -82,10 +86,24 @@ public:
   Tile getLoaderTile(block::InputLoaderOp op, Value iteration);
   /// The stage of staged loader `op` that holds iteration `iteration`.
   Tile getStage(block::InputLoaderOp op, Value iteration);
-  /// Starts copying the tiles of the preloaded input_loaders into shared
-  /// memory (a loop-varying one's of every iteration), all in one
+  /// Allocates the shared memory of the preloaded input_loaders' tiles (a
+  /// loop-varying one's of every iteration).
+  void allocatePreloads();
+  /// Starts copying the preloaded tiles into shared memory, all in one
   /// `cp.async` group, so that the ops read them there.
   void preloadTiles();
+  /// With `gridDependencies`: lets the next kernel of the stream launch
+  /// once every block of this one has started (`griddepcontrol.
+  /// launch_dependents`), at the kernel's start.
+  void launchDependents();
+  /// With `gridDependencies`: waits until the kernels this one depends on
+  /// have finished and their writes are visible (`griddepcontrol.wait`).
+  /// Nothing but copies of the function's inputs (isFunctionInput) may
+  /// come before it: no kernel of the function writes those.
+  void waitForGridDependencies();
+  /// Whether `op` loads an input of the function (not a result of an
+  /// earlier kernel of it).
+  bool isFunctionInput(block::InputLoaderOp op) const;
   /// Allocates the stages of the staged input_loaders.
   void allocateStages();
   /// Adds a TMA descriptor parameter for every staged input_loader and one
@@ -95,10 +113,14 @@ public:
   /// at for-loop iteration `iteration`.
   SmallVector<Value, 5> getBoxCoordinates(block::InputLoaderOp op,
                                           Value iteration);
-  /// Starts the copies of every staged tile of iteration `iteration` into
-  /// its stage (they join the threads' next cp.async group, or complete on
-  /// the stage's mbarrier).
-  void copyStagedTiles(Value iteration);
+  /// Which staged tiles copyStagedTiles copies.
+  enum class Copies { All, FunctionInputs, Others };
+  /// Starts the copies of the staged tiles `which` of iteration `iteration`
+  /// into its stage (they join the threads' next cp.async group, or
+  /// complete on the stage's mbarrier, whose one arrival, announcing every
+  /// tile's bytes, comes with `All` and `FunctionInputs`; only TMA copies
+  /// are split).
+  void copyStagedTiles(Value iteration, Copies which = Copies::All);
   /// The mbarrier of the stage that holds iteration `iteration`.
   Value getStageBarrier(Value iteration);
   /// Emits the start of for-loop iteration `iteration` of a pipelined
@@ -227,6 +249,7 @@ public:
   DenseMap<Operation *, BlockArgument> tensorMaps;
   const KernelSchedule &schedule;
   const BlockLowerings &lowerings;
+  bool gridDependencies;
 };
 
 /// The lowerings of the block ops, by op: each emits one op of a graph_def

@@ -51,21 +51,40 @@ Tile GraphDefLowering::getStage(block::InputLoaderOp op, Value iteration) {
   return stage;
 }
 
+/// The global tile preloaded `loader` copies: a loop-varying loader's
+/// tiles of every iteration, from the first's.
+static Tile getPreloadedTile(GraphDefLowering &lowering,
+                             kernel::GraphDefOp graph,
+                             block::InputLoaderOp loader) {
+  Tile global = lowering.getLoaderTile(loader, Value());
+  if (loader.isLoopVarying())
+    global.shape = getWholeLoopShape(graph, loader);
+  return global;
+}
+
+void GraphDefLowering::allocatePreloads() {
+  for (Operation *op : schedule.preloaded) {
+    auto loader = cast<block::InputLoaderOp>(op);
+    Tile global = getPreloadedTile(*this, graph, loader);
+    preloaded[op] = emitter.allocateShared(
+        global.shape, global.storageType, kMaxVectorBytes,
+        getSharedSwizzle(loader.getResult()));
+  }
+}
+
 void GraphDefLowering::preloadTiles() {
   for (Operation *op : schedule.preloaded) {
     auto loader = cast<block::InputLoaderOp>(op);
-    // A loop-varying loader's tiles of every iteration, from the first's.
-    Tile global = getLoaderTile(loader, Value());
-    if (loader.isLoopVarying())
-      global.shape = getWholeLoopShape(graph, loader);
-    Tile shared = emitter.allocateShared(global.shape, global.storageType,
-                                         kMaxVectorBytes,
-                                         getSharedSwizzle(loader.getResult()));
-    emitter.copyAsync(global, shared);
-    preloaded[op] = shared;
+    emitter.copyAsync(getPreloadedTile(*this, graph, loader),
+                      preloaded.lookup(op));
   }
   if (!preloaded.empty())
     NVVM::CpAsyncCommitGroupOp::create(emitter.getBuilder(), emitter.getLoc());
+}
+
+bool GraphDefLowering::isFunctionInput(block::InputLoaderOp op) const {
+  auto source = cast<BlockArgument>(op.getSource());
+  return isa<BlockArgument>(graph->getOperand(source.getArgNumber()));
 }
 
 void GraphDefLowering::allocateStages() {
@@ -166,8 +185,9 @@ Value GraphDefLowering::getStageBarrier(Value iteration) {
   return emitter.getElementPointer(*stageBarriers, {stage});
 }
 
-void GraphDefLowering::copyStagedTiles(Value iteration) {
+void GraphDefLowering::copyStagedTiles(Value iteration, Copies which) {
   if (!stageBarriers) {
+    assert(which == Copies::All && "only TMA copies are split");
     for (Operation *op : staged.keys()) {
       auto loader = cast<block::InputLoaderOp>(op);
       emitter.copyAsync(getLoaderTile(loader, iteration),
@@ -175,6 +195,16 @@ void GraphDefLowering::copyStagedTiles(Value iteration) {
     }
     return;
   }
+  SmallVector<block::InputLoaderOp> loaders;
+  for (Operation *op : staged.keys()) {
+    auto loader = cast<block::InputLoaderOp>(op);
+    if (which == Copies::All ||
+        isFunctionInput(loader) == (which == Copies::FunctionInputs))
+      loaders.push_back(loader);
+  }
+  bool arrives = which != Copies::Others;
+  if (loaders.empty() && !arrives)
+    return;
   // One thread announces the stage's bytes (the stage's one arrival) and
   // starts one copy per tile, which completes them.
   OpBuilder &b = emitter.getBuilder();
@@ -186,16 +216,16 @@ void GraphDefLowering::copyStagedTiles(Value iteration) {
                             emitter.getThreadId(), emitter.index(0)));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(first.thenBlock()->getTerminator());
-  NVVM::MBarrierArriveExpectTxOp::create(
-      b, loc, /*res=*/Type(), barrier,
-      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(stageBytes)),
-      NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
-  for (Operation *op : staged.keys()) {
-    auto loader = cast<block::InputLoaderOp>(op);
+  if (arrives)
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, loc, /*res=*/Type(), barrier,
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(stageBytes)),
+        NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
+  for (block::InputLoaderOp loader : loaders) {
     Value address = arith::IndexCastOp::create(
         b, loc, b.getI64Type(),
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc,
-                                                       tensorMaps.lookup(op)));
+        memref::ExtractAlignedPointerAsIndexOp::create(
+            b, loc, tensorMaps.lookup(loader)));
     Value descriptor = LLVM::IntToPtrOp::create(
         b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
     // One box per block of columns (the whole tile if unblocked).
