@@ -61,9 +61,9 @@ constexpr unsigned kTunedCandidates = 16;
 
 /// The candidates of other tilings emit-candidates adds by default
 /// (extra-tilings -1) where candidates are composed or merged: the cost
-/// model ranks a GEMV's grid of 128 blocks first where 256 measure fastest
-/// (the Llama MLP's gate and up projections on an H200; docs/Search.md,
-/// "Other tilings").
+/// model ranks tilings coarsely (on an H200, Qwen2.5-7B's one-token norm +
+/// QKV projection won with the first of its others, 9.5 µs against 10.2;
+/// docs/Search.md, "The pass").
 constexpr int32_t kExtraTilings = 4;
 
 /// The time of the searches that follow a function's (or a part's) own
