@@ -141,6 +141,18 @@ benchmark takes `--suite generality` (no comparison bundles):
 MIRAGE_COMMIT=<commit> bash bench/gpu-pipeline.sh gpu-run/generality --suite generality --time-budget 380
 ```
 
+A suite longer than one call on one GPU (the generality suite's 26
+programs take about 32 s each) runs as one run over the GPUs of one machine:
+`bench/gpu-pipeline-gpus.sh N PIPELINE [COMPARISONS] --cases A,B,...`
+deals the cases in turn to N GPUs, each tunes and measures its cases with
+all their baselines at the same time as the others, and
+`bench/gpu/merge_results.py` joins the parts into `$OUT` (refusing parts of
+different runs or a case measured twice):
+
+```sh
+MIRAGE_COMMIT=<commit> bash bench/gpu-pipeline-gpus.sh 2 gpu-run/generality --cases <all 26> --suite generality --time-budget 380
+```
+
 The last step writes `bench/results/latest.json` (or `generality.json`),
 this page and its plot; keep the tuning database as
 `bench/results/<commit>-tuning.json`. Give the commit measured: the GPU

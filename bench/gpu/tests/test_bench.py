@@ -540,6 +540,62 @@ def test_update_reports_a_missing_result_directory(tmp_path):
     assert "bench.json" in result.stderr and "Traceback" not in result.stderr
 
 
+MERGE = REPO / "bench" / "gpu" / "merge_results.py"
+
+
+def write_part(directory, records, entries):
+    directory.mkdir()
+    kernel_results.save(directory, records, plot=False)
+    (directory / "tuning.json").write_text(json.dumps(
+        {"format": "mirage-tuning", "version": 3, "entries": entries}))
+
+
+def test_parts_of_a_run_on_several_gpus_merge_in_the_suites_order(tmp_path):
+    one = [entry(10.0, bundle="b", function="f")]
+    write_part(tmp_path / "gpu0", [record("lora", one)], [{"key": "a"}])
+    write_part(tmp_path / "gpu1", [record("gqa_bs1", one)], [{"key": "b"}])
+    result = run_script(MERGE, str(tmp_path / "out"), str(tmp_path / "gpu0"),
+                        str(tmp_path / "gpu1"))
+    assert result.returncode == 0, result.stderr
+    merged = kernel_results.load(tmp_path / "out" / "bench.json")
+    # gqa_bs1 comes before lora in the suite.
+    assert [r["case"] for r in merged] == ["gqa_bs1", "lora"]
+    tuning = json.loads((tmp_path / "out" / "tuning.json").read_text())
+    assert tuning["format"] == "mirage-tuning"
+    assert [e["key"] for e in tuning["entries"]] == ["a", "b"]
+    assert "| lora |" in (tmp_path / "out" / "bench.md").read_text()
+
+
+def test_parts_of_different_runs_or_one_case_twice_do_not_merge(tmp_path):
+    one = [entry(10.0, bundle="b", function="f")]
+    write_part(tmp_path / "a", [record("lora", one)], [])
+    write_part(tmp_path / "b", [record("lora", one)], [])
+    result = run_script(MERGE, str(tmp_path / "out"), str(tmp_path / "a"),
+                        str(tmp_path / "b"))
+    assert result.returncode == 2
+    assert "case lora is in two parts" in result.stderr
+    other = record("gqa_bs1", one)
+    other["commit"] = "0000000"
+    write_part(tmp_path / "c", [other], [])
+    result = run_script(MERGE, str(tmp_path / "out"), str(tmp_path / "a"),
+                        str(tmp_path / "c"))
+    assert result.returncode == 2
+    assert "the parts differ in commit" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_run_over_several_gpus_needs_their_count_and_the_cases(tmp_path):
+    script = REPO / "bench" / "gpu-pipeline-gpus.sh"
+    for arguments in (["2", str(tmp_path)], ["0", str(tmp_path), "--cases",
+                                             "lora"]):
+        result = subprocess.run(["bash", str(script), *arguments],
+                                capture_output=True, text=True,
+                                env=dict(os.environ, OUT=str(tmp_path / "o")))
+        assert result.returncode == 2, arguments
+        assert "usage:" in result.stderr
+
+
 #===---------------------------------------------------------------------===#
 # On a GPU
 #===---------------------------------------------------------------------===#
