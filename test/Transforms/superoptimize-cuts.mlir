@@ -16,6 +16,23 @@
 // RUN: mirage-opt %s --mirage-superoptimize='time-limit=0 forloop-ranges=1,2 grid-sizes=2,4,8 max-ops=4 max-candidates=2 emit-candidates=true use-tuning-db=false' 2>/dev/null | mirage-opt --mirage-check-equivalence=reference=mlp_as_written 2>&1 | FileCheck %s --check-prefix=PROOF
 // RUN: mirage-opt %s --mirage-superoptimize='time-limit=0 forloop-ranges=1,2 grid-sizes=2,4,8 max-candidates=2 kernel-prefixes=false cuts=false' 2>&1 | FileCheck %s --check-prefix=OFF
 
+// Candidates of other tilings (extra-tilings): each side of the cut also
+// gives the cheapest of up to 2 tilings its best 3 lack (the rest in a
+// kernel of 2 blocks here), so there are more compositions, and the
+// function keeps, besides its best K, the cheapest of tilings they lack.
+// RUN: mirage-opt %s --mirage-superoptimize='time-limit=0 forloop-ranges=1,2 grid-sizes=2,4,8 max-candidates=4 kernel-prefixes=false extra-tilings=0 threads=128 emit-candidates=true use-tuning-db=false' 2>&1 | FileCheck %s --check-prefix=ONEGRID
+// RUN: mirage-opt %s --mirage-superoptimize='time-limit=0 forloop-ranges=1,2 grid-sizes=2,4,8 max-candidates=4 kernel-prefixes=false extra-tilings=2 threads=128 emit-candidates=true use-tuning-db=false' 2>&1 | FileCheck %s --check-prefix=TILINGS
+// ONEGRID: kept 4 of 15 candidates made of the two sides of a cut
+// ONEGRID-NOT: grid [2, 1, 1]
+// TILINGS: kept 6 of 24 candidates made of the two sides of a cut
+// TILINGS: func.func @mlp_candidate_4(
+// TILINGS: mirage_kernel.graph_def{{.*}} grid [8, 1, 1]
+// TILINGS: mirage_kernel.graph_def{{.*}} grid [2, 1, 1]
+// TILINGS: func.func @mlp_candidate_5(
+// TILINGS: mirage_kernel.graph_def{{.*}} grid [4, 1, 1]
+// TILINGS: mirage_kernel.graph_def{{.*}} grid [2, 1, 1]
+// TILINGS-NOT: func.func @mlp_candidate_6
+
 // CHECK: remark: superoptimized: {{.*}}; kept {{[1-9]}} of {{[1-9][0-9]*}} candidates made of the two sides of a cut
 // CHECK: func.func @mlp(
 // CHECK: mirage_kernel.graph_def
