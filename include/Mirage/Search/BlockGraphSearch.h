@@ -184,9 +184,10 @@ struct RankedProgram {
   CostEstimate cost;
 };
 
-/// The tiling of `program`: the grid of each of its graph_defs, in order
-/// (library ops have none). Candidates of one tiling differ only in their
-/// for-loop ranges, maps, ops and block sizes.
+/// The tiling of `program`: the grid of each of its graph_defs and the name
+/// of each of its kernel-level ops (library calls, hoisted elementwise
+/// ops), in order. Candidates of one tiling differ only in their for-loop
+/// ranges, maps, block ops and block sizes.
 std::string getTilingKey(const sem::Program &program);
 
 /// Which of the candidates whose tilings (getTilingKey) are `tilings`,
