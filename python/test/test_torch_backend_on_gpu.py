@@ -1,6 +1,7 @@
 """torch.compile(backend="mirage") end to end on a GPU
 (docs/TorchCompile.md): a small norm + gated MLP block compiled under
-mode="reduce-overhead" matches eager; an op outside the set compiles and
+mode="reduce-overhead" matches eager, and so does grouped-query attention
+through SDPA with logits reaching ±30; an op outside the set compiles and
 runs; a graph that needs gradients goes to Inductor with a warning. Needs
 torch 2.4 or later, CUDA, the compiler library and the runtime library;
 elsewhere it skips. bench/gpu-torch-compile.sh runs it on the GPU machine.
@@ -70,6 +71,40 @@ def compiled_against_eager(block, batch=2, **options):
 def test_a_block_under_cuda_graphs_matches_eager():
     reports = compiled_against_eager(Block(), mode="reduce-overhead")
     assert reports and all("kept" in r for r in reports)
+
+
+class Attention(nn.Module):
+    """One decode token of 8 query heads over 2 KV heads and 256 keys,
+    the keys and values repeated per query head as Hugging Face's
+    repeat_kv does."""
+
+    def forward(self, q, k, v):
+        def repeat(x):
+            return x[:, :, None].expand(2, 2, 4, 256, 64).reshape(
+                2, 8, 256, 64)
+        return nn.functional.scaled_dot_product_attention(q, repeat(k),
+                                                          repeat(v))
+
+
+def test_attention_under_cuda_graphs_matches_eager_with_large_logits():
+    torch.manual_seed(0)
+    q = torch.randn(2, 8, 1, 64, device="cuda", dtype=torch.float16) * 8
+    k, v = (torch.randn(2, 2, 256, 64, device="cuda", dtype=torch.float16)
+            for _ in range(2))
+    with torch.no_grad():
+        logits = (q.float() @ k.float().repeat_interleave(4, 1).transpose(
+            -1, -2)) / 8
+        assert logits.abs().max() > 30
+        expected = Attention()(q, k, v)
+        function = torch.compile(Attention(), backend="mirage",
+                                 dynamic=False, mode="reduce-overhead")
+        for _ in range(3):
+            got = function(q, k, v)
+    error = (got.float() - expected.float()).abs().max().item()
+    assert error <= 2e-2 * expected.float().abs().max().item()
+    [report] = mirage.torch.reports()
+    assert "scaled_dot_product_attention" in report["ops"]
+    assert report["kept"] or "us against Inductor" in report["reason"]
 
 
 def test_an_op_outside_the_set_compiles_and_runs():

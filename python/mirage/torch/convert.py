@@ -22,11 +22,13 @@ import torch
 
 from mirage import graph as kernel_graph
 
-__all__ = ["Unsupported", "Input", "Output", "Converted", "is_supported",
+__all__ = ["DTYPES", "Unsupported", "Input", "Output", "Converted",
+           "is_supported",
            "is_matmul", "is_row_reduction", "convert", "has_symbolic_shape",
            "rms_norm", "tensor_meta"]
 
-_DTYPES = {torch.float16: kernel_graph.float16,
+#: The kernel graph's dtype of each torch dtype a subgraph may hold.
+DTYPES = {torch.float16: kernel_graph.float16,
            torch.bfloat16: kernel_graph.bfloat16}
 
 
@@ -199,7 +201,7 @@ def is_supported(node, is_static):
     if kind is None:
         return False
     result = tensor_meta(node)
-    if result is None or result[1] not in _DTYPES or not result[0]:
+    if result is None or result[1] not in DTYPES or not result[0]:
         return False
     try:
         _Converter([node], is_static).node(node)
@@ -214,7 +216,10 @@ class Input:
     """A kernel input of a converted subgraph, made from the subgraph's
     arguments (FX nodes, `Converted.arguments`) at `sources`:
 
-    - "rows": one argument reshaped into row form `shape`;
+    - "rows": one argument reshaped into `shape` (its row form, or an
+      attention operand's matrices, mirage.torch.attention);
+    - "transposed": one argument with its last two dimensions swapped,
+      reshaped into `shape` (attention's keys): a copy per call;
     - "weights": linear layers' weights (n_i, k) stacked, each column j
       times scale[j] when `scaled` (the last source is then the scale: a
       norm's weight folded into the layers it feeds), transposed into
@@ -279,7 +284,7 @@ class _Converter:
 
     def source(self, node):
         meta = tensor_meta(node)
-        if meta is None or meta[1] not in _DTYPES:
+        if meta is None or meta[1] not in DTYPES:
             self.fail(node, "an input that is no half-precision tensor of "
                       "static shape")
         if node not in self.arguments:
@@ -292,7 +297,7 @@ class _Converter:
             sources = tuple(self.source(n) for n in nodes)
             self.inputs.append(Input(kind, sources, shape, scaled))
             self.input_tensors[key] = self.graph.new_input(
-                shape, dtype=_DTYPES[tensor_meta(nodes[0])[1]])
+                shape, dtype=DTYPES[tensor_meta(nodes[0])[1]])
         return self.input_tensors[key]
 
     def input(self, node, shape):

@@ -26,7 +26,7 @@ from typing import Optional
 
 import torch
 
-from mirage.torch import convert, ops, partition
+from mirage.torch import attention, convert, ops, partition
 
 __all__ = ["Config", "config", "Subgraph", "backend", "transform",
            "reports", "clear_reports"]
@@ -127,7 +127,10 @@ class Subgraph:
             if spec.kind == "weights":
                 tensor = self._weights(index, spec, arguments)
             else:
-                tensor = arguments[spec.sources[0]].reshape(spec.shape)
+                tensor = arguments[spec.sources[0]]
+                if spec.kind == "transposed":
+                    tensor = tensor.transpose(-1, -2)
+                tensor = tensor.reshape(spec.shape)
                 if not tensor.is_contiguous():
                     tensor = tensor.contiguous()
             tensors.append(tensor)
@@ -171,7 +174,10 @@ def transform(gm, example_inputs, make_subgraph, max_matmuls=3):
                  "kept": False}
         report.append(entry)
         try:
-            converted = convert.convert(nodes, static.__contains__)
+            if attention.is_attention(nodes[-1]):
+                converted = attention.convert_piece(nodes)
+            else:
+                converted = convert.convert(nodes, static.__contains__)
         except convert.Unsupported as error:
             entry["reason"] = f"not expressed: {error}"
             continue

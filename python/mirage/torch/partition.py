@@ -11,7 +11,8 @@ the rest of the graph), splits each in topological order into pieces of at
 most `max_matmuls` matmuls (the sizes the search handles), starting a new
 piece at a norm that follows a matmul, and keeps those with a matmul:
 elementwise ops and norms alone are left to Inductor, which fuses them as
-well. `replace` swaps a subgraph for one call node.
+well. Each scaled dot-product attention is a piece of its own
+(mirage.torch.attention). `replace` swaps a subgraph for one call node.
 """
 
 import itertools
@@ -21,7 +22,7 @@ import torch
 from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 
-from mirage.torch import convert
+from mirage.torch import attention, convert
 
 __all__ = ["merge_linked", "prepare", "propose", "replace", "static_inputs"]
 
@@ -190,7 +191,23 @@ def propose(gm, static, max_matmuls=3):
     for component in merge_linked(components):
         pieces.extend(_split(sorted(component, key=order.__getitem__),
                              max_matmuls))
-    return [p for p in pieces if any(convert.is_matmul(n) for n in p)]
+    pieces = [p for p in pieces if any(convert.is_matmul(n) for n in p)]
+    return pieces + _attention_pieces(gm)
+
+
+def _attention_pieces(gm):
+    """A piece for each scaled_dot_product_attention that
+    mirage.torch.attention expresses (the nodes that repeat its keys and
+    values per query head, then the call); the others stay, with the
+    reason in the report."""
+    pieces = []
+    for node in gm.graph.nodes:
+        if attention.is_attention(node):
+            try:
+                pieces.append(attention.piece(node))
+            except convert.Unsupported:
+                pieces.append([node])
+    return pieces
 
 
 def _is_convex(nodes):
