@@ -9,6 +9,7 @@ test_torch_backend.py.
 """
 
 import math
+import operator
 
 import pytest
 
@@ -17,7 +18,7 @@ pytest.importorskip("torch.fx.passes.infra.partitioner")
 
 from torch import nn  # noqa: E402
 
-from mirage.torch import attention, dynamo  # noqa: E402
+from mirage.torch import attention, dynamo, ops  # noqa: E402
 from test_torch_backend import (assert_close, calls, interpreted,  # noqa: E402
                                 reference, traced)
 
@@ -91,11 +92,32 @@ def test_grouped_query_attention_becomes_one_piece(form):
     text = converted.graph.to_mlir()
     assert "mirage_kernel.reduction_max" in text
     assert "mirage_kernel.mul_scalar" in text
-    # The repeating nodes went with the piece.
-    assert [n.op for n in gm.graph.nodes] == [
-        "placeholder"] * 3 + ["call_function"] * 2 + ["output"]
+    # The repeating nodes went with the piece; K comes stored transposed,
+    # a copy the graph makes (Inductor fuses it with K's producer), so
+    # that the piece's transpose of it is a view.
+    assert [(n.op, n.target) for n in gm.graph.nodes
+            if n.op != "placeholder"] == [
+        ("call_method", "transpose"), ("call_method", "contiguous"),
+        ("call_method", "transpose"), ("call_function", ops.target()),
+        ("call_function", operator.getitem), ("output", "output")]
     assert len(calls(gm)) == 1
     assert_close(gm(*inputs), reference(module, inputs))
+    stored = attention_argument(gm, 1, inputs)
+    assert stored.transpose(-1, -2).is_contiguous()
+
+
+def attention_argument(gm, index, inputs):
+    """The value of argument `index` of gm's Mirage call on `inputs` (the
+    graph before the call holds placeholders and tensor methods)."""
+    [call] = calls(gm)
+    values = dict(zip([n for n in gm.graph.nodes if n.op == "placeholder"],
+                      inputs))
+    for node in gm.graph.nodes:
+        if node is call:
+            return values[node.args[1][index]]
+        if node.op == "call_method":
+            tensor, *rest = node.args
+            values[node] = getattr(values[tensor], node.target)(*rest)
 
 
 def test_several_query_tokens_and_a_given_scale():

@@ -219,7 +219,9 @@ class Input:
     - "rows": one argument reshaped into `shape` (its row form, or an
       attention operand's matrices, mirage.torch.attention);
     - "transposed": one argument with its last two dimensions swapped,
-      reshaped into `shape` (attention's keys): a copy per call;
+      reshaped into `shape` (attention's keys). In a model's graph the
+      argument comes stored transposed (partition.stored_transposed), so
+      this is a view; otherwise a copy per call;
     - "weights": linear layers' weights (n_i, k) stacked, each column j
       times scale[j] when `scaled` (the last source is then the scale: a
       norm's weight folded into the layers it feeds), transposed into

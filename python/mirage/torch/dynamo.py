@@ -192,8 +192,14 @@ def transform(gm, example_inputs, make_subgraph, max_matmuls=3):
         key = ops.register(subgraph, "\n".join(
             [graph_digest, subgraph.describe()] +
             [n.name for n in converted.arguments]))
+        arguments = list(converted.arguments)
+        for spec in converted.inputs:
+            if spec.kind == "transposed":
+                index = spec.sources[0]
+                arguments[index] = partition.stored_transposed(
+                    gm, arguments[index])
         partition.replace(gm, nodes, converted.outputs, ops.target(),
-                          (key, list(converted.arguments)))
+                          (key, arguments))
     return report
 
 

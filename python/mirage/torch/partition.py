@@ -24,7 +24,8 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 
 from mirage.torch import attention, convert
 
-__all__ = ["merge_linked", "prepare", "propose", "replace", "static_inputs"]
+__all__ = ["merge_linked", "prepare", "propose", "replace", "static_inputs",
+           "stored_transposed"]
 
 _MODULE_FUNCTIONS = {
     torch.nn.SiLU: torch.nn.functional.silu,
@@ -310,6 +311,21 @@ def _stable_topological_sort(graph):
         if before.next is not node:
             before.append(node)
     graph.lint()
+
+
+def stored_transposed(gm, node):
+    """A node after `node` whose value is `node`'s, stored with its last
+    two dimensions swapped: the transpose of a contiguous copy of its
+    transpose. The copy is the graph's, so Inductor fuses it into the
+    kernel that makes `node` (the cat of a KV cache and the new keys), and
+    a piece's "transposed" input (convert.Input) is then a view of it."""
+    graph = gm.graph
+    with graph.inserting_after(node):
+        swapped = graph.call_method("transpose", (node, -1, -2))
+    with graph.inserting_after(swapped):
+        copied = graph.call_method("contiguous", (swapped,))
+    with graph.inserting_after(copied):
+        return graph.call_method("transpose", (copied, -1, -2))
 
 
 def replace(gm, nodes, outputs, target, args):
