@@ -162,3 +162,13 @@ def test_attention_the_backend_leaves_says_why(case, reason):
     assert not entry["kept"]
     assert reason in entry["reason"]
     assert gm.code == before
+
+
+def test_attention_on_a_shape_that_is_not_static_stays():
+    gm, inputs = traced(Attention(), *SHAPES)
+    q = next(n for n in gm.graph.nodes if n.op == "placeholder")
+    q.meta = {}
+    [entry] = dynamo.transform(gm, inputs, interpreted)
+    assert not entry["kept"]
+    assert "not 4-D of static shape" in entry["reason"]
+    assert not calls(gm)

@@ -20,3 +20,11 @@ def test_a_row_with_both_has_both_speedups():
     torch_compile.add_speedups(row)
     assert row["speedup_vs_max_autotune"] == pytest.approx(1.2)
     assert row["gpu_speedup_vs_max_autotune"] == pytest.approx(2.0)
+
+
+def test_the_layer_attends_over_keys_the_tilings_divide():
+    # Over 1025 keys the search finds no attention kernel that helps
+    # (docs/TorchCompile.md, "Attention"): 1023 cached keys and the new one.
+    model, inputs = torch_compile.layer_case(1)
+    cached = inputs[1].shape[2]
+    assert cached + 1 == 1024

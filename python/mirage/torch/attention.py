@@ -161,8 +161,14 @@ def piece(node):
 
 def convert_piece(nodes):
     """Attention piece `nodes` (as `piece` gives them) as a
-    convert.Converted."""
-    node = nodes[-1]
+    convert.Converted; Unsupported when it is not expressed."""
+    try:
+        return _convert(nodes[-1])
+    except (ValueError, TypeError) as error:
+        raise convert.Unsupported(str(error)) from error
+
+
+def _convert(node):
     query, k, v, _, scale = _parts(node)
     b, heads, t, d = _shape(query)
     kv_heads, s, dv = _shape(k)[1], _shape(k)[2], _shape(v)[3]

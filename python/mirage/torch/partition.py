@@ -206,7 +206,8 @@ def _attention_pieces(gm):
         if attention.is_attention(node):
             try:
                 pieces.append(attention.piece(node))
-            except convert.Unsupported:
+            except (convert.Unsupported, ValueError, TypeError):
+                # The call alone: its conversion reports why.
                 pieces.append([node])
     return pieces
 
