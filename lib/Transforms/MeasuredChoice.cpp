@@ -56,6 +56,7 @@ mlir::mirage::lookupMeasuredChoice(StringRef path, StringRef key,
   choice.candidate = winner.candidate;
   choice.medianUs = winner.medianUs;
   choice.triton = winner.backend == ::mirage::runtime::TuningBackend::Triton;
+  choice.overlap = winner.overlap;
   if (choice.candidate == kAsWrittenCandidate)
     return std::optional<MeasuredChoice>(std::move(choice));
 

@@ -600,17 +600,22 @@ struct SuperoptimizePass
     std::string measured = llvm::formatv(
         "{0:f1} us on {1} ({2}; tuning database '{3}')", (*choice)->medianUs,
         (*choice)->device, (*choice)->date, *path);
-    // The Python API runs a function so marked as its Triton module.
-    auto markBackend = [&] {
+    // The Python API runs a function so marked as its Triton module; the
+    // runtime launches one marked without overlap kernel after kernel.
+    auto markChoice = [&] {
       if ((*choice)->triton)
         function->setAttr(kBackendAttrName,
                           StringAttr::get(function.getContext(), "triton"));
+      if (!(*choice)->overlap)
+        function->setAttr(kOverlapAttrName,
+                          BoolAttr::get(function.getContext(), false));
     };
     StringRef asTriton = (*choice)->triton ? " as Triton" : "";
+    StringRef serial = (*choice)->overlap ? "" : ", without overlap";
     if (!(*choice)->program) {
-      markBackend();
+      markChoice();
       function.emitRemark("left as written, measured fastest")
-          << asTriton << ": " << measured;
+          << asTriton << serial << ": " << measured;
       return true;
     }
     // Anyone who can change the file can change the winner: it replaces the
@@ -641,10 +646,11 @@ struct SuperoptimizePass
     search::RankedProgram winner{*(*choice)->program, {}};
     if (failed(replaceBody(function, {&winner, /*projected=*/false})))
       return failure();
-    markBackend();
+    markChoice();
     function.emitRemark("superoptimized, measured winner (candidate ")
         << (*choice)->candidate << " of its tuning group"
-        << ((*choice)->triton ? ", as Triton" : "") << "): " << measured;
+        << ((*choice)->triton ? ", as Triton" : "") << serial
+        << "): " << measured;
     return true;
   }
 

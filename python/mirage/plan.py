@@ -528,7 +528,7 @@ class _PlanReader:
     def read_function(self, value, path):
         _check_object(value, path,
                       ("name", "inputs", "outputs", "buffers", "launches",
-                       "program", "reference", "tuning"))
+                       "program", "reference", "tuning", "overlap"))
         name = _name(_field(value, path, "name"), _member(path, "name"))
         inputs = _read_tensors(_field(value, path, "inputs"),
                                _member(path, "inputs"))
@@ -553,6 +553,8 @@ class _PlanReader:
                 _require_object(value[key], _member(path, key))
         if "tuning" in value:
             _read_tuning(value["tuning"], _member(path, "tuning"))
+        if not isinstance(value.get("overlap", True), bool):
+            _fail(_member(path, "overlap"), "expected true or false")
         return FunctionSpec(name, inputs, outputs, value.get("reference"),
                             value.get("program"), value.get("tuning"))
 

@@ -64,6 +64,15 @@ def test_plan_errors_name_the_bundle_and_the_field(tmp_path):
     bad["functions"].append(bad["functions"][0])
     with pytest.raises(PlanError, match="duplicate function name"):
         read_plan(write_plan(tmp_path, bad))
+    # A function the tuner measured faster without programmatic dependent
+    # launch says "overlap": false.
+    serial = json.loads(json.dumps(good))
+    serial["functions"][0]["overlap"] = False
+    read_plan(write_plan(tmp_path, serial))
+    serial["functions"][0]["overlap"] = 0
+    with pytest.raises(PlanError, match=re.escape(
+            at + "functions[0].overlap: expected true or false")):
+        read_plan(write_plan(tmp_path, serial))
     with pytest.raises(PlanError, match="ptx: expected at least one chip"):
         read_plan(write_plan(tmp_path, dict(good, ptx={})))
     plan = read_plan(write_plan(tmp_path, good))

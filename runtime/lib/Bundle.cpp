@@ -297,7 +297,7 @@ Error Bundle::prepareKernels() {
       const Launch &launch = function.launches[l];
       auto scanned = ptxKernels.find(launch.kernel);
       loaded[f].overlapsPrevious.push_back(
-          overlap && !launch.library && l > 0 &&
+          overlap && function.overlap && !launch.library && l > 0 &&
           !function.launches[l - 1].library && scanned != ptxKernels.end() &&
           scanned->second.waitsForGridDependencies);
       if (launch.library) {
@@ -519,9 +519,20 @@ Error Bundle::prepareLibrary() {
   return Error::success();
 }
 
+bool Bundle::mayOverlap(std::string_view name) const {
+  Expected<const Function *> found = bundlePlan.lookup(name);
+  if (!found) {
+    (void)found.takeError();
+    return false;
+  }
+  const std::vector<bool> &overlaps =
+      loaded[*found - bundlePlan.functions.data()].overlapsPrevious;
+  return std::find(overlaps.begin(), overlaps.end(), true) != overlaps.end();
+}
+
 Error Bundle::run(std::string_view name, const std::vector<TensorArg> &inputs,
-                  const std::vector<TensorArg> &outputs,
-                  CUstream stream) const {
+                  const std::vector<TensorArg> &outputs, CUstream stream,
+                  bool overlap) const {
   Expected<const Function *> found = bundlePlan.lookup(name);
   if (!found)
     return found.takeError();
@@ -608,7 +619,7 @@ Error Bundle::run(std::string_view name, const std::vector<TensorArg> &inputs,
       cluster.value.clusterDim.y = launch.cluster[1];
       cluster.value.clusterDim.z = launch.cluster[2];
     }
-    if (state.overlapsPrevious[l]) {
+    if (overlap && state.overlapsPrevious[l]) {
       // The kernel waits (griddepcontrol.wait) before touching memory, so
       // it may launch while the one before it finishes.
       CUlaunchAttribute &overlap = attributes[config.numAttrs++];

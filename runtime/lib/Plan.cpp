@@ -252,7 +252,7 @@ private:
     Function function;
     if (!checkObject(value, path,
                      {"name", "inputs", "outputs", "buffers", "launches",
-                      "program", "reference", "tuning"}))
+                      "program", "reference", "tuning", "overlap"}))
       return function;
     if (const json::Value *functionName = field(value, path, "name"))
       function.name = name(*functionName, member(path, "name"));
@@ -279,6 +279,12 @@ private:
       function.program = json::write(*program);
     if (const json::Value *tuning = value.find("tuning"))
       function.tuning = readTuning(*tuning, member(path, "tuning"));
+    if (const json::Value *overlap = value.find("overlap")) {
+      if (overlap->isBool())
+        function.overlap = overlap->getBool();
+      else
+        fail(member(path, "overlap"), "expected true or false");
+    }
     return function;
   }
 

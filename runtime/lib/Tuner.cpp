@@ -173,7 +173,7 @@ Tuner::runOnce(const Function &function, const std::vector<TensorArg> &inputs,
 Expected<double> Tuner::timeGraph(const Function &function,
                                   const std::vector<TensorArg> &inputs,
                                   const std::vector<TensorArg> &outputs,
-                                  int calls, bool flush) {
+                                  int calls, bool flush, bool overlap) {
   Graph graph;
   if (Error error = checkDriver(
           cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
@@ -181,7 +181,7 @@ Expected<double> Tuner::timeGraph(const Function &function,
     return error;
   Error launched = Error::success();
   for (int call = 0; call < calls && !launched; ++call)
-    launched = bundle.run(function.name, inputs, outputs, stream);
+    launched = bundle.run(function.name, inputs, outputs, stream, overlap);
   // The capture must end even when enqueueing failed.
   Error ended = checkDriver(cuStreamEndCapture(stream, &graph.graph),
                             "cuStreamEndCapture");
@@ -232,17 +232,28 @@ Error Tuner::time(const Function &function,
                   const std::vector<TensorArg> &inputs,
                   const std::vector<TensorArg> &outputs,
                   TuningMeasurement &measurement) {
-  Expected<double> cold =
-      timeGraph(function, inputs, outputs, /*calls=*/1, /*flush=*/true);
-  if (!cold)
-    return cold.takeError();
-  Expected<double> warm =
-      timeGraph(function, inputs, outputs, warmCalls, /*flush=*/false);
-  if (!warm)
-    return warm.takeError();
-  measurement.coldUs = *cold;
-  measurement.warmUs = *warm;
-  measurement.medianUs = std::min(*cold, *warm);
+  // With programmatic dependent launch, and again without it where it
+  // applies: which is faster depends on the kernels beside each other
+  // (docs/Runtime.md, "Overlap"), so the choice is measured.
+  for (bool overlap : {true, false}) {
+    if (!overlap && !bundle.mayOverlap(function.name))
+      break;
+    Expected<double> cold = timeGraph(function, inputs, outputs, /*calls=*/1,
+                                      /*flush=*/true, overlap);
+    if (!cold)
+      return cold.takeError();
+    Expected<double> warm = timeGraph(function, inputs, outputs, warmCalls,
+                                      /*flush=*/false, overlap);
+    if (!warm)
+      return warm.takeError();
+    double time = std::min(*cold, *warm);
+    if (overlap || time < *measurement.medianUs) {
+      measurement.coldUs = *cold;
+      measurement.warmUs = *warm;
+      measurement.medianUs = time;
+      measurement.overlap = overlap;
+    }
+  }
   return Error::success();
 }
 
@@ -421,8 +432,9 @@ Tuner::tune(const TuningGroup &group,
   // PTX forms, then among all.
   auto winnerAt = [&](size_t index) {
     const TuningMeasurement &winner = (*measurements)[index];
-    return TuningWinner{winner.function, winner.candidate, *winner.medianUs,
-                        functions[index]->program, winner.backend};
+    return TuningWinner{winner.function,  winner.candidate,
+                        *winner.medianUs, functions[index]->program,
+                        winner.backend,   winner.overlap};
   };
   TuningWinner ptxWinner =
       winnerAt(fastestCorrect(*measurements) - measurements->data());

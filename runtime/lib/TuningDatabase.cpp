@@ -53,8 +53,8 @@ constexpr int64_t maxCandidate = std::numeric_limits<int32_t>::max();
 
 /// The version this runtime writes; it reads every version up to it.
 /// Version 2 added each measurement's cold_us and warm_us; version 3 the
-/// backend of measurements and winners.
-constexpr int databaseVersion = 3;
+/// backend of measurements and winners; version 4 their overlap.
+constexpr int databaseVersion = 4;
 
 /// Reads a database's JSON tree into entries; see json::Reader.
 class DatabaseReader : json::Reader {
@@ -169,8 +169,9 @@ private:
                                     const std::string &path) {
     TuningMeasurement measurement;
     if (!checkObject(value, path,
-                     {"function", "candidate", "backend", "status", "median_us",
-                      "cold_us", "warm_us", "max_rel_err", "message"}))
+                     {"function", "candidate", "backend", "overlap", "status",
+                      "median_us", "cold_us", "warm_us", "max_rel_err",
+                      "message"}))
       return measurement;
     if (const json::Value *function = field(value, path, "function"))
       measurement.function =
@@ -180,6 +181,8 @@ private:
           integer(*candidate, member(path, "candidate"), -1, maxCandidate);
     if (const json::Value *backend = value.find("backend"))
       measurement.backend = readBackend(*backend, member(path, "backend"));
+    if (const json::Value *overlap = value.find("overlap"))
+      measurement.overlap = readOverlap(*overlap, member(path, "overlap"));
     if (const json::Value *status = field(value, path, "status")) {
       std::string name = requireString(*status, member(path, "status"));
       bool known = false;
@@ -223,9 +226,9 @@ private:
   TuningWinner readWinner(const json::Value &value, const std::string &path,
                           const std::vector<TuningMeasurement> &measurements) {
     TuningWinner winner;
-    if (!checkObject(
-            value, path,
-            {"function", "candidate", "backend", "median_us", "program"}))
+    if (!checkObject(value, path,
+                     {"function", "candidate", "backend", "overlap",
+                      "median_us", "program"}))
       return winner;
     if (const json::Value *function = field(value, path, "function"))
       winner.function = nonEmptyString(*function, member(path, "function"));
@@ -234,6 +237,8 @@ private:
           integer(*candidate, member(path, "candidate"), -1, maxCandidate);
     if (const json::Value *backend = value.find("backend"))
       winner.backend = readBackend(*backend, member(path, "backend"));
+    if (const json::Value *overlap = value.find("overlap"))
+      winner.overlap = readOverlap(*overlap, member(path, "overlap"));
     if (const json::Value *median = field(value, path, "median_us"))
       winner.medianUs = nonNegativeNumber(*median, member(path, "median_us"));
     if (const json::Value *program = value.find("program"))
@@ -244,11 +249,13 @@ private:
       measured |= measurement.function == winner.function &&
                   measurement.candidate == winner.candidate &&
                   measurement.backend == winner.backend &&
+                  measurement.overlap == winner.overlap &&
                   measurement.status == MeasurementStatus::Ok;
     if (!failed() && !measured)
       fail(path, winner.function + " (candidate " +
                      std::to_string(winner.candidate) + ", " +
                      std::string(tuningBackendName(winner.backend)) +
+                     (winner.overlap ? "" : ", no overlap") +
                      ") is not an \"ok\" measurement of the entry");
     return winner;
   }
@@ -269,6 +276,17 @@ private:
     return TuningBackend::Ptx;
   }
 
+  /// A boolean, from version 4 on.
+  bool readOverlap(const json::Value &value, const std::string &path) {
+    if (!value.isBool()) {
+      fail(path, "expected true or false");
+      return true;
+    }
+    if (readVersion < 4)
+      fail(path, "an overlap is recorded from version 4 on");
+    return value.getBool();
+  }
+
   /// The version of the database being read.
   int readVersion = databaseVersion;
 };
@@ -284,6 +302,8 @@ json::Value winnerValue(const TuningWinner &winner) {
   if (winner.backend != TuningBackend::Ptx)
     members.emplace_back(
         "backend", string(std::string(tuningBackendName(winner.backend))));
+  if (!winner.overlap)
+    members.emplace_back("overlap", json::Value::makeBool(false));
   members.emplace_back("median_us", json::Value::makeReal(winner.medianUs));
   if (!winner.program.empty()) {
     // Text that is no JSON is kept as a string, which the reader rejects.
@@ -304,6 +324,8 @@ json::Value entryValue(const TuningEntry &entry) {
       members.emplace_back(
           "backend",
           string(std::string(tuningBackendName(measurement.backend))));
+    if (!measurement.overlap)
+      members.emplace_back("overlap", json::Value::makeBool(false));
     members.emplace_back(
         "status",
         string(std::string(measurementStatusName(measurement.status))));
@@ -382,6 +404,8 @@ std::string mirage::runtime::summarizeTuningEntry(const TuningEntry &entry) {
                            : "candidate " + std::to_string(winner.candidate);
   if (winner.backend != TuningBackend::Ptx)
     choice += ", " + std::string(tuningBackendName(winner.backend));
+  if (!winner.overlap)
+    choice += ", no overlap";
   return entry.key.substr(0, 16) + "  " + entry.device.name + " (" +
          std::to_string(entry.device.major) + "." +
          std::to_string(entry.device.minor) + ", " + entry.chip + ")  " +

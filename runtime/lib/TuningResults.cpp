@@ -112,21 +112,25 @@ std::string mirage::runtime::formatTuningReport(const TuningEntry &entry) {
           "max rel err", "speedup");
   std::string messages;
   for (const TuningMeasurement &measurement : entry.measurements) {
-    report +=
-        row(measuredName(measurement.function, measurement.backend),
-            candidateName(measurement.candidate),
-            std::string(measurementStatusName(measurement.status)),
-            microseconds(measurement.coldUs), microseconds(measurement.warmUs),
-            microseconds(measurement.medianUs),
-            measurement.maxRelativeError
-                ? formatted("%.3e", *measurement.maxRelativeError)
-                : "-",
-            measurement.medianUs ? speedup(*measurement.medianUs) : "-");
+    report += row(
+        measuredName(measurement.function, measurement.backend),
+        candidateName(measurement.candidate),
+        std::string(measurementStatusName(measurement.status)),
+        microseconds(measurement.coldUs), microseconds(measurement.warmUs),
+        microseconds(measurement.medianUs) + (measurement.overlap ? "" : "*"),
+        measurement.maxRelativeError
+            ? formatted("%.3e", *measurement.maxRelativeError)
+            : "-",
+        measurement.medianUs ? speedup(*measurement.medianUs) : "-");
     if (!measurement.message.empty())
       messages += "  " +
                   measuredName(measurement.function, measurement.backend) +
                   ": " + measurement.message + "\n";
   }
+  if (std::any_of(entry.measurements.begin(), entry.measurements.end(),
+                  [](const TuningMeasurement &m) { return !m.overlap; }))
+    messages += "  *: faster without programmatic dependent launch, which "
+                "the choice keeps off\n";
   const TuningWinner &winner = entry.winner;
   std::string median = formatted("%.2f us", winner.medianUs);
   bool triton = winner.backend == TuningBackend::Triton;
@@ -138,6 +142,7 @@ std::string mirage::runtime::formatTuningReport(const TuningEntry &entry) {
                           ? std::string("the program as written")
                           : "candidate " + std::to_string(winner.candidate);
   return report + messages + "winner: " + winner.function + " (" + which +
-         (triton ? ", as Triton" : "") + "), " + median + ", " +
+         (triton ? ", as Triton" : "") +
+         (winner.overlap ? "" : ", without overlap") + "), " + median + ", " +
          speedup(winner.medianUs) + " the speed of the program as written\n";
 }

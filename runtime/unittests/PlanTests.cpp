@@ -242,6 +242,17 @@ MIRAGE_TEST(Plan, RejectsBadTuning) {
                     at + ": expected an object, got an array");
 }
 
+MIRAGE_TEST(Plan, ReadsTheOverlapChoice) {
+  const std::string name = R"("name": "gqa_bs1",)";
+  Expected<Plan> plan =
+      parseEdited(name, R"("name": "gqa_bs1", "overlap": false,)");
+  EXPECT_TRUE(plan && !plan->functions[0].overlap);
+  Expected<Plan> without = parsePlan(validPlan);
+  EXPECT_TRUE(without && without->functions[0].overlap);
+  EXPECT_FAILS_WITH(parseEdited(name, R"("name": "gqa_bs1", "overlap": 0,)"),
+                    "plan.json: functions[0].overlap: expected true or false");
+}
+
 MIRAGE_TEST(Plan, RejectsCorruptJson) {
   EXPECT_FAILS_WITH(parsePlan("{\"format\": "), "plan.json: line 1, column 12");
   EXPECT_FAILS_WITH(parseEdited("\"version\": 1,", "\"version\": 1"),

@@ -157,7 +157,7 @@ MIRAGE_TEST(TuningDatabase, RoundTripsEntries) {
   EXPECT_EQ(text(*entries), text({entry}));
   std::string file = readBytes(database.path());
   EXPECT_TRUE(
-      file.rfind("{\n  \"format\": \"mirage-tuning\",\n  \"version\": 3,", 0) ==
+      file.rfind("{\n  \"format\": \"mirage-tuning\",\n  \"version\": 4,", 0) ==
       0);
   EXPECT_TRUE(file.back() == '\n');
   EXPECT_EQ(join(listing(directory.path / "a/b")),
@@ -246,8 +246,8 @@ MIRAGE_TEST(TuningDatabase, RefusesUnreadableFilesAndLeavesThemAlone) {
       {"\x01garbage", "line 1, column 1: expected a value"},
       {R"({"format": "mirage-bundle", "version": 1, "entries": []})",
        "format: expected \"mirage-tuning\""},
-      {R"({"format": "mirage-tuning", "version": 4, "entries": []})",
-       "version: version 4 is newer than this runtime reads (3); update "
+      {R"({"format": "mirage-tuning", "version": 5, "entries": []})",
+       "version: version 5 is newer than this runtime reads (4); update "
        "Mirage"},
       {R"({"format": "mirage-tuning", "version": 0, "entries": []})",
        "version: expected an integer in [1, "},
@@ -411,7 +411,7 @@ MIRAGE_TEST(TuningDatabase, RejectsBadEntries) {
                     "entries[0].measurements[0]: cold_us and warm_us come "
                     "together, in an \"ok\" measurement of version 2 or "
                     "later");
-  EXPECT_FAILS_WITH(edited("\"version\": 3", "\"version\": 1"),
+  EXPECT_FAILS_WITH(edited("\"version\": 4", "\"version\": 1"),
                     "entries[0].measurements[0]: cold_us and warm_us come "
                     "together");
   EXPECT_FAILS_WITH(edited("\"median_us\": 20.25", "\"median_us\": -1"),
@@ -434,6 +434,15 @@ MIRAGE_TEST(TuningDatabase, RejectsBadEntries) {
 
 /// makeEntry's entry where candidate 1's Triton form was measured too and
 /// won.
+/// How many times `needle` occurs in `text`.
+size_t occurrences(const std::string &text, const std::string &needle) {
+  size_t count = 0;
+  for (size_t at = text.find(needle); at != std::string::npos;
+       at = text.find(needle, at + 1))
+    ++count;
+  return count;
+}
+
 TuningEntry makeTritonEntry() {
   TuningEntry entry = makeEntry(makeKey("ab"));
   TuningMeasurement triton = entry.measurements[2];
@@ -451,12 +460,7 @@ MIRAGE_TEST(TuningDatabase, RoundTripsTritonMeasurementsAndWinners) {
   TuningEntry entry = makeTritonEntry();
   std::string written = formatTuningDatabase({entry});
   // Only the Triton forms carry a backend; PTX is the default.
-  size_t backends = 0;
-  for (size_t at = written.find("\"backend\": \"triton\"");
-       at != std::string::npos;
-       at = written.find("\"backend\": \"triton\"", at + 1))
-    ++backends;
-  EXPECT_EQ(backends, size_t(2));
+  EXPECT_EQ(occurrences(written, "\"backend\": \"triton\""), size_t(2));
   EXPECT_TRUE(written.find("\"backend\": \"ptx\"") == std::string::npos);
   Expected<std::vector<TuningEntry>> read = parseTuningDatabase(written);
   EXPECT_OK(read);
@@ -471,6 +475,50 @@ MIRAGE_TEST(TuningDatabase, RoundTripsTritonMeasurementsAndWinners) {
   EXPECT_EQ(text(*read), written);
 }
 
+/// makeEntry's, its winner timed faster without programmatic dependent
+/// launch.
+TuningEntry makeSerialEntry() {
+  TuningEntry entry = makeEntry(makeKey("cd"));
+  entry.measurements[2].overlap = false;
+  entry.winner.overlap = false;
+  return entry;
+}
+
+MIRAGE_TEST(TuningDatabase, RoundTripsTheOverlapChoice) {
+  std::string written = formatTuningDatabase({makeSerialEntry()});
+  // Written only where it is off: the winner and its measurement.
+  EXPECT_EQ(occurrences(written, "\"overlap\": false"), size_t(2));
+  EXPECT_TRUE(written.find("\"overlap\": true") == std::string::npos);
+  Expected<std::vector<TuningEntry>> read = parseTuningDatabase(written);
+  EXPECT_OK(read);
+  if (!read)
+    return;
+  EXPECT_TRUE(!(*read)[0].winner.overlap);
+  EXPECT_TRUE(!(*read)[0].measurements[2].overlap);
+  EXPECT_TRUE((*read)[0].measurements[0].overlap);
+  EXPECT_EQ(text(*read), written);
+  EXPECT_TRUE(
+      summarizeTuningEntry((*read)[0]).find("(candidate 1, no overlap)") !=
+      std::string::npos);
+}
+
+MIRAGE_TEST(TuningDatabase, RejectsBadOverlaps) {
+  std::string valid = formatTuningDatabase({makeSerialEntry()});
+  auto edited = [&](const std::string &from, const std::string &to) {
+    return parseEdited(valid, from, to);
+  };
+  EXPECT_FAILS_WITH(edited("\"overlap\": false", "\"overlap\": 0"),
+                    "entries[0].winner.overlap: expected true or false");
+  EXPECT_FAILS_WITH(edited("\"version\": 4", "\"version\": 3"),
+                    "entries[0].measurements[2].overlap: an overlap is "
+                    "recorded from version 4 on");
+  // The winner must be an "ok" measurement with its overlap.
+  EXPECT_FAILS_WITH(
+      edited("\"overlap\": false,\n          \"status\"", "\"status\""),
+      "entries[0].winner: f_candidate_1 (candidate 1, ptx, no overlap) is "
+      "not an \"ok\" measurement");
+}
+
 MIRAGE_TEST(TuningDatabase, RejectsBadBackends) {
   std::string valid = formatTuningDatabase({makeTritonEntry()});
   auto edited = [&](const std::string &from, const std::string &to) {
@@ -479,7 +527,7 @@ MIRAGE_TEST(TuningDatabase, RejectsBadBackends) {
   EXPECT_FAILS_WITH(edited("\"backend\": \"triton\"", "\"backend\": \"cuda\""),
                     "entries[0].winner.backend: unknown backend \"cuda\" "
                     "(expected ptx or triton)");
-  EXPECT_FAILS_WITH(edited("\"version\": 3", "\"version\": 2"),
+  EXPECT_FAILS_WITH(edited("\"version\": 4", "\"version\": 2"),
                     "entries[0].measurements[4].backend: a backend is "
                     "recorded from version 3 on");
   // The winner must be an "ok" measurement of its own backend.

@@ -104,6 +104,20 @@ MIRAGE_TEST(TuningResults, FormatsTheReport) {
           "  f_candidate_1: cuLaunchKernelEx: CUDA_ERROR_INVALID_VALUE\n"
           "winner: f_candidate_2 (candidate 2), 12.30 us, 1.63x the speed of "
           "the program as written\n"));
+  // A time without programmatic dependent launch is marked, with a note,
+  // and so is a winner that runs without it.
+  entry.measurements[3].overlap = false;
+  entry.winner.overlap = false;
+  std::string serial = formatTuningReport(entry);
+  EXPECT_TRUE(serial.find("  f_candidate_2  2           ok        12.30    "
+                          "15.00   12.30*    1.200e-04    1.63x\n") !=
+              std::string::npos);
+  EXPECT_TRUE(serial.find("  *: faster without programmatic dependent "
+                          "launch, which the choice keeps off\n") !=
+              std::string::npos);
+  EXPECT_TRUE(serial.find("winner: f_candidate_2 (candidate 2, without "
+                          "overlap), 12.30 us") != std::string::npos);
+  entry.measurements[3].overlap = true;
   // A Triton form is marked, its speedup is over the PTX program as
   // written, and the winner line names the backend.
   TuningMeasurement triton = ok("f", -1, 10.05, 0.0, 10.05, 11.0);

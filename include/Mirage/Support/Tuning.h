@@ -34,6 +34,12 @@ inline constexpr llvm::StringLiteral kTuningAttrName = "mirage.tuning";
 /// module.
 inline constexpr llvm::StringLiteral kBackendAttrName = "mirage.backend";
 
+/// The attribute (value false) that marks a function whose measured winner
+/// ran faster without programmatic dependent launch; mirage-bundle writes
+/// it into plan.json as "overlap": false, and the runtime then launches the
+/// function's kernels one after the other (docs/Runtime.md, "Overlap").
+inline constexpr llvm::StringLiteral kOverlapAttrName = "mirage.overlap";
+
 /// The `candidate` of the program as written.
 inline constexpr int64_t kAsWrittenCandidate = -1;
 

@@ -41,6 +41,9 @@ struct MeasuredChoice {
   /// Whether the winner's time is that of its Triton form
   /// (mirage-translate --mirage-to-triton) rather than its PTX.
   bool triton = false;
+  /// Whether the winner was timed with programmatic dependent launch, as
+  /// it then runs (false: measured faster without).
+  bool overlap = true;
   /// The winner's program; set exactly when `candidate` is not -1.
   std::optional<sem::Program> program;
 };

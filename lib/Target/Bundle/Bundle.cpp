@@ -309,6 +309,9 @@ LogicalResult mirage::writeBundle(ModuleOp module, StringRef directory,
         (*plan)["reference"] = json::Object(reference);
       if (tuning)
         (*plan)["tuning"] = json::Object(*tuning);
+      if (auto overlap = function->getAttrOfType<BoolAttr>(kOverlapAttrName);
+          overlap && !overlap.getValue())
+        (*plan)["overlap"] = false;
       plans.push_back(std::move(*plan));
     }
   }

@@ -67,8 +67,16 @@ public:
   /// Enqueues the launches of `function` (empty: the only function) on
   /// `stream`, after checking the arguments (checkArguments) and that every
   /// tensor lives on the bundle's device and the stream in its context.
+  /// Kernels that may overlap the one before (mayOverlap) launch to, unless
+  /// `overlap` is false (the tuner's timing without it).
   Error run(std::string_view function, const std::vector<TensorArg> &inputs,
-            const std::vector<TensorArg> &outputs, CUstream stream) const;
+            const std::vector<TensorArg> &outputs, CUstream stream,
+            bool overlap = true) const;
+
+  /// Whether a kernel of `function` (which must exist) launches to overlap
+  /// the one before it: programmatic dependent launch, unless
+  /// $MIRAGE_PDL is "0" or the plan's function says "overlap": false.
+  bool mayOverlap(std::string_view function) const;
 
 private:
   /// A TMA descriptor as last encoded, and the memory it describes.
@@ -84,8 +92,8 @@ private:
     std::vector<CUfunction> kernels;
     /// Per launch: whether it may overlap the launch before it
     /// (programmatic stream serialization): its kernel waits for its grid
-    /// dependencies (scanPtxKernels) and that launch is a kernel of the
-    /// same function.
+    /// dependencies (scanPtxKernels), that launch is a kernel of the same
+    /// function, and neither $MIRAGE_PDL nor the plan turns it off.
     std::vector<bool> overlapsPrevious;
     /// Per launch: whether it is a library call that runs on a side stream
     /// beside the next launch, a library call independent of it

@@ -181,6 +181,10 @@ struct Function {
   std::string program;
   /// Set when plan.json's function has a "tuning" object.
   std::optional<TuningInfo> tuning;
+  /// Whether its kernels may launch to overlap the one before
+  /// (programmatic dependent launch); plan.json's optional "overlap",
+  /// false where the tuner measured the function faster without it.
+  bool overlap = true;
 
   /// The bytes of the memory `arg` is bound to: its input's, output's or
   /// buffer's (the index must be valid, as in a parsed plan).

@@ -129,18 +129,21 @@ private:
                     std::vector<TuningMeasurement> &measurements);
 
   /// Times `function` cold and warm (see tune()) into `measurement`'s
-  /// coldUs, warmUs and medianUs.
+  /// coldUs, warmUs and medianUs: with programmatic dependent launch, and
+  /// where the bundle may overlap its kernels (Bundle::mayOverlap) also
+  /// without; the faster is kept, and `overlap` says which.
   Error time(const Function &function, const std::vector<TensorArg> &inputs,
              const std::vector<TensorArg> &outputs,
              TuningMeasurement &measurement);
 
   /// The median time in microseconds of one call of `function` over `runs`
   /// launches of a CUDA graph of `calls` back-to-back calls, after `warmup`
-  /// untimed ones; with `flush`, the L2 cache is overwritten before each.
+  /// untimed ones; with `flush`, the L2 cache is overwritten before each;
+  /// `overlap` as for Bundle::run.
   Expected<double> timeGraph(const Function &function,
                              const std::vector<TensorArg> &inputs,
                              const std::vector<TensorArg> &outputs, int calls,
-                             bool flush);
+                             bool flush, bool overlap);
 
   /// Fills `inputs` (of the types `types`) with values normal(0, 1) ·
   /// `scale` drawn from `source`, rounded to each dtype.

@@ -74,6 +74,11 @@ struct TuningMeasurement {
   /// Which form of the function ran; written as "backend" only when not
   /// PTX (version 3).
   TuningBackend backend = TuningBackend::Ptx;
+  /// Whether the times are with programmatic dependent launch (its kernels
+  /// launched to overlap the one before, docs/CodeGeneration.md); false
+  /// when the tuner timed the function faster without it. Written as
+  /// "overlap": false only then (version 4).
+  bool overlap = true;
 };
 
 /// The fastest correct function of a tuning group.
@@ -87,6 +92,9 @@ struct TuningWinner {
   std::string program;
   /// The form that was fastest: the choice is the function and its backend.
   TuningBackend backend = TuningBackend::Ptx;
+  /// Whether it runs with programmatic dependent launch: its measurement's
+  /// `overlap`, part of the choice (version 4).
+  bool overlap = true;
 };
 
 /// The device a group was tuned on.
@@ -125,16 +133,16 @@ struct TuningEntry {
 inline constexpr int64_t maxTuningDatabaseBytes = int64_t(64) << 20;
 
 /// Parses the text of a database file (format "mirage-tuning", versions 1
-/// to 3).
+/// to 4).
 /// Failures are TuningDatabase errors naming the field, e.g.
 /// "entries[0].winner.median_us: expected a number >= 0", or the line and
 /// column of a JSON syntax error.
 Expected<std::vector<TuningEntry>> parseTuningDatabase(std::string_view text);
 
-/// Parses a JSON array of measurements in the database's form (version 3,
-/// so "backend" may be given), as a tuner's caller passes the measurements
-/// it made itself. Failures are InvalidArgument errors naming the field,
-/// e.g. "measurements[1].status: unknown status ...".
+/// Parses a JSON array of measurements in the database's form (version 4,
+/// so "backend" and "overlap" may be given), as a tuner's caller passes the
+/// measurements it made itself. Failures are InvalidArgument errors naming the
+/// field, e.g. "measurements[1].status: unknown status ...".
 Expected<std::vector<TuningMeasurement>>
 parseTuningMeasurements(std::string_view text);
 
