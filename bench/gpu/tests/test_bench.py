@@ -596,6 +596,23 @@ def test_a_run_over_several_gpus_needs_their_count_and_the_cases(tmp_path):
         assert "usage:" in result.stderr
 
 
+def test_the_torch_compile_warm_up_needs_gpus_a_package_and_cases(
+        tmp_path):
+    script = REPO / "bench" / "gpu-torch-compile-warm.sh"
+    package = tmp_path / "package.tar.gz"
+    package.write_text("")
+    for arguments in (["2", str(package)],
+                      ["0", str(package), "layer:1"],
+                      ["2", str(tmp_path / "missing.tar.gz"), "layer:1"],
+                      ["2", str(package), "layer:1,llama"]):
+        result = subprocess.run(["bash", str(script), *arguments],
+                                capture_output=True, text=True,
+                                env=dict(os.environ, OUT=str(tmp_path / "o")))
+        assert result.returncode == 2, arguments
+        assert "usage:" in result.stderr
+    assert not (tmp_path / "o").exists()
+
+
 #===---------------------------------------------------------------------===#
 # On a GPU
 #===---------------------------------------------------------------------===#
