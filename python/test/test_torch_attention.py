@@ -95,6 +95,7 @@ def test_grouped_query_attention_becomes_one_piece(form):
     # The repeating nodes went with the piece; K comes stored transposed,
     # a copy the graph makes (Inductor fuses it with K's producer), so
     # that the piece's transpose of it is a view.
+    assert [n.op for n in gm.graph.nodes][:3] == ["placeholder"] * 3
     assert [(n.op, n.target) for n in gm.graph.nodes
             if n.op != "placeholder"] == [
         ("call_method", "transpose"), ("call_method", "contiguous"),

@@ -7,6 +7,8 @@ torch 2.4 or later, CUDA, the compiler library and the runtime library;
 elsewhere it skips. bench/gpu-torch-compile.sh runs it on the GPU machine.
 """
 
+import warnings
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -98,8 +100,13 @@ def test_attention_under_cuda_graphs_matches_eager_with_large_logits():
         expected = Attention()(q, k, v)
         function = torch.compile(Attention(), backend="mirage",
                                  dynamic=False, mode="reduce-overhead")
-        for _ in range(3):
-            got = function(q, k, v)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for _ in range(3):
+                got = function(q, k, v)
+    # Inductor compiled the graph with the piece in it (K's stored
+    # transposed copy made by the graph, after its placeholders).
+    assert not [w for w in caught if "failed" in str(w.message)]
     error = (got.float() - expected.float()).abs().max().item()
     assert error <= 2e-2 * expected.float().abs().max().item()
     [report] = mirage.torch.reports()

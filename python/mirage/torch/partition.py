@@ -319,9 +319,14 @@ def stored_transposed(gm, node):
     two dimensions swapped: the transpose of a contiguous copy of its
     transpose. The copy is the graph's, so Inductor fuses it into the
     kernel that makes `node` (the cat of a KV cache and the new keys), and
-    a piece's "transposed" input (convert.Input) is then a view of it."""
+    a piece's "transposed" input (convert.Input) is then a view of it.
+    After a placeholder the new nodes follow the last placeholder, since
+    Dynamo's and AOT's graphs keep their placeholders first."""
     graph = gm.graph
-    with graph.inserting_after(node):
+    after = node
+    if node.op == "placeholder":
+        after = [n for n in graph.nodes if n.op == "placeholder"][-1]
+    with graph.inserting_after(after):
         swapped = graph.call_method("transpose", (node, -1, -2))
     with graph.inserting_after(swapped):
         copied = graph.call_method("contiguous", (swapped,))
