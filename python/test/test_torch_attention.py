@@ -121,6 +121,20 @@ def attention_argument(gm, index, inputs):
             values[node] = getattr(values[tensor], node.target)(*rest)
 
 
+def test_the_compile_time_check_sees_the_models_layouts():
+    gm, inputs = traced(Attention(), *SHAPES)
+    [entry] = dynamo.transform(gm, inputs, interpreted)
+    tensors = [x.float() for x in inputs]
+    laid = dynamo.arguments_as_in_the_model(entry["converted"], tensors)
+    # K as the graph stores it; Q and V as they come.
+    assert laid[1].transpose(-1, -2).is_contiguous()
+    assert not laid[1].is_contiguous() and torch.equal(laid[1], tensors[1])
+    assert laid[0] is tensors[0] and laid[2] is tensors[2]
+    # The piece computes the same from either.
+    subgraph = entry["subgraph"]
+    assert torch.allclose(subgraph(laid)[0], subgraph(tensors)[0])
+
+
 def test_several_query_tokens_and_a_given_scale():
     module = Attention(scale=0.5)
     shapes = ((2, 8, 3, 16),) + SHAPES[1:]
