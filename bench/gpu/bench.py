@@ -303,15 +303,17 @@ def case_reference(case, bundle_dirs):
 
 
 def tuned_winners(path, field="function"):
-    """The winner's `field` ("function", or "backend": "ptx" or "triton")
-    for every tuning key of the tuning database at `path`
-    (docs/Runtime.md "Tuning"), {} without one."""
+    """The winner's `field` ("function"; "backend": "ptx" or "triton";
+    "overlap": whether it runs with programmatic dependent launch) for
+    every tuning key of the tuning database at `path` (docs/Runtime.md
+    "Tuning"), {} without one."""
     if path is None or not path.exists():
         return {}
     with open(path) as f:
         database = json.load(f)
-    # A winner without a backend is PTX's (databases before version 3).
-    default = {"backend": "ptx"}
+    # A winner without a backend is PTX's (databases before version 3),
+    # one without an overlap overlaps (before version 4, or as measured).
+    default = {"backend": "ptx", "overlap": True}
     return {entry["key"]: {**default, **entry["winner"]}[field]
             for entry in database.get("entries", [])}
 
@@ -344,6 +346,7 @@ def mirage_candidates(case, bundle_dirs, inputs, expected, bound, options,
     entries = []
     winners = tuned_winners(options.tuning_db)
     backends = tuned_winners(options.tuning_db, "backend")
+    overlaps = tuned_winners(options.tuning_db, "overlap")
     for bundle_dir in bundle_dirs:
         base = {"bundle": bundle_dir.name, "function": None, "chip": None}
         try:
@@ -359,18 +362,22 @@ def mirage_candidates(case, bundle_dirs, inputs, expected, bound, options,
                             "times": {}, "error": short(error)})
             continue
         for name in names:
-            function, backend = bundle(name), "ptx"
+            function, backend, options_of_call = bundle(name), "ptx", {}
             tuned = plan.functions[name].tuning
-            if sources and sources[name] == "pipeline" and \
-                    backends.get(tuned["key"]) == "triton":
+            winner = sources and sources[name] == "pipeline"
+            if winner and backends.get(tuned["key"]) == "triton":
                 # The winner's Triton form, as the Python API runs it.
                 function = tuning.TritonFunction(bundle_dir, name)
                 backend = "triton"
+            elif winner and not overlaps.get(tuned["key"], True):
+                # As its bundle runs it: kernel after kernel.
+                options_of_call = {"overlap": False}
             outputs = torch.empty(case.output, dtype=inputs[0].dtype,
                                   device=inputs[0].device)
 
-            def call(function=function, outputs=outputs):
-                return function(*inputs, out=outputs)
+            def call(function=function, outputs=outputs,
+                     options_of_call=options_of_call):
+                return function(*inputs, out=outputs, **options_of_call)
             entry = {**base, "function": name,
                      "source": sources[name] if sources else "comparison",
                      "backend": backend,

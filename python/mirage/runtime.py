@@ -184,6 +184,8 @@ def _load_library(path):
         library.mirage_bundle_run.argtypes = [
             handle, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(_Tensor),
             ctypes.c_int, ctypes.POINTER(_Tensor), ctypes.c_void_p]
+        library.mirage_bundle_run_ex.argtypes = \
+            library.mirage_bundle_run.argtypes + [ctypes.c_int]
         library.mirage_bundle_tune_measured.argtypes = [
             handle, ctypes.c_char_p, ctypes.c_char_p,
             ctypes.POINTER(ctypes.c_char_p)]
@@ -191,7 +193,7 @@ def _load_library(path):
         library.mirage_last_error.restype = ctypes.c_char_p
         for name in ("mirage_bundle_load", "mirage_bundle_free",
                      "mirage_bundle_chip", "mirage_bundle_run",
-                     "mirage_bundle_tune_measured"):
+                     "mirage_bundle_run_ex", "mirage_bundle_tune_measured"):
             getattr(library, name).restype = ctypes.c_int
         _libraries[key] = library
         return library
@@ -336,11 +338,14 @@ class BundleFunction:
     def name(self):
         return self.spec.name
 
-    def __call__(self, *inputs, out=None):
+    def __call__(self, *inputs, out=None, overlap=True):
         """Runs the function on `inputs` and returns its outputs: one tensor
         for a single output, else a tuple. `out` (a tensor or a sequence)
         receives the outputs instead of fresh torch.empty tensors. Runs on
-        torch.cuda.current_stream() of the tensors' device."""
+        torch.cuda.current_stream() of the tensors' device. `overlap=False`
+        launches its kernels one after the other, without programmatic
+        dependent launch (how the tuner's winner runs when it was measured
+        faster so; docs/Runtime.md, "Overlap")."""
         import torch
 
         outputs = None
@@ -354,23 +359,25 @@ class BundleFunction:
                                    device=device)
                        for spec in self.spec.outputs]
         stream = torch.cuda.current_stream(device)
-        self.launch(inputs, outputs, stream.cuda_stream, device.index)
+        self.launch(inputs, outputs, stream.cuda_stream, device.index,
+                    overlap)
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
-    def launch(self, inputs, outputs, stream, device_index):
+    def launch(self, inputs, outputs, stream, device_index, overlap=True):
         """Enqueues the function on `stream` (a CUstream as an int) of CUDA
         device `device_index`, without the Python-side checks: the library
         still checks everything and raises MirageArgumentError for what it
-        rejects."""
+        rejects. `overlap` as for __call__."""
         keep_alive = []
         ins = (_Tensor * max(len(inputs), 1))(
             *[_describe(t, keep_alive) for t in inputs])
         outs = (_Tensor * max(len(outputs), 1))(
             *[_describe(t, keep_alive) for t in outputs])
         library = self.bundle._library
-        status = library.mirage_bundle_run(
+        status = library.mirage_bundle_run_ex(
             self.bundle.handle(device_index), self.spec.name.encode(),
-            len(inputs), ins, len(outputs), outs, ctypes.c_void_p(stream))
+            len(inputs), ins, len(outputs), outs, ctypes.c_void_p(stream),
+            int(bool(overlap)))
         _raise_on_failure(library, status)
 
 

@@ -157,6 +157,14 @@ int mirage_bundle_run(const mirage_bundle *bundle, const char *function,
                       int num_inputs, const mirage_tensor *inputs,
                       int num_outputs, const mirage_tensor *outputs,
                       void *stream) {
+  return mirage_bundle_run_ex(bundle, function, num_inputs, inputs, num_outputs,
+                              outputs, stream, /*overlap=*/1);
+}
+
+int mirage_bundle_run_ex(const mirage_bundle *bundle, const char *function,
+                         int num_inputs, const mirage_tensor *inputs,
+                         int num_outputs, const mirage_tensor *outputs,
+                         void *stream, int overlap) {
   return guarded([&]() -> Error {
     if (!bundle)
       return invalid("mirage_bundle_run: null bundle");
@@ -167,7 +175,7 @@ int mirage_bundle_run(const mirage_bundle *bundle, const char *function,
             convertTensors("output", num_outputs, outputs, outputArgs))
       return error;
     return bundle->bundle->run(function ? function : "", inputArgs, outputArgs,
-                               static_cast<CUstream>(stream));
+                               static_cast<CUstream>(stream), overlap != 0);
   });
 }
 

@@ -379,6 +379,13 @@ def test_pipeline_functions_are_the_tuned_winner_and_the_cost_model_choice(
         "entries": [{"key": key, "winner": {"function": "lora_candidate_1",
                                             "backend": "triton"}}]}))
     assert bench.tuned_winners(database, "backend") == {key: "triton"}
+    # Whether it runs with programmatic dependent launch: yes unless the
+    # tuner measured it faster without (version 4).
+    assert bench.tuned_winners(database, "overlap") == {key: True}
+    database.write_text(json.dumps({"format": "mirage-tuning", "version": 4,
+        "entries": [{"key": key, "winner": {"function": "lora_candidate_1",
+                                            "overlap": False}}]}))
+    assert bench.tuned_winners(database, "overlap") == {key: False}
 
 
 def test_ties_go_to_the_preferred_candidate():

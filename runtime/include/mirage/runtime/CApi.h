@@ -91,6 +91,16 @@ int mirage_bundle_run(const mirage_bundle *bundle, const char *function,
                       int num_outputs, const mirage_tensor *outputs,
                       void *stream);
 
+/** mirage_bundle_run, with `overlap` 0 to launch the function's kernels one
+ *  after the other, without programmatic dependent launch (how a function
+ *  of a tuning group runs when the tuner measured it faster so: its tuning
+ *  database winner's "overlap": false, docs/Runtime.md "Overlap"); 1 runs
+ *  as mirage_bundle_run. */
+int mirage_bundle_run_ex(const mirage_bundle *bundle, const char *function,
+                         int num_inputs, const mirage_tensor *inputs,
+                         int num_outputs, const mirage_tensor *outputs,
+                         void *stream, int overlap);
+
 /** Tunes every tuning group of `bundle` on its device (docs/Runtime.md,
  *  "Tuning"), as mirage-tune does: checks each candidate against the
  *  program as written, times the correct ones, and records each group's
