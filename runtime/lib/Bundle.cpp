@@ -622,9 +622,9 @@ Error Bundle::run(std::string_view name, const std::vector<TensorArg> &inputs,
     if (overlap && state.overlapsPrevious[l]) {
       // The kernel waits (griddepcontrol.wait) before touching memory, so
       // it may launch while the one before it finishes.
-      CUlaunchAttribute &overlap = attributes[config.numAttrs++];
-      overlap.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-      overlap.value.programmaticStreamSerializationAllowed = 1;
+      CUlaunchAttribute &serialization = attributes[config.numAttrs++];
+      serialization.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+      serialization.value.programmaticStreamSerializationAllowed = 1;
     }
     config.attrs = config.numAttrs ? attributes : nullptr;
     if (Error error = checkDriver(cuLaunchKernelEx(&config, state.kernels[l],

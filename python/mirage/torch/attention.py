@@ -11,8 +11,10 @@ values of a grouped-query model enter once per KV head: the piece takes
 in the nodes that repeat them for each query head (Hugging Face's
 `repeat_kv`: `x[:, :, None].expand(b, KV, G, s, d).reshape(b, H, s, d)`,
 or `x.repeat_interleave(G, dim=1)`), or SDPA's `enable_gqa=True` says so.
-Q and V are views of the caller's tensors; K enters transposed, a copy per
-call (the kernel dialect's matmul reads its right operand as (k, n)).
+Q and V are views of the caller's tensors; K enters transposed (the kernel
+dialect's matmul reads its right operand as (k, n)), stored so by a copy
+the model's graph makes (partition.stored_transposed), which Inductor fuses
+into the kernel that makes K.
 
 Left to Inductor, with the reason: a mask, `is_causal`, dropout, other
 dtypes than f16 and bf16, shapes that are not static, and fewer than

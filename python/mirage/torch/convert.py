@@ -263,6 +263,12 @@ class Converted:
         self.outputs = outputs
         self.kernel_shapes = kernel_shapes
 
+    def transposed_arguments(self):
+        """The indices into `arguments` of those a "transposed" input
+        reads (attention's keys)."""
+        return [spec.sources[0] for spec in self.inputs
+                if spec.kind == "transposed"]
+
 
 class _Converter:
     def __init__(self, nodes, is_static):

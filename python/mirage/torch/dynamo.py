@@ -193,11 +193,9 @@ def transform(gm, example_inputs, make_subgraph, max_matmuls=3):
             [graph_digest, subgraph.describe()] +
             [n.name for n in converted.arguments]))
         arguments = list(converted.arguments)
-        for spec in converted.inputs:
-            if spec.kind == "transposed":
-                index = spec.sources[0]
-                arguments[index] = partition.stored_transposed(
-                    gm, arguments[index])
+        for index in converted.transposed_arguments():
+            arguments[index] = partition.stored_transposed(gm,
+                                                           arguments[index])
         partition.replace(gm, nodes, converted.outputs, ops.target(),
                           (key, arguments))
     return report
@@ -280,11 +278,9 @@ def arguments_as_in_the_model(converted, tensors):
     piece's check and time at compile time do not include a copy that the
     model does not make."""
     tensors = list(tensors)
-    for spec in converted.inputs:
-        if spec.kind == "transposed":
-            index = spec.sources[0]
-            tensors[index] = tensors[index].transpose(-1, -2).contiguous() \
-                .transpose(-1, -2)
+    for index in converted.transposed_arguments():
+        tensors[index] = tensors[index].transpose(-1, -2).contiguous() \
+            .transpose(-1, -2)
     return tensors
 
 
