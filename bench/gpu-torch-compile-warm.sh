@@ -14,9 +14,10 @@
 #   bench/gpu-torch-compile-warm.sh N PACKAGE.tar.gz CASE,CASE,... \
 #       [torch_compile.py options]
 #
-# Writes tuning.json, warm.log and each GPU's log (gpu<i>.log) to $OUT
-# (default ./gpu-torch-compile-warm-out); the kernel cache goes to
-# $MIRAGE_CACHE_DIR (default a temporary directory).
+# Writes tuning.json, warm.log, each GPU's log (gpu<i>.log) and cache.tgz
+# (the kernel cache, $MIRAGE_CACHE_DIR, default a temporary directory) to
+# $OUT (default ./gpu-torch-compile-warm-out). With the cache unpacked into
+# its $MIRAGE_CACHE_DIR, the later call takes each piece's kernel at once.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 usage() {
@@ -43,6 +44,7 @@ for ((gpu = 0; gpu < gpus; ++gpu)); do
    done >"$out/gpu$gpu.log" 2>&1) &
 done
 wait
+tar czf "$out/cache.tgz" -C "$MIRAGE_CACHE_DIR" .
 # A case failed when its process did, or its row says so.
 grep -h -e ": exit " -e '"failed"' "$out"/gpu*.log | cut -c1-300 |
   tee "$out/warm.log"

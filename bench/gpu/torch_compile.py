@@ -26,6 +26,7 @@ backend kept.
 import argparse
 import json
 import math
+import os
 import subprocess
 import sys
 import time
@@ -181,6 +182,8 @@ def microseconds(function, inputs, calls=200):
 
 
 PROFILE = False
+#: A directory for each variant's Chrome trace (--trace), or None.
+TRACES = None
 
 
 def gpu_microseconds(function, inputs, trials=20):
@@ -200,17 +203,24 @@ def gpu_microseconds(function, inputs, trials=20):
     return best
 
 
-def profile(variant, function, inputs, calls=20):
-    """Prints the CUDA kernels of `calls` calls, most time first."""
+def profile(label, function, inputs, calls=20, trace=None):
+    """Prints the CUDA kernels of `calls` calls, most time first, then
+    the CPU's work, most time first; writes the Chrome trace to `trace`
+    when given (where the GPU waits for the CPU, and for what)."""
     from torch.profiler import ProfilerActivity
     with torch.profiler.profile(activities=[ProfilerActivity.CPU,
                                             ProfilerActivity.CUDA]) as prof:
         for _ in range(calls):
             function(*inputs)
         torch.cuda.synchronize()
-    print(f"== {variant}: {calls} calls", flush=True)
+    print(f"== {label}: {calls} calls", flush=True)
     print(prof.key_averages().table(sort_by="cuda_time_total", row_limit=25,
                                     max_name_column_width=70), flush=True)
+    print(prof.key_averages().table(sort_by="self_cpu_time_total",
+                                    row_limit=25,
+                                    max_name_column_width=70), flush=True)
+    if trace:
+        prof.export_chrome_trace(trace)
 
 
 def error(got, expected):
@@ -256,7 +266,9 @@ def run_case(name, batch, variants=("mirage", "max_autotune",
                 row["weight_restacks"] = sum(
                     s.restacks for s in mirage.torch.ops.registered().values())
             if PROFILE:
-                profile(variant, function, inputs)
+                profile(f"{name} batch {batch}, {variant}", function,
+                        inputs, trace=TRACES and
+                        f"{TRACES}/{name}-b{batch}-{variant}.json")
     add_speedups(row)
     return row
 
@@ -284,7 +296,17 @@ def child(case, variants):
     print("ROW " + json.dumps(row), flush=True)
 
 
-def main():
+def case_command(args, case):
+    """The command that runs `case` (MODEL:BATCH) in a process of its own
+    with the options of `args` (main's)."""
+    return [sys.executable, __file__, "--case", case, "--variants",
+            args.variants, "--time-limit", str(args.time_limit)] + (
+                ["--profile"] if args.profile else []) + (
+                ["--trace", args.trace] if args.trace else [])
+
+
+def parse_arguments(argv=None):
+    """main's options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default="layer,llama,outside")
     parser.add_argument("--batches", default="1,8")
@@ -293,10 +315,20 @@ def main():
     parser.add_argument("--out", default="torch-compile.json")
     parser.add_argument("--profile", action="store_true",
                         help="print the kernels of each variant's calls")
+    parser.add_argument("--trace", metavar="DIR",
+                        help="profile, and write each variant's Chrome "
+                        "trace to DIR")
     parser.add_argument("--case", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    global PROFILE
-    PROFILE = args.profile
+    return parser.parse_args(argv)
+
+
+def main():
+    args = parse_arguments()
+    global PROFILE, TRACES
+    PROFILE = args.profile or bool(args.trace)
+    TRACES = args.trace
+    if TRACES:
+        os.makedirs(TRACES, exist_ok=True)
     config.time_limit = args.time_limit
     if args.case:
         name = args.case.split(":")[0]
@@ -310,11 +342,8 @@ def main():
         batches = [1] if name == "outside" else \
             [int(b) for b in args.batches.split(",")]
         for batch in batches:
-            command = [sys.executable, __file__, "--case", f"{name}:{batch}",
-                       "--variants", args.variants, "--time-limit",
-                       str(args.time_limit)] + (["--profile"] if PROFILE
-                                                else [])
-            run = subprocess.run(command, stdout=subprocess.PIPE, text=True)
+            run = subprocess.run(case_command(args, f"{name}:{batch}"),
+                                 stdout=subprocess.PIPE, text=True)
             sys.stdout.write(run.stdout)
             found = [line[4:] for line in run.stdout.splitlines()
                      if line.startswith("ROW ")]

@@ -28,3 +28,13 @@ def test_the_layer_attends_over_keys_the_tilings_divide():
     model, inputs = torch_compile.layer_case(1)
     cached = inputs[1].shape[2]
     assert cached + 1 == 1024
+
+
+def test_each_case_process_gets_the_profile_and_trace_options():
+    args = torch_compile.parse_arguments(
+        ["--variants", "mirage", "--time-limit", "5", "--trace", "/t"])
+    command = torch_compile.case_command(args, "layer:8")
+    assert command[2:] == ["--case", "layer:8", "--variants", "mirage",
+                           "--time-limit", "5.0", "--trace", "/t"]
+    args = torch_compile.parse_arguments(["--profile"])
+    assert torch_compile.case_command(args, "llama:1")[-1] == "--profile"
