@@ -367,7 +367,10 @@ class Kernel:
                     self.function)
         return self._function
 
-    def __call__(self, *args, inputs=None, out=None):
+    def __call__(self, *args, inputs=None, out=None, overlap=True):
+        """Runs the kernel. `overlap=False` launches the PTX backend's
+        kernels one after another, without programmatic dependent launch
+        (mirage.runtime.BundleFunction); the Triton backend ignores it."""
         if inputs is not None and args:
             raise TypeError("Kernel: pass the tensors as arguments or as "
                             "inputs=[...], not both")
@@ -376,7 +379,10 @@ class Kernel:
             raise TypeError(f"Kernel {self.function}: expected "
                             f"{self.num_inputs} input tensors, got "
                             f"{len(tensors)}")
-        result = self._bound()(*tensors, out=out)
+        if self.backend == "ptx":
+            result = self._bound()(*tensors, out=out, overlap=overlap)
+        else:
+            result = self._bound()(*tensors, out=out)
         if inputs is None:
             return result
         return list(result) if isinstance(result, tuple) else [result]
