@@ -334,6 +334,13 @@ class Kernel:
         return "ptx"
 
     @property
+    def may_overlap(self):
+        """Whether its launches may overlap (programmatic dependent launch,
+        mirage.plan.FunctionSpec.may_overlap): only the PTX backend's."""
+        return self.backend == "ptx" and read_plan(
+            self.directory).functions[self.function].may_overlap
+
+    @property
     def mlir(self):
         """The superoptimized program."""
         return (self.directory / "source.mlir").read_text()

@@ -97,16 +97,22 @@ class FunctionSpec:
     """A bundle function's signature, and the programs plan.json records for
     testing, if any: `reference` (what it must compute) and `program` (what
     was compiled); `tuning`, the function's tuning object when it belongs
-    to a tuning group (docs/Runtime.md, "Tuning"), else None."""
+    to a tuning group (docs/Runtime.md, "Tuning"), else None;
+    `may_overlap`, whether the plan lets a kernel launch overlap the one
+    before it (programmatic dependent launch: two kernels in a row, and no
+    `"overlap": false`; the runtime also needs the later kernel to wait for
+    its grid dependencies, which its PTX says; docs/Runtime.md,
+    "Overlap")."""
 
     def __init__(self, name, inputs, outputs, reference=None, program=None,
-                 tuning=None):
+                 tuning=None, may_overlap=False):
         self.name = name
         self.inputs = list(inputs)
         self.outputs = list(outputs)
         self.reference = reference
         self.program = program
         self.tuning = tuning
+        self.may_overlap = may_overlap
 
     def __repr__(self):
         return (f"FunctionSpec({self.name!r}, inputs={self.inputs}, "
@@ -555,8 +561,12 @@ class _PlanReader:
             _read_tuning(value["tuning"], _member(path, "tuning"))
         if not isinstance(value.get("overlap", True), bool):
             _fail(_member(path, "overlap"), "expected true or false")
+        kernels = ["library" not in launch for launch in value["launches"]]
+        may_overlap = value.get("overlap", True) and any(
+            a and b for a, b in zip(kernels, kernels[1:]))
         return FunctionSpec(name, inputs, outputs, value.get("reference"),
-                            value.get("program"), value.get("tuning"))
+                            value.get("program"), value.get("tuning"),
+                            may_overlap)
 
     def read_launch(self, value, path, memory):
         if isinstance(value, dict) and "library" in value:

@@ -30,6 +30,21 @@ def test_reads_the_test_bundles():
     assert cluster.ptx == {"sm_90a": "sm_90a.ptx"}
 
 
+def test_a_function_may_overlap_with_two_kernels_in_a_row(tmp_path):
+    specs = read_plan(BUNDLES / "scale_add").functions
+    assert [f.may_overlap for f in specs.values()] == [True, False]
+    # Library calls never overlap.
+    library = read_plan(BUNDLES / "library_matmul").functions
+    assert not any(f.may_overlap for f in library.values())
+    serial = json.loads((BUNDLES / "scale_add" / "plan.json").read_text())
+    serial["functions"][0]["overlap"] = False
+    for name in ("sm_80.ptx", "sm_90a.ptx"):
+        if (BUNDLES / "scale_add" / name).is_file():
+            (tmp_path / name).write_text("// ptx\n")
+    spec = read_plan(write_plan(tmp_path, serial)).functions["scale_add"]
+    assert not spec.may_overlap
+
+
 def write_plan(tmp_path, plan):
     (tmp_path / "plan.json").write_text(
         plan if isinstance(plan, str) else json.dumps(plan))

@@ -104,6 +104,8 @@ class Interpreted:
     """Runs the compiler's reference of a converted graph in the
     interpreter; `directory` is its kernel cache entry, as a Kernel's."""
 
+    may_overlap = True
+
     def __init__(self, converted):
         kernel = converted.graph.compile()
         spec = read_plan(kernel.directory).functions[kernel.function]
@@ -522,6 +524,12 @@ def test_a_piece_runs_without_overlap_when_that_timed_faster():
     assert subgraph.overlap is True
     gm(*inputs)
     assert subgraph.kernel.overlaps[-1] is True
+    # One kernel, or a plan that says "overlap": false: timed once.
+    subgraph.kernel.may_overlap = False
+    timed = []
+    assert dynamo.choose_overlap(
+        subgraph, lambda: timed.append(subgraph.overlap) or 9.0) == 9.0
+    assert timed == [True] and subgraph.overlap is True
 
 
 @pytest.mark.skipif(not hasattr(torch, "_dynamo"),

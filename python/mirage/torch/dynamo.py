@@ -270,9 +270,12 @@ def choose_overlap(subgraph, time):
     choice for a graph of many calls; in the model the piece is one call
     among other kernels, where the choice can differ (the MLP piece at
     batch 1 on an H200: 36.2 µs overlapped, 33.3 without;
-    docs/TorchCompile.md, "Overlap")."""
+    docs/TorchCompile.md, "What happens at compile time"). A kernel
+    whose launches cannot overlap (`kernel.may_overlap`) is timed once."""
     subgraph.overlap = True
     overlapped = time()
+    if not subgraph.kernel.may_overlap:
+        return overlapped
     subgraph.overlap = False
     serial = time()
     subgraph.overlap = overlapped <= serial
