@@ -276,9 +276,17 @@ void BodyEnumerator::searchOps(
     stopped = true;
     return;
   }
-  bool mayAccumulate =
-      launch.forloop > 1 && accumulators < space.maxAccumulators;
-  if (ops == space.maxOps && !mayAccumulate)
+  unsigned rmsLast = llvm::count_if(body.nodes, [](const sem::Node &node) {
+    return node.kind == OpKind::ForloopAccum &&
+           node.accum == AccumKind::RmsLast;
+  });
+  // Whether one more accumulator, an rms_last one or not, fits the budget.
+  auto mayAccumulate = [&](bool foldsNorm) {
+    return launch.forloop > 1 &&
+           fitsAccumulatorBudget(accumulators + 1, rmsLast + foldsNorm,
+                                 space.maxAccumulators);
+  };
+  if (ops == space.maxOps && !mayAccumulate(/*foldsNorm=*/true))
     return;
 
   size_t numTiles = tiles.size();
@@ -287,8 +295,9 @@ void BodyEnumerator::searchOps(
       return;
     unsigned arity =
         sem::isBinary(choice.kind) || choice.kind == OpKind::Matmul ? 2 : 1;
-    if (choice.kind == OpKind::ForloopAccum ? !mayAccumulate
-                                            : ops == space.maxOps)
+    if (choice.kind == OpKind::ForloopAccum
+            ? !mayAccumulate(choice.accum == AccumKind::RmsLast)
+            : ops == space.maxOps)
       continue;
     // Strided sums of a row feed a combining kernel only.
     if (choice.accum == AccumKind::SumLastTo && launch.splitAxis < 0)

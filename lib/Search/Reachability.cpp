@@ -477,7 +477,7 @@ std::optional<Reachability> checkSpace(const sem::Program &reference,
     // The combining kernel of a split is built, not enumerated.
     if (split && index == 1)
       continue;
-    unsigned ops = 0, accumulators = 0;
+    unsigned ops = 0, accumulators = 0, rmsLast = 0;
     for (const Node &node : body.nodes) {
       if (node.kind == OpKind::InputLoader || node.kind == OpKind::OutputSaver)
         continue;
@@ -497,9 +497,10 @@ std::optional<Reachability> checkSpace(const sem::Program &reference,
                           node.kind == OpKind::ForloopAccum
                               ? (" " + sem::getAccumName(node.accum)).str()
                               : std::string()));
-      if (node.kind == OpKind::ForloopAccum)
+      if (node.kind == OpKind::ForloopAccum) {
         ++accumulators;
-      else
+        rmsLast += node.accum == AccumKind::RmsLast;
+      } else
         ++ops;
     }
     if (ops > options.maxOps)
@@ -507,10 +508,11 @@ std::optional<Reachability> checkSpace(const sem::Program &reference,
                       llvm::formatv("graph_def {0} computes with {1} ops; the "
                                     "search adds at most {2}",
                                     index, ops, options.maxOps));
-    if (accumulators > options.maxAccumulators)
+    if (!fitsAccumulatorBudget(accumulators, rmsLast, options.maxAccumulators))
       return excluded("accumulators",
                       llvm::formatv("graph_def {0} has {1} accumulators; the "
-                                    "search adds at most {2}",
+                                    "search adds at most {2}, and one "
+                                    "rms_last besides",
                                     index, accumulators,
                                     options.maxAccumulators));
   }

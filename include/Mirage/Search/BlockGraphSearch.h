@@ -29,6 +29,7 @@
 #include "Mirage/Semantics/Program.h"
 #include "mlir/Support/LLVM.h"
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -41,7 +42,8 @@ struct BlockSearchOptions {
   /// accumulators are not counted).
   unsigned maxOps = 6;
   /// `forloop_accum` ops per graph_def body besides them (a split
-  /// attention's body accumulates its numerator and its denominator).
+  /// attention's body accumulates its numerator and its denominator), and
+  /// one `rms_last` besides those (fitsAccumulatorBudget).
   unsigned maxAccumulators = 2;
   /// For-loop ranges tried.
   std::vector<int64_t> forloopRanges = {1, 2, 4, 8, 16, 32, 64};
@@ -122,6 +124,16 @@ struct BlockSearchOptions {
   /// check watches the search with it); may be empty.
   std::function<void(const sem::Program &)> observe;
 };
+
+/// Whether a graph_def body may hold `accumulators` for-loop accumulators,
+/// `rmsLast` of them `rms_last`, within `maxAccumulators`: one `rms_last`
+/// comes besides the budget, a norm folded through the for-loop beside the
+/// sums of the matmuls it feeds (RMSNorm before a gated MLP's gate and up
+/// projections: two sums and the row's scale in one kernel).
+inline bool fitsAccumulatorBudget(unsigned accumulators, unsigned rmsLast,
+                                  unsigned maxAccumulators) {
+  return accumulators - std::min(rmsLast, 1u) <= maxAccumulators;
+}
 
 /// The sizes the search tries for a grid axis over a dimension of
 /// `extent`: those of `options.gridSizes` that divide it, the powers of two

@@ -158,7 +158,8 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
   let options = [
     Option<"maxOps", "max-ops", "unsigned", "6",
            "Block ops that compute per graph_def body (loads, saves and up "
-           "to two for-loop accumulators are not counted)">,
+           "to two for-loop accumulators, and one rms_last besides them, "
+           "are not counted)">,
     ListOption<"forloopRanges", "forloop-ranges", "int64_t",
                "For-loop ranges to try (default 1,2,4,...,64)">,
     ListOption<"gridSizes", "grid-sizes", "int64_t",
