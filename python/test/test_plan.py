@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from mirage.kernel import Kernel
 from mirage.plan import PlanError, TensorSpec, parse_plan, read_plan
 
 BUNDLES = pathlib.Path(__file__).resolve().parents[2] / "runtime" / "test" / \
@@ -33,6 +34,9 @@ def test_reads_the_test_bundles():
 def test_a_function_may_overlap_with_two_kernels_in_a_row(tmp_path):
     specs = read_plan(BUNDLES / "scale_add").functions
     assert [f.may_overlap for f in specs.values()] == [True, False]
+    # A Kernel of the PTX backend says so too.
+    assert Kernel(BUNDLES / "scale_add", "scale_add", 2).may_overlap
+    assert not Kernel(BUNDLES / "scale_add", "mean_bf16", 1).may_overlap
     # Library calls never overlap.
     library = read_plan(BUNDLES / "library_matmul").functions
     assert not any(f.may_overlap for f in library.values())
