@@ -13,47 +13,21 @@ Inputs are random, scaled so that nothing overflows.
 """
 
 import argparse
-import math
 import pathlib
 
 import torch
 
+from event_timing import back_to_back_us, median_us
 from mirage import runtime
 
 
-def back_to_back_us(function, calls=50, repeats=5):
-    """The least time per call of `calls` calls of `function` in a row."""
-    for _ in range(5):
-        function()
-    torch.cuda.synchronize()
-    best = math.inf
-    for _ in range(repeats):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(calls):
-            function()
-        end.record()
-        end.synchronize()
-        best = min(best, start.elapsed_time(end) * 1000 / calls)
-    return best
-
-
-def after_flush_us(function, flush, repeats=20):
+def after_flush_us(function, flush):
     """The median time of `function` after an L2 flush (writing `flush`,
     a byte tensor), the flush untimed: a spin kernel covers the launch."""
-    samples = []
-    for _ in range(repeats):
+    def flush_l2():
         flush.add_(1)
         torch.cuda._sleep(1_000_000)
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        function()
-        end.record()
-        end.synchronize()
-        samples.append(start.elapsed_time(end) * 1000)
-    return sorted(samples)[len(samples) // 2]
+    return median_us(function, repeat=20, warmup=0, before=flush_l2)
 
 
 def times(function, inputs, outputs, flush):
@@ -62,11 +36,11 @@ def times(function, inputs, outputs, flush):
     for overlap in (True, False):
         def call():
             function(*inputs, out=outputs, overlap=overlap)
-        row.append(back_to_back_us(call))
+        row.append(back_to_back_us(call, calls=50, warmup=5))
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph):
             call()
-        row.append(back_to_back_us(graph.replay))
+        row.append(back_to_back_us(graph.replay, calls=50, warmup=5))
         row.append(after_flush_us(graph.replay, flush))
     return row
 

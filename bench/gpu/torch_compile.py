@@ -36,6 +36,8 @@ import warnings
 import torch
 from torch import nn
 
+from event_timing import back_to_back_us
+
 import mirage.torch
 import mirage.torch.ops
 from mirage.torch import config
@@ -165,20 +167,7 @@ def on_gpu(model, inputs):
 
 
 def microseconds(function, inputs, calls=200):
-    for _ in range(10):
-        function(*inputs)
-    torch.cuda.synchronize()
-    best = math.inf
-    for _ in range(5):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(calls):
-            function(*inputs)
-        end.record()
-        end.synchronize()
-        best = min(best, start.elapsed_time(end) * 1000 / calls)
-    return best
+    return back_to_back_us(lambda: function(*inputs), calls=calls)
 
 
 PROFILE = False

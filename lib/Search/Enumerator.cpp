@@ -195,7 +195,7 @@ void BodyEnumerator::searchLoads(size_t index) {
         (onlyConfiguration >= 0 && configuration != onlyConfiguration))
       return;
     ++context.statistics.configurations;
-    searchOps(0, 0, {0, {}});
+    searchOps(0, 0, 0, {0, {}});
     return;
   }
   // A grid axis splits an input along a dimension labelled as the output
@@ -267,7 +267,7 @@ void BodyEnumerator::searchLoads(size_t index) {
 }
 
 void BodyEnumerator::searchOps(
-    unsigned ops, unsigned accumulators,
+    unsigned ops, unsigned accumulators, unsigned rmsLast,
     const std::pair<unsigned, SmallVector<int32_t, 2>> &last) {
   if (stopping())
     return;
@@ -276,10 +276,6 @@ void BodyEnumerator::searchOps(
     stopped = true;
     return;
   }
-  unsigned rmsLast = llvm::count_if(body.nodes, [](const sem::Node &node) {
-    return node.kind == OpKind::ForloopAccum &&
-           node.accum == AccumKind::RmsLast;
-  });
   // Whether one more accumulator, an rms_last one or not, fits the budget.
   auto mayAccumulate = [&](bool foldsNorm) {
     return launch.forloop > 1 &&
@@ -312,7 +308,7 @@ void BodyEnumerator::searchOps(
       std::pair<unsigned, SmallVector<int32_t, 2>> key = {choiceIndex,
                                                           operands};
       if (ops + accumulators == 0 || usesNewest || key >= last)
-        tryOp(choiceIndex, operands, ops, accumulators);
+        tryOp(choiceIndex, operands, ops, accumulators, rmsLast);
       // Next operand tuple.
       int position = arity - 1;
       while (position >= 0 && ++operands[position] == int32_t(numTiles))
@@ -324,7 +320,8 @@ void BodyEnumerator::searchOps(
 }
 
 void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
-                           unsigned ops, unsigned accumulators) {
+                           unsigned ops, unsigned accumulators,
+                           unsigned rmsLast) {
   const OpChoice &choice = space.vocabulary[choiceIndex];
   bool accumulates = choice.kind == OpKind::ForloopAccum;
   SmallVector<const Tile *, 2> inputs;
@@ -395,6 +392,7 @@ void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
   body.nodes.push_back(node);
   tiles.push_back({*shape, *labels, expr, phase, node.results[0]});
   searchOps(ops + !accumulates, accumulators + accumulates,
+            rmsLast + (accumulates && choice.accum == AccumKind::RmsLast),
             {choiceIndex, SmallVector<int32_t, 2>(operands)});
   tiles.pop_back();
   body.nodes.pop_back();

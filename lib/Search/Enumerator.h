@@ -205,13 +205,13 @@ private:
   void startLoads(const Launch &launch);
   void searchLoads(size_t index);
   /// Adds ops to the body, which holds `ops` ops that compute and
-  /// `accumulators` accumulators; `last` is the previous op (canonical
-  /// order).
-  void searchOps(unsigned ops, unsigned accumulators,
+  /// `accumulators` accumulators, `rmsLast` of them `rms_last`; `last` is
+  /// the previous op (canonical order).
+  void searchOps(unsigned ops, unsigned accumulators, unsigned rmsLast,
                  const std::pair<unsigned, SmallVector<int32_t, 2>> &last);
   /// Tries `choice` on the tiles at `operands`.
   void tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands, unsigned ops,
-             unsigned accumulators);
+             unsigned accumulators, unsigned rmsLast);
   /// Whether body value `value` is a whole-row reduction (to size 1).
   bool sumsWholeRows(int32_t value) const;
   /// Whether body value `value` is a `forloop_accum sum`.
