@@ -1,6 +1,7 @@
 """torch.compile(backend="mirage") end to end on a GPU
 (docs/TorchCompile.md): a small norm + gated MLP block compiled under
-mode="reduce-overhead" matches eager, and so does grouped-query attention
+mode="reduce-overhead" matches eager (in the backend's own CUDA graph, call
+after call, and after its weights move), and so does grouped-query attention
 through SDPA with logits reaching ±30; an op outside the set compiles and
 runs; a graph that needs gradients goes to Inductor with a warning. Needs
 torch 2.4 or later, CUDA, the compiler library and the runtime library;
@@ -73,6 +74,44 @@ def compiled_against_eager(block, batch=2, **options):
 def test_a_block_under_cuda_graphs_matches_eager():
     reports = compiled_against_eager(Block(), mode="reduce-overhead")
     assert reports and all("kept" in r for r in reports)
+
+
+def test_the_backends_cuda_graph_reads_each_call_and_follows_weights():
+    torch.manual_seed(0)
+    block = Block().to("cuda", torch.float16).eval()
+    xs = [torch.randn(2, 1, HIDDEN, device="cuda", dtype=torch.float16)
+          for _ in range(3)]
+    function = torch.compile(block, backend="mirage", dynamic=False,
+                             mode="reduce-overhead")
+    with torch.no_grad():
+        got = [function(x) for x in xs]
+        expected = [block(x) for x in xs]
+        block.down.weight.data = torch.randn_like(block.down.weight) * 0.05
+        got.append(function(xs[0]))
+        expected.append(block(xs[0]))
+    assert mirage.torch.cuda_graphs()[0]["runner"] == "mirage"
+    for value, reference in zip(got, expected):  # outputs stay valid
+        error = (value.float() - reference.float()).abs().max().item()
+        assert error <= 2e-2 * reference.float().abs().max().item()
+
+
+class WritesItsInput(nn.Module):
+    def forward(self, x, out):
+        out.copy_(x * 2)
+        return out + 1
+
+
+def test_a_graph_that_writes_an_input_keeps_inductors_cuda_graphs():
+    x = torch.randn(4, 8, device="cuda")
+    out = torch.zeros_like(x)
+    function = torch.compile(WritesItsInput(), backend="mirage",
+                             dynamic=False, mode="reduce-overhead")
+    with torch.no_grad():
+        for _ in range(3):
+            got = function(x, out)
+    assert torch.equal(out, x * 2) and torch.equal(got, x * 2 + 1)
+    [graph] = mirage.torch.cuda_graphs()
+    assert graph["runner"] == "inductor" and "writes" in graph["reason"]
 
 
 class Attention(nn.Module):

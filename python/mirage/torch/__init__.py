@@ -5,13 +5,14 @@ Importing this package registers the backend with Dynamo under the name
 "mirage" (an installed package also names it as a `torch_dynamo_backends`
 entry point, so that the name works without the import). `config` holds
 the backend's settings; `reports()` says what each
-compile kept.
+compile kept, `cuda_graphs()` how each graph runs in CUDA graphs.
 """
 
 from mirage.torch.dynamo import (Config, backend, clear_reports, config,
-                                  reports)
+                                  cuda_graphs, reports)
 
-__all__ = ["Config", "backend", "clear_reports", "config", "reports"]
+__all__ = ["Config", "backend", "clear_reports", "config", "cuda_graphs",
+           "reports"]
 
 
 def _register():

@@ -26,7 +26,7 @@ from typing import Optional
 
 import torch
 
-from mirage.torch import attention, convert, ops, partition
+from mirage.torch import attention, convert, cudagraph, ops, partition
 
 __all__ = ["Config", "config", "Subgraph", "arguments_as_in_the_model",
            "backend", "choose_overlap", "transform", "reports",
@@ -45,10 +45,15 @@ class Config:
     max_matmuls: int = 3
     #: Inductor's time over Mirage's that a subgraph must reach to be kept.
     min_speedup: float = 1.0
+    #: Under a mode with CUDA graphs, run each compiled graph in one CUDA
+    #: graph of the backend's (cudagraph.CudaGraphRunner) where it can;
+    #: False leaves them to Inductor's CUDA graph trees.
+    own_cuda_graphs: bool = True
 
 
 config = Config()
 _REPORT = []
+_GRAPHS = []
 
 
 def reports():
@@ -58,9 +63,17 @@ def reports():
     return list(_REPORT)
 
 
+def cuda_graphs():
+    """How each graph compiled in a mode with CUDA graphs runs, one dict
+    per graph: `runner` is "mirage" (one CUDA graph of the backend's) or
+    "inductor" (Inductor's CUDA graph trees), with the `reason`."""
+    return list(_GRAPHS)
+
+
 def clear_reports():
-    """Forgets the decisions `reports` returns."""
+    """Forgets the decisions `reports` and `cuda_graphs` return."""
     _REPORT.clear()
+    _GRAPHS.clear()
 
 
 class Subgraph:
@@ -386,12 +399,31 @@ def backend(gm, example_inputs, mode=None, options=None):
                       "(torch 2.4 or later), so Inductor compiles the graph "
                       "alone", stacklevel=2)
     elif torch.cuda.is_available():
+        runner = _runner_for(gm, example_inputs, patches)
         compiled = compile_with_mirage(
             gm, example_inputs,
             lambda graph: _gpu_subgraph(graph, example_inputs, mode), inductor)
-        if compiled is not None:
-            return compiled
+        return runner(compiled if compiled is not None else inductor(gm))
     return inductor(gm)
+
+
+def _runner_for(gm, example_inputs, patches):
+    """What wraps Inductor's compile of `gm`: a CudaGraphRunner where the
+    mode asks for CUDA graphs and the graph allows one of the backend's
+    (then without Inductor's own, in `patches`), else nothing."""
+    if not patches.get("triton.cudagraphs"):
+        return lambda compiled: compiled
+    reason = "config.own_cuda_graphs is False"
+    if config.own_cuda_graphs:
+        reason = cudagraph.blocker(gm, example_inputs)
+    _GRAPHS.append({"runner": "inductor" if reason else "mirage",
+                    "reason": reason or "every input a CUDA tensor, none "
+                                        "written"})
+    if reason:
+        return lambda compiled: compiled
+    patches["triton.cudagraphs"] = False
+    static = cudagraph.static_indices(gm, example_inputs)
+    return lambda compiled: cudagraph.CudaGraphRunner(compiled, static)
 
 
 def compile_with_mirage(gm, example_inputs, make_for, compile_graph):
