@@ -567,3 +567,20 @@ def test_a_failing_pass_leaves_the_graph_to_inductor(monkeypatch):
                                           lambda work: interpreted,
                                           lambda work: work)
     assert calls(compiled)
+
+
+def test_a_graph_restored_as_it_came_keeps_dynamos_node_attributes():
+    # Dynamo's placeholders carry `_dynamo_source`, which AOT Autograd
+    # reads; a graph left to Inductor (no piece kept) must keep it.
+    gm, inputs = traced(NormLinear(), (4, 64))
+    for node in gm.graph.nodes:
+        node._dynamo_source = f"L['{node.name}']"
+
+    def slower(converted, nodes, entry):
+        entry["reason"] = "slower"
+
+    with pytest.warns(UserWarning, match="left to Inductor: slower"):
+        assert dynamo.compile_with_mirage(gm, inputs, lambda work: slower,
+                                          None) is None
+    assert [n._dynamo_source for n in gm.graph.nodes] == [
+        f"L['{n.name}']" for n in gm.graph.nodes]

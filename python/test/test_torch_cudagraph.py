@@ -85,19 +85,6 @@ def test_a_failed_capture_warns_and_runs_without_a_graph():
         assert torch.equal(run(weight, x)[0], x @ weight)
 
 
-def test_a_boxed_callable_gets_its_arguments_as_a_list():
-    def boxed(arguments):
-        weight, x = arguments
-        arguments.clear()  # as AOT's compiled functions may
-        return (x @ weight,)
-    boxed._boxed_call = True
-    run = runner(function=boxed)
-    weight, x = torch.randn(4, 3), torch.randn(2, 4)
-    got = run(weight, x)
-    assert isinstance(got, tuple) and torch.equal(got[0], x @ weight)
-    assert torch.equal(run(weight, 2 * x)[0], 2 * x @ weight)
-
-
 class Writes(nn.Module):
     def __init__(self, target):
         super().__init__()

@@ -159,11 +159,6 @@ class CudaGraphRunner:
         #: Why the graph runs without a CUDA graph, or None.
         self.uncaptured = None
 
-    def _call(self, args):
-        if getattr(self.compiled, "_boxed_call", False):
-            return self.compiled(list(args))
-        return self.compiled(*args)
-
     def _statics_stay(self, args):
         if self.pointers_equal is not None:
             return self.pointers_equal(list(args), self.pointers,
@@ -185,7 +180,7 @@ class CudaGraphRunner:
         _copy_all(self.buffers, [args[i] for i in self.copied])
         try:
             self.replay, self.outputs = self.capture(
-                lambda *xs: self._call(xs), inputs)
+                self.compiled, inputs)
         except Exception as error:  # noqa: BLE001 - the model still runs
             self.replay = None
             self.uncaptured = f"{type(error).__name__}: {error}"
@@ -216,7 +211,7 @@ class CudaGraphRunner:
             else:
                 self._capture(args)
         if self.uncaptured is not None:
-            return self._call(args)
+            return self.compiled(*args)
         _copy_all(self.buffers, [args[i] for i in self.copied])
         self.replay()
         copies = [o.clone() if isinstance(o, torch.Tensor) else o

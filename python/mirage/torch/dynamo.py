@@ -437,7 +437,7 @@ def compile_with_mirage(gm, example_inputs, make_for, compile_graph):
     parameters as inputs its CUDA graphs do not treat as static (HF Llama on
     an H200: 2.78 ms a call, where the pass in place took 0.31 ms at
     69ab9a3; docs/TorchCompile.md)."""
-    pristine = copy.deepcopy(gm.graph)
+    pristine = _copy_graph(gm.graph)
     guards = getattr(torch, "_guards", None)
     outside = guards.tracing(None) if guards else contextlib.nullcontext()
     try:
@@ -463,6 +463,18 @@ def compile_with_mirage(gm, example_inputs, make_for, compile_graph):
         _warn_failed("Inductor's compile of the graph with Mirage kernels",
                      error)
         return None
+
+
+def _copy_graph(graph):
+    """A deep copy of `graph` whose nodes also keep the attributes that a
+    copy drops (Dynamo's `_dynamo_source` on placeholders, which AOT
+    Autograd reads)."""
+    copied = copy.deepcopy(graph)
+    for node, copy_of_node in zip(graph.nodes, copied.nodes):
+        for name, value in vars(node).items():
+            if not hasattr(copy_of_node, name):
+                setattr(copy_of_node, name, value)
+    return copied
 
 
 def _restore(gm, graph):
