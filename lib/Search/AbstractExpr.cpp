@@ -302,9 +302,11 @@ ExprId accumulate(ExprPool &pool, const Node &node, const Graph &body,
     return pool.sum(iterations * last / node.size, x);
   case AccumKind::RmsLast: {
     int64_t count = iterations * last;
-    return pool.apply(ExprKind::Sqrt,
-                      pool.mul(pool.sum(count, pool.mul(x, x)),
-                               pool.constant(1.0 / double(count))));
+    ExprId mean = pool.mul(pool.sum(count, pool.mul(x, x)),
+                           pool.constant(1.0 / double(count)));
+    if (node.scalar != 0.0)
+      mean = pool.add(mean, pool.constant(node.scalar));
+    return pool.apply(ExprKind::Sqrt, mean);
   }
   }
   llvm_unreachable("unknown accumulator kind");

@@ -456,7 +456,13 @@ std::vector<OpChoice> search::detail::chooseVocabulary(const Graph &kernel) {
     if (width > 1)
       vocabulary.push_back({OpKind::ForloopAccum, AccumKind::SumLastTo, width});
   }
-  if (normalises)
-    vocabulary.push_back({OpKind::ForloopAccum, AccumKind::RmsLast});
+  // rms_last with each of the reference's norms' epsilons.
+  SmallVector<double> epsilons;
+  for (const OpChoice &norm : norms)
+    if (!llvm::is_contained(epsilons, norm.scalar)) {
+      epsilons.push_back(norm.scalar);
+      vocabulary.push_back(
+          {OpKind::ForloopAccum, AccumKind::RmsLast, /*size=*/1, norm.scalar});
+    }
   return vocabulary;
 }

@@ -144,7 +144,8 @@ LogicalResult buildBody(const sem::Program &program, const Graph &body,
           builder, loc, tileType(result), operands[0], getAccumKind(node.accum),
           node.accum == sem::AccumKind::SumLastTo
               ? builder.getI64IntegerAttr(node.size)
-              : IntegerAttr());
+              : IntegerAttr(),
+          llvm::APFloat(static_cast<float>(node.scalar)));
       break;
     case OpKind::ThreadGraph: {
       FailureOr<Value> built =

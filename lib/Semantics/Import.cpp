@@ -153,6 +153,7 @@ LogicalResult ProgramBuilder::addNode(Operation *op, Graph &graph,
             node.accum =
                 *getAccumKind(block::stringifyAccumKind(accum.getKind()));
             node.size = accum.getSize().value_or(1);
+            node.scalar = accum.getEps().convertToDouble();
             return success();
           })
           .Case<kernel::ReductionOp, block::ReductionOp>([&](auto red) {

@@ -676,8 +676,13 @@ Evaluator<D>::runBlockGroup(const Graph &body, ArrayRef<const T *> inputs,
         double count = static_cast<double>(body.forloop) *
                        static_cast<double>(inputType.shape.back());
         auto divisor = d.divisor(d.constant(count));
-        for (V &v : acc.data)
-          v = d.sqrt(d.divide(v, divisor));
+        V epsilon = d.constant(node.scalar);
+        for (V &v : acc.data) {
+          V mean = d.divide(v, divisor);
+          if (node.scalar != 0.0)
+            mean = d.add(mean, epsilon);
+          v = d.sqrt(mean);
+        }
       }
       env[b][node.results[0]] = store(std::move(acc), type.elementType);
     }

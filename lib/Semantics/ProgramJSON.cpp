@@ -38,6 +38,7 @@ constexpr llvm::StringLiteral kForloop = "forloop";
 constexpr llvm::StringLiteral kThreads = "threads";
 constexpr llvm::StringLiteral kKind = "kind";
 constexpr llvm::StringLiteral kSize = "size";
+constexpr llvm::StringLiteral kEps = "eps";
 
 /// The Node field that holds an attribute.
 enum class Field { Dim, Size, Scalar, Map };
@@ -114,6 +115,8 @@ json::Object writeOp(const Program &program, const Node &node) {
     op[kKind] = getAccumName(node.accum);
     if (node.accum == AccumKind::SumLastTo)
       op[kSize] = node.size;
+    if (node.scalar != 0.0)
+      op[kEps] = node.scalar;
   }
   if (node.kind == OpKind::GraphDef) {
     const Graph &body = program.graphs[node.body];
@@ -411,6 +414,18 @@ bool ProgramReader::readAttributes(const json::Value &json, const Graph &graph,
     return false;
   }
   node.accum = *accum;
+  if (json.getAsObject()->get(kEps)) {
+    if (node.accum != AccumKind::RmsLast) {
+      path.field(kEps).report("only rms_last has an eps");
+      return false;
+    }
+    if (!mapper.map(kEps, node.scalar))
+      return false;
+    if (!(node.scalar >= 0.0)) {
+      path.field(kEps).report("negative");
+      return false;
+    }
+  }
   if (node.accum != AccumKind::SumLastTo) {
     if (json.getAsObject()->get(kSize)) {
       path.field(kSize).report("only sum_last_to has a size");

@@ -237,6 +237,12 @@ def _op_attributes(raw, name, where):
             attributes["size"] = _attribute(raw, "size", int, where)
         if kind == "sum_last_to" and attributes.get("size", 0) < 1:
             _fail(where, "'sum_last_to' requires a positive size")
+        if "eps" in raw:
+            if kind != "rms_last":
+                _fail(where, "only rms_last has an eps")
+            attributes["eps"] = _attribute(raw, "eps", float, where)
+            if not attributes["eps"] >= 0:
+                _fail(where, "a negative eps")
     return attributes
 
 
@@ -964,12 +970,14 @@ class _BlockGroup:
             self.accumulators[index] = self.accumulators[index] + step
 
     def finish(self, index, op):
-        """The accumulator's result: rms_last divides by forloop·n and takes
-        the square root; every kind is rounded to the result dtype."""
+        """The accumulator's result: rms_last divides by forloop·n, adds its
+        eps and takes the square root; every kind is rounded to the result
+        dtype."""
         result = self.accumulators.pop(index)
         if op.attributes["kind"] == "rms_last":
             count = self.forloop * self.body.values[op.operands[0]].shape[-1]
-            result = self.backend.sqrt(result / float(count))
+            result = self.backend.sqrt(result / float(count) +
+                                       op.attributes.get("eps", 0.0))
         declared = self.body.values[op.results[0]]
         self.run_state.check_shape(op, op.results[0], result, declared,
                                    (len(self.blocks),))

@@ -100,9 +100,10 @@ def test_a_tiled_elementwise_graph_def_equals_the_kernel_ops(mode):
     assert np.array_equal(tiled, kernel)
 
 
-def rmsnorm_linear(forloop=4):
+def rmsnorm_linear(forloop=4, eps=None):
     """The fused RMSNorm + Linear µGraph, small: X [2, 64], W [64, 48], 4
-    blocks of 12 columns; the for-loop walks the 64 channels."""
+    blocks of 12 columns; the for-loop walks the 64 channels. `eps` goes to
+    rms_last when given."""
     tile = 64 // forloop
     body = graph(
         [value([2, 64], "f16"), value([64, 48], "f16"),
@@ -114,18 +115,19 @@ def rmsnorm_linear(forloop=4):
          op("input_loader", [1], [3], imap=[1, -1, -1], fmap=0),
          op("matmul", [2, 3], [4]),
          op("forloop_accum", [4], [5], kind="sum"),
-         op("forloop_accum", [2], [6], kind="rms_last"),
+         op("forloop_accum", [2], [6], kind="rms_last",
+            **({} if eps is None else {"eps": eps})),
          op("div", [5, 6], [7]),
          op("output_saver", [7], [8], omap=[1, -1, -1])])
     return one_kernel([value([2, 64], "f16"), value([64, 48], "f16")],
                       value([2, 48], "f16"), body, [4, 1, 1], forloop)
 
 
-def rms_norm_then_matmul():
+def rms_norm_then_matmul(eps=0):
     return graph([value([2, 64], "f16"), value([64, 48], "f16"),
                   value([2, 64], "f16"), value([2, 48], "f16")],
                  [0, 1], [3],
-                 [op("rms_norm", [0], [2], size=64, eps=0),
+                 [op("rms_norm", [0], [2], size=64, eps=eps),
                   op("matmul", [2, 1], [3])])
 
 
@@ -143,6 +145,29 @@ def test_forloop_sum_and_rms_last_equal_rms_norm_and_matmul():
     [kernels16] = evaluate(rms_norm_then_matmul(), [x, w], "emulate")
     assert relative(fused16, direct) < 5e-3
     assert relative(kernels16, direct) < 5e-3
+
+
+def test_rms_last_adds_its_eps_under_the_root_as_rms_norm_does():
+    # Rows of small values, where an eps of 1e-2 moves the result.
+    x, w = random([2, 64], scale=0.05), random([64, 48], seed=1)
+    [fused] = evaluate(rmsnorm_linear(eps=1e-2), [x, w])
+    [kernels] = evaluate(rms_norm_then_matmul(eps=1e-2), [x, w])
+    assert relative(fused, kernels) < 1e-12
+    [without] = evaluate(rmsnorm_linear(), [x, w])
+    assert relative(without, kernels) > 1e-2
+
+
+@pytest.mark.parametrize("kind, eps, message", [
+    ("sum", 1e-6, "only rms_last has an eps"),
+    ("rms_last", -1e-6, "a negative eps")])
+def test_an_eps_is_rms_lasts_and_not_negative(kind, eps, message):
+    data = rmsnorm_linear(eps=eps)
+    accum = data["ops"][0]["body"]["ops"][4]
+    accum["kind"] = kind
+    if kind == "sum":
+        data["ops"][0]["body"]["values"][6]["shape"] = [2, 16]
+    with pytest.raises(ProgramError, match=message):
+        Program.from_json(data, "program", block_graphs=True)
 
 
 def test_the_accumulator_stays_in_float32_until_the_loop_ends():

@@ -22,7 +22,7 @@ namespace json = llvm::json;
 namespace {
 
 /// Every attribute of the form: kernel ops, a graph_def with a cluster, a
-/// for-loop, accumulators and a thread_graph.
+/// for-loop, accumulators (one with an eps) and a thread_graph.
 constexpr llvm::StringLiteral kSource = R"mlir(
   func.func @f(%x: tensor<8x64xf16>, %w: tensor<64x32xf16>) -> (tensor<8x32xf16>, tensor<8x4xf16>) {
     %a, %b = mirage_kernel.chunk %x dim 1 parts 2 : tensor<8x64xf16> -> tensor<8x32xf16>, tensor<8x32xf16>
@@ -43,6 +43,7 @@ constexpr llvm::StringLiteral kSource = R"mlir(
         %q = exp %v : f16
         yield %q : f16
       }
+      %rms = forloop_accum %xt rms_last eps 1.0e-05 : !mirage_block.stensor<8x16xf16> -> !mirage_block.stensor<8x1xf16>
       %y = output_saver %e omap <x = 1> : !mirage_block.stensor<8x16xf16> -> tensor<8x32xf16>
       yield %y : tensor<8x32xf16>
     }
@@ -112,6 +113,9 @@ TEST_F(ProgramJSONTest, WritesTheBundleForm) {
   EXPECT_EQ(print(op(block, 4)), R"({"kind":"sum_last_to","op":)"
                                  R"("forloop_accum","operands":[4],)"
                                  R"("results":[6],"size":4})");
+  EXPECT_EQ(print(op(block, 7)), R"({"eps":9.9999997473787516e-06,"kind":)"
+                                 R"("rms_last","op":"forloop_accum",)"
+                                 R"("operands":[2],"results":[9]})");
   EXPECT_EQ(print(*body(block, 6).get("values")),
             R"([{"dtype":"f16","shape":[]},{"dtype":"f16","shape":[]}])");
 }
@@ -171,6 +175,14 @@ TEST_F(ProgramJSONTest, RejectsUnknownNamesAndBadShapes) {
               op(body(kernel, 5), 3)["size"] = 4;
             }),
             "only sum_last_to has a size at program.ops[5].body.ops[3].size");
+  EXPECT_EQ(readEdited([](json::Object &kernel) {
+              op(body(kernel, 5), 3)["eps"] = 1e-5;
+            }),
+            "only rms_last has an eps at program.ops[5].body.ops[3].eps");
+  EXPECT_EQ(readEdited([](json::Object &kernel) {
+              op(body(kernel, 5), 7)["eps"] = -1e-5;
+            }),
+            "negative at program.ops[5].body.ops[7].eps");
   EXPECT_EQ(readEdited([](json::Object &kernel) {
               (*(*kernel.getArray("values"))[0].getAsObject())["dtype"] = "f64";
             }),

@@ -440,18 +440,22 @@ void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
   Location loc = emitter.getLoc();
   Tile acc = accumulators[op];
   Type type = getElementType(op.getResult());
-  // rms_last: sqrt(sum / (forloop * n)); every kind: rounded to the result's
-  // element type, in place.
+  // rms_last: sqrt(sum / (forloop * n) + eps); every kind: rounded to the
+  // result's element type, in place.
   double count =
       double(graph.getForloop()) * double(getShape(op.getInput()).back());
   bool isRms = op.getKind() == block::AccumKind::RmsLast;
+  double eps = op.getEps().convertToDouble();
   int64_t width = getRunWidth(acc.shape, acc.getStorageType());
   emitter.forEachRun(acc.shape, width, [&](ValueRange c) {
     SmallVector<Value, 8> values;
     for (Value value : emitter.loadVector(acc, c, width)) {
-      if (isRms)
-        value = math::SqrtOp::create(
-            b, loc, emitDivide(b, loc, value, emitter.f32(count)));
+      if (isRms) {
+        value = emitDivide(b, loc, value, emitter.f32(count));
+        if (eps != 0.0)
+          value = arith::AddFOp::create(b, loc, value, emitter.f32(eps));
+        value = math::SqrtOp::create(b, loc, value);
+      }
       values.push_back(value);
     }
     emitter.storeVector(acc, c, emitter.roundTo(values, type));

@@ -114,7 +114,7 @@ Exporter::exportBlockOp(Operation &op, kernel::GraphDefOp graph,
   } else if (auto accum = dyn_cast<block::ForloopAccumOp>(op)) {
     std::optional<std::string> type =
         json_format::getAccumOpType(accum.getKind());
-    if (!type)
+    if (!type || accum.getEps().convertToDouble() != 0.0)
       return op.emitOpError("has no equivalent in the µGraph JSON format");
     if (std::optional<int64_t> size = accum.getSize()) {
       if (reductionDimx && *reductionDimx != *size)

@@ -390,7 +390,8 @@ LogicalResult Importer::importCustomized(const json::Object &op,
         size = builder.getI64IntegerAttr(*reductionDimx);
       created = block::ForloopAccumOp::create(
           builder, loc(), tileType, args[0],
-          block::AccumKindAttr::get(context, *kind), size);
+          block::AccumKindAttr::get(context, *kind), size,
+          builder.getF32FloatAttr(0.0f));
     } else {
       FailureOr<Operation *> op =
           createComputeOp("mirage_block", type, args, tileType);

@@ -882,7 +882,9 @@ void KernelWriter::writeAccumFinish(block::ForloopAccumOp accum) {
     return;
   const std::string &result = nameOf(accum.getResult());
   int64_t count = forloop * shapeOf(accum.getInput()).back();
-  w.line(result + " = tl.sqrt(" + result + " / " + floatLiteral(count) + ")");
+  double eps = accum.getEps().convertToDouble();
+  w.line(result + " = tl.sqrt(" + result + " / " + floatLiteral(count) +
+         (eps != 0.0 ? " + " + floatLiteral(eps) : std::string()) + ")");
 }
 
 } // namespace

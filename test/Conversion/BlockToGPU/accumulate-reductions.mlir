@@ -49,3 +49,22 @@ func.func @rms_rows(%x: tensor<16x1024xf16>) -> tensor<16x1xf16> {
   }
   return %o : tensor<16x1xf16>
 }
+
+// rms_last with an eps adds it to the mean of squares, under the root:
+// sqrt(sum / (forloop * n) + eps).
+// CHECK-LABEL: gpu.func @rms_rows_eps_kernel0
+// CHECK: %[[N:.*]] = arith.constant 1.024000e+03 : f32
+// CHECK: %[[MEAN:.*]] = arith.divf %{{.*}}, %[[N]]
+// CHECK: %[[EPS:.*]] = arith.constant 9.99999997E-7 : f32
+// CHECK: %[[SHIFTED:.*]] = arith.addf %[[MEAN]], %[[EPS]] : f32
+// CHECK: math.sqrt %[[SHIFTED]] : f32
+func.func @rms_rows_eps(%x: tensor<16x1024xf16>) -> tensor<16x1xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<16x1024xf16>) -> tensor<16x1xf16>
+      grid [1, 1, 1] block [128, 1, 1] forloop 4 {
+    %xt = input_loader %X imap <> fmap 1 : tensor<16x1024xf16> -> !mirage_block.stensor<16x256xf16>
+    %r = forloop_accum %xt rms_last eps 1.0e-6 : !mirage_block.stensor<16x256xf16> -> !mirage_block.stensor<16x1xf16>
+    %s = output_saver %r omap <> : !mirage_block.stensor<16x1xf16> -> tensor<16x1xf16>
+    yield %s : tensor<16x1xf16>
+  }
+  return %o : tensor<16x1xf16>
+}

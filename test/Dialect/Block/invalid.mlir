@@ -324,6 +324,28 @@ func.func @accum_size_kind(%x: tensor<64x256xf16>) -> tensor<64x256xf16> {
 
 // -----
 
+func.func @accum_eps_kind(%x: tensor<64x256xf16>) -> tensor<64x256xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<64x256xf16>) -> tensor<64x256xf16> grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    %t = input_loader %X imap <> : tensor<64x256xf16> -> !mirage_block.stensor<64x256xf16>
+    // expected-error @below {{an eps is only allowed with 'rms_last'}}
+    %r = forloop_accum %t sum eps 1.0e-6 : !mirage_block.stensor<64x256xf16> -> !mirage_block.stensor<64x256xf16>
+  }
+  return %o : tensor<64x256xf16>
+}
+
+// -----
+
+func.func @accum_negative_eps(%x: tensor<64x256xf16>) -> tensor<64x1xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<64x256xf16>) -> tensor<64x1xf16> grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    %t = input_loader %X imap <> : tensor<64x256xf16> -> !mirage_block.stensor<64x256xf16>
+    // expected-error @below {{eps -1.000000e-06 is negative}}
+    %r = forloop_accum %t rms_last eps -1.0e-6 : !mirage_block.stensor<64x256xf16> -> !mirage_block.stensor<64x1xf16>
+  }
+  return %o : tensor<64x1xf16>
+}
+
+// -----
+
 func.func @accum_missing_size(%x: tensor<64x256xf16>) -> tensor<64x256xf16> {
   %o = mirage_kernel.graph_def(%X = %x : tensor<64x256xf16>) -> tensor<64x256xf16> grid [1, 1, 1] block [128, 1, 1] forloop 1 {
     %t = input_loader %X imap <> : tensor<64x256xf16> -> !mirage_block.stensor<64x256xf16>

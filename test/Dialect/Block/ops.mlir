@@ -86,6 +86,8 @@ func.func @all_block_ops(%a: tensor<16x256xf32>, %b: tensor<256x64xf32>) -> tens
     %s2 = forloop_accum %mm sum_last_to 16 : !mirage_block.stensor<16x64xf32> -> !mirage_block.stensor<16x16xf32>
     // CHECK: forloop_accum %{{.*}} rms_last :
     %s3 = forloop_accum %cc rms_last : !mirage_block.stensor<16x32xf32> -> !mirage_block.stensor<16x1xf32>
+    // CHECK: forloop_accum %{{.*}} rms_last eps 9.99999997E-7 :
+    %s5 = forloop_accum %cc rms_last eps 1.0e-6 : !mirage_block.stensor<16x32xf32> -> !mirage_block.stensor<16x1xf32>
     // CHECK: forloop_accum %{{.*}} max :
     %s4 = forloop_accum %mm max : !mirage_block.stensor<16x64xf32> -> !mirage_block.stensor<16x64xf32>
     %t0 = add %s0, %s1 : !mirage_block.stensor<16x64xf32>, !mirage_block.stensor<16x1xf32> -> !mirage_block.stensor<16x64xf32>

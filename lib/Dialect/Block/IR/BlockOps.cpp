@@ -218,6 +218,11 @@ LogicalResult ForloopAccumOp::verify() {
   AccumKind kind = getKind();
   if (getSize() && kind != AccumKind::SumLastTo)
     return emitOpError() << "a size is only allowed with 'sum_last_to'";
+  double eps = getEps().convertToDouble();
+  if (eps != 0.0 && kind != AccumKind::RmsLast)
+    return emitOpError() << "an eps is only allowed with 'rms_last'";
+  if (!(eps >= 0.0))
+    return emitOpError() << "eps " << eps << " is negative";
   SmallVector<int64_t> expected(input.getShape());
   switch (kind) {
   case AccumKind::Sum:

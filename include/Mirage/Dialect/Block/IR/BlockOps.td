@@ -273,7 +273,7 @@ def MB_ForloopAccumOp : MB_Op<"forloop_accum", [Pure]> {
     | `sum` | `Σ_i x_i` (same shape) |
     | `sum_last` | `Σ_i Σ_j x_i[.., j]` (last dimension becomes 1) |
     | `sum_last_to size` | `Σ_i` of the strided reduction of the last dimension to `size` |
-    | `rms_last` | `sqrt(Σ_i Σ_j x_i[.., j]² / (forloop · n))`, `n` the last dimension (becomes 1) |
+    | `rms_last [eps e]` | `sqrt(Σ_i Σ_j x_i[.., j]² / (forloop · n) + e)`, `n` the last dimension (becomes 1); `e` defaults to 0 |
     | `max` | elementwise `max_i x_i` (same shape) |
 
     The input must be a per-iteration or loop-invariant value, never an
@@ -289,6 +289,8 @@ def MB_ForloopAccumOp : MB_Op<"forloop_accum", [Pure]> {
         : !mirage_block.stensor<2x24xf16> -> !mirage_block.stensor<2x24xf16>
     %rms = forloop_accum %x rms_last
         : !mirage_block.stensor<2x128xf16> -> !mirage_block.stensor<2x1xf16>
+    %rmse = forloop_accum %x rms_last eps 9.99999997E-7
+        : !mirage_block.stensor<2x128xf16> -> !mirage_block.stensor<2x1xf16>
     %part = forloop_accum %e sum_last_to 64
         : !mirage_block.stensor<16x256xf16> -> !mirage_block.stensor<16x64xf16>
     %m = forloop_accum %rowmax max
@@ -298,10 +300,11 @@ def MB_ForloopAccumOp : MB_Op<"forloop_accum", [Pure]> {
     ```
   }];
   let arguments = (ins MB_STensor:$input, MB_AccumKindAttr:$kind,
-                   OptionalAttr<ConfinedAttr<MirageI64Attr, [IntPositive]>>:$size);
+                   OptionalAttr<ConfinedAttr<MirageI64Attr, [IntPositive]>>:$size,
+                   DefaultValuedAttr<F32Attr, "0.0f">:$eps);
   let results = (outs MB_STensor:$result);
   let assemblyFormat = [{
-    $input custom<AccumKind>($kind) ($size^)? attr-dict `:`
+    $input custom<AccumKind>($kind) ($size^)? (`eps` $eps^)? attr-dict `:`
     qualified(type($input)) `->`
     qualified(type($result))
   }];

@@ -189,8 +189,8 @@ def MK_RmsNormOp : MK_Op<"rms_norm", [Pure, SameOperandsAndResultType]> {
     For each group of `size` consecutive trailing elements `x` (`size` is the
     product of the last one or more dimensions), computes
     `x / sqrt(mean(x²) + eps)`. There is no affine weight: multiply by one
-    separately. `eps` defaults to 0, which is what the fused forms found by
-    the superoptimizer compute exactly.
+    separately. `eps` defaults to 0; the fused forms found by the
+    superoptimizer carry the same `eps` (`forloop_accum rms_last eps`).
 
     Example:
 
