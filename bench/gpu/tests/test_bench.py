@@ -620,6 +620,25 @@ def test_the_torch_compile_warm_up_needs_gpus_a_package_and_cases(
     assert not (tmp_path / "o").exists()
 
 
+def test_the_torch_compile_pair_needs_a_package_and_a_warm_directory(
+        tmp_path):
+    script = REPO / "bench" / "gpu-torch-compile-pair.sh"
+    package = tmp_path / "package.tar.gz"
+    package.write_text("")
+    warm = tmp_path / "warm"
+    warm.mkdir()
+    (warm / "tuning.json").write_text("{}")
+    for arguments in ([str(package)],
+                      [str(tmp_path / "missing.tar.gz"), str(warm)],
+                      [str(package), str(warm)]):  # no cache.tgz
+        result = subprocess.run(["bash", str(script), *arguments],
+                                capture_output=True, text=True,
+                                env=dict(os.environ, OUT=str(tmp_path / "o")))
+        assert result.returncode == 2, arguments
+        assert "usage:" in result.stderr
+    assert not (tmp_path / "o").exists()
+
+
 #===---------------------------------------------------------------------===#
 # On a GPU
 #===---------------------------------------------------------------------===#

@@ -25,9 +25,9 @@
 // CHECK-NEXT: matmul2_lhs = (load0).to(tl.float16)
 // CHECK-NEXT: matmul2_rhs = (load1).to(tl.float16)
 // CHECK-NEXT: matmul2 = tl.dot(matmul2_lhs, matmul2_rhs)
-// CHECK-NEXT: # acc3 = forloop_accum(matmul2) {kind = #mirage_block<accum_kind sum>} -> 2x24xf16
+// CHECK-NEXT: # acc3 = forloop_accum(matmul2) {eps = 0.000000e+00 : f32, kind = #mirage_block<accum_kind sum>} -> 2x24xf16
 // CHECK-NEXT: acc3 += matmul2
-// CHECK-NEXT: # acc4 = forloop_accum(load0) {kind = #mirage_block<accum_kind rms_last>} -> 2x1xf16
+// CHECK-NEXT: # acc4 = forloop_accum(load0) {eps = 0.000000e+00 : f32, kind = #mirage_block<accum_kind rms_last>} -> 2x1xf16
 // CHECK-NEXT: acc4 += tl.sum(load0 * load0, axis=1, keep_dims=True)
 // CHECK-NEXT: acc4 = tl.sqrt(acc4 / 4096.0)
 // CHECK-NEXT: # div5 = div(acc3, acc4) -> 2x24xf16
