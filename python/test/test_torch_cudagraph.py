@@ -85,6 +85,15 @@ def test_a_failed_capture_warns_and_runs_without_a_graph():
         assert torch.equal(run(weight, x)[0], x @ weight)
 
 
+def test_an_input_whose_elements_share_memory_runs_without_a_graph():
+    weight = torch.randn(4, 3)
+    row = torch.randn(1, 4).expand(2, 4)  # stride 0: no buffer takes it
+    run = runner()
+    with pytest.warns(UserWarning, match="capture failed"):
+        assert torch.equal(run(weight, row)[0], row @ weight)
+    assert run.uncaptured
+
+
 class Writes(nn.Module):
     def __init__(self, target):
         super().__init__()

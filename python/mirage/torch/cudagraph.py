@@ -171,14 +171,16 @@ class CudaGraphRunner:
         self.replay = None
         static = set(self.static)
         self.copied = [i for i in range(len(args)) if i not in static]
-        self.buffers = [torch.empty_strided(
-            args[i].size(), args[i].stride(), dtype=args[i].dtype,
-            device=args[i].device) for i in self.copied]
-        inputs = list(args)
-        for i, buffer in zip(self.copied, self.buffers):
-            inputs[i] = buffer
-        _copy_all(self.buffers, [args[i] for i in self.copied])
         try:
+            # Buffers of the inputs' strides (an expanded input, whose
+            # elements share memory, cannot be copied into one: it raises).
+            self.buffers = [torch.empty_strided(
+                args[i].size(), args[i].stride(), dtype=args[i].dtype,
+                device=args[i].device) for i in self.copied]
+            inputs = list(args)
+            for i, buffer in zip(self.copied, self.buffers):
+                inputs[i] = buffer
+            _copy_all(self.buffers, [args[i] for i in self.copied])
             self.replay, self.outputs = self.capture(
                 self.compiled, inputs)
         except Exception as error:  # noqa: BLE001 - the model still runs
