@@ -17,10 +17,11 @@ For each model and batch size, in one process: the outputs of
 `torch.compile(backend="mirage", mode="reduce-overhead")` and of
 `torch.compile(mode="max-autotune")` against eager, then the time of each
 call for eager, Inductor in mode="reduce-overhead", max-autotune and
-Mirage, two ways: the latency of back-to-back calls (CUDA events over many
-calls, after warm-up; at decode sizes mostly the CPU's work per call) and
-the GPU time of one call (queued behind a spin kernel); and what the
-backend kept.
+Mirage (in the backend's own CUDA graph, and as `mirage_trees` in
+Inductor's CUDA graph trees), two ways: the latency of back-to-back calls
+(CUDA events over many calls, after warm-up; at decode sizes mostly the
+CPU's work per call) and the GPU time of one call (queued behind a spin
+kernel); and what the backend kept.
 """
 
 import argparse
