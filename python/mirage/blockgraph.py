@@ -199,10 +199,10 @@ class ThreadBlockGraph:
         return self._emit(f"reduction {A.name} dim {dim}{suffix} : {A.type} "
                           f"-> {C.type}", C)
 
-    def forloop_accum(self, A, acc=None):
+    def forloop_accum(self, A, acc=None, eps=0.0):
         """A accumulated over the for-loop: "sum" (default), "sum_last",
-        "rms" (rms_last), "max", or "sum_todimx" (the last dimension summed
-        down to reduction_dimx)."""
+        "rms" (rms_last: sqrt(mean of squares + eps)), "max", or
+        "sum_todimx" (the last dimension summed down to reduction_dimx)."""
         self._own("forloop_accum", A)
         if acc not in _ACCUMULATORS:
             raise ValueError(f"forloop_accum: unknown accumulator {acc!r}; "
@@ -210,7 +210,11 @@ class ThreadBlockGraph:
         if A.accumulated:
             raise ValueError("forloop_accum: the tile is accumulated already")
         kind = _ACCUMULATORS[acc]
-        dims, text = list(A.dims), kind
+        if eps and kind != "rms_last":
+            raise ValueError(f"forloop_accum: eps is only for 'rms', not "
+                             f"{acc!r}")
+        dims = list(A.dims)
+        text = kind + kernel_graph.eps_text("forloop_accum", eps)
         if kind in ("sum_last", "rms_last"):
             dims[-1] = 1
         elif kind == "sum_last_to":
@@ -340,7 +344,8 @@ def rebuild_graph_def(graph, op, operands):
             saved[results[0]] = (tiles[ins[0]], inner["omap"])
         elif kind == "forloop_accum":
             tiles[results[0]] = tb.forloop_accum(
-                tiles[ins[0]], _DESCRIBED_ACCUMULATORS[inner["kind"]])
+                tiles[ins[0]], _DESCRIBED_ACCUMULATORS[inner["kind"]],
+                inner.get("eps", 0.0))
         elif kind == "thread_graph":
             inner_body = inner["body"]
             values = dict(zip(inner_body["inputs"],

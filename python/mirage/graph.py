@@ -64,6 +64,14 @@ def _float_text(value):
     return f"{struct.unpack('f', struct.pack('f', value))[0]:.9e}"
 
 
+def eps_text(op, eps):
+    """The ` eps E` of `op` (rms_norm, forloop_accum rms_last), checked;
+    empty for 0."""
+    if not math.isfinite(eps) or eps < 0:
+        raise ValueError(f"{op}: eps must be finite and >= 0, got {eps}")
+    return f" eps {_float_text(float(eps))}" if eps else ""
+
+
 def _shape_text(dims):
     return "(" + ", ".join(str(d) for d in dims) + ")"
 
@@ -76,11 +84,8 @@ def rms_norm_text(A, normalized_shape, eps):
         raise ValueError(f"rms_norm: normalized_shape {_shape_text(shape)} "
                          f"is not the trailing dimensions of "
                          f"{_shape_text(A.dims)}")
-    if not math.isfinite(eps) or eps < 0:
-        raise ValueError(f"rms_norm: eps must be finite and >= 0, got {eps}")
     text = f"rms_norm {A.name} size {math.prod(shape)}"
-    if eps:
-        text += f" eps {_float_text(float(eps))}"
+    text += eps_text("rms_norm", eps)
     return f"{text} : {A.type}"
 
 

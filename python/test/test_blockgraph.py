@@ -131,6 +131,27 @@ def test_pictures_and_from_mlir_of_a_customized_graph(compiler_library,
     assert mi.from_mlir(graph.to_mlir()).to_mlir() == graph.to_mlir()
 
 
+def test_an_rms_accumulator_with_eps_round_trips_through_mlir(
+        compiler_library):
+    graph = mi.new_kernel_graph("fused_eps")
+    X = graph.new_input((2, 4096))
+    W = graph.new_input((4096, 6144))
+    tb = mi.new_threadblock_graph((256, 1, 1), (128, 1, 1), 32)
+    x = tb.new_input(dtensor=X, input_map=(-1, -1, -1), forloop_dim=1)
+    w = tb.new_input(dtensor=W, input_map=(1, -1, -1), forloop_dim=0)
+    rms = tb.forloop_accum(x, "rms", eps=1e-6)
+    tb.new_output(tb.div(tb.forloop_accum(tb.matmul(x, w)), rms),
+                  (1, -1, -1))
+    graph.mark_output(graph.customized([X, W], tb)[0])
+    text = graph.to_mlir()
+    assert "forloop_accum %t0 rms_last eps 9.999999975e-07 :" in text
+    assert mi.from_mlir(text).to_mlir() == text
+    with pytest.raises(ValueError, match="eps is only for 'rms'"):
+        tb.forloop_accum(tb.matmul(x, w), "sum", eps=1e-6)
+    with pytest.raises(ValueError, match="eps must be finite and >= 0"):
+        tb.forloop_accum(x, "rms", eps=-1.0)
+
+
 def test_a_saved_mugraph_file_loads_as_a_graph(compiler_library):
     from mirage import compiler
     path = (mi.CHECKOUT / "test" / "Target" / "MirageJSON" / "Inputs" /
