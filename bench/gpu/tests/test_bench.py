@@ -639,6 +639,68 @@ def test_the_torch_compile_pair_needs_a_package_and_a_warm_directory(
     assert not (tmp_path / "o").exists()
 
 
+#: A stand-in for python3 in bench/gpu-torch-compile-pair.sh: torch_compile.py
+#: writes a row naming its models and GPU, pytest a JUnit file (failing
+#: when $FAIL_PYTEST is set); anything else runs in the real python3.
+PAIR_STUB = """#!%s
+import json, os, sys
+args = sys.argv[1:]
+if any(a.endswith("torch_compile.py") for a in args):
+    row = {"model": args[args.index("--models") + 1],
+           "gpu": os.environ["CUDA_VISIBLE_DEVICES"]}
+    with open(args[args.index("--out") + 1], "w") as f:
+        json.dump({"device": "stub", "rows": [row]}, f)
+elif "pytest" in args:
+    if os.environ.get("FAIL_PYTEST"):
+        sys.exit(1)
+    for a in args:
+        if a.startswith("--junitxml="):
+            with open(a.split("=", 1)[1], "w") as f:
+                f.write("<testsuite/>")
+else:
+    os.execv(sys.executable, [sys.executable] + args)
+"""
+
+
+def run_pair(tmp_path, **env):
+    stub = tmp_path / "python"
+    stub.write_text(PAIR_STUB % sys.executable)
+    stub.chmod(0o755)
+    (tmp_path / "pkg" / "mirage-python").mkdir(parents=True)
+    package = tmp_path / "package.tar.gz"
+    subprocess.run(["tar", "czf", str(package), "-C", str(tmp_path / "pkg"),
+                    "."], check=True)
+    warm = tmp_path / "warm"
+    (warm / "cache").mkdir(parents=True)
+    (warm / "tuning.json").write_text("{}")
+    subprocess.run(["tar", "czf", str(warm / "cache.tgz"), "-C",
+                    str(warm / "cache"), "."], check=True)
+    out = tmp_path / "out"
+    result = subprocess.run(
+        ["bash", str(REPO / "bench" / "gpu-torch-compile-pair.sh"),
+         str(package), str(warm), "--time-limit", "20"],
+        capture_output=True, text=True,
+        env=dict(os.environ, OUT=str(out), PYTHON=str(stub), **env))
+    return result, out
+
+
+def test_the_torch_compile_pair_measures_on_two_gpus_into_one_file(
+        tmp_path):
+    result, out = run_pair(tmp_path)
+    assert result.returncode == 0, result.stderr
+    rows = json.loads((out / "torch-compile.json").read_text())["rows"]
+    assert rows == [{"model": "layer,outside", "gpu": "0"},
+                    {"model": "llama", "gpu": "1"}]
+    assert (out / "torch-backend.xml").exists()
+
+
+def test_the_torch_compile_pair_fails_when_its_tests_fail(tmp_path):
+    result, out = run_pair(tmp_path, FAIL_PYTEST="1")
+    assert result.returncode == 1
+    assert len(json.loads((out / "torch-compile.json").read_text())[
+        "rows"]) == 2
+
+
 #===---------------------------------------------------------------------===#
 # On a GPU
 #===---------------------------------------------------------------------===#
