@@ -131,14 +131,12 @@ def test_an_item_assignment_into_an_input_blocks_the_graph():
     assert cudagraph.written_input(gm, [torch.randn(2)]).name == "setitem"
 
 
-def test_a_parameter_input_is_static():
-    gm = torch.fx.symbolic_trace(lambda w, x: x @ w)
-    inputs = [nn.Parameter(torch.randn(4, 3)), torch.randn(2, 4)]
-    assert cudagraph.static_indices(gm, inputs) == [0]
-    inputs[0].data = torch.randn(4, 3)
-    node = next(iter(gm.graph.nodes))
-    assert cudagraph.written_input(gm, inputs) is None and \
-        node.op == "placeholder"
+def test_parameters_and_inputs_dynamo_marks_are_static():
+    gm = torch.fx.symbolic_trace(lambda w, b, x: x @ w + b)
+    marked = torch.randn(3)
+    marked._dynamo_static_input_type = "unguarded"
+    inputs = [nn.Parameter(torch.randn(4, 3)), marked, torch.randn(2, 4)]
+    assert cudagraph.static_indices(gm, inputs) == [0, 1]
 
 
 def test_the_backend_uses_its_runner_only_where_the_mode_has_graphs(

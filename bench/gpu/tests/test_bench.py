@@ -592,51 +592,46 @@ def test_parts_of_different_runs_or_one_case_twice_do_not_merge(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_a_run_over_several_gpus_needs_their_count_and_the_cases(tmp_path):
-    script = REPO / "bench" / "gpu-pipeline-gpus.sh"
-    for arguments in (["2", str(tmp_path)], ["0", str(tmp_path), "--cases",
-                                             "lora"]):
-        result = subprocess.run(["bash", str(script), *arguments],
-                                capture_output=True, text=True,
-                                env=dict(os.environ, OUT=str(tmp_path / "o")))
-        assert result.returncode == 2, arguments
-        assert "usage:" in result.stderr
-
-
-def test_the_torch_compile_warm_up_needs_gpus_a_package_and_cases(
-        tmp_path):
-    script = REPO / "bench" / "gpu-torch-compile-warm.sh"
-    package = tmp_path / "package.tar.gz"
-    package.write_text("")
-    for arguments in (["2", str(package)],
-                      ["0", str(package), "layer:1"],
-                      ["2", str(tmp_path / "missing.tar.gz"), "layer:1"],
-                      ["2", str(package), "layer:1,llama"]):
-        result = subprocess.run(["bash", str(script), *arguments],
-                                capture_output=True, text=True,
+def assert_usage_errors(script, argument_lists, tmp_path):
+    """`script` (under bench/) exits 2 with its usage for each argument
+    list, and writes nothing to its $OUT."""
+    for arguments in argument_lists:
+        result = subprocess.run(["bash", str(REPO / "bench" / script),
+                                 *arguments], capture_output=True, text=True,
                                 env=dict(os.environ, OUT=str(tmp_path / "o")))
         assert result.returncode == 2, arguments
         assert "usage:" in result.stderr
     assert not (tmp_path / "o").exists()
 
 
+def test_a_run_over_several_gpus_needs_their_count_and_the_cases(tmp_path):
+    assert_usage_errors("gpu-pipeline-gpus.sh", (
+        ["2", str(tmp_path)], ["0", str(tmp_path), "--cases", "lora"]),
+        tmp_path)
+
+
+def test_the_torch_compile_warm_up_needs_gpus_a_package_and_cases(
+        tmp_path):
+    package = tmp_path / "package.tar.gz"
+    package.write_text("")
+    assert_usage_errors("gpu-torch-compile-warm.sh", (
+        ["2", str(package)],
+        ["0", str(package), "layer:1"],
+        ["2", str(tmp_path / "missing.tar.gz"), "layer:1"],
+        ["2", str(package), "layer:1,llama"]), tmp_path)
+
+
 def test_the_torch_compile_pair_needs_a_package_and_a_warm_directory(
         tmp_path):
-    script = REPO / "bench" / "gpu-torch-compile-pair.sh"
     package = tmp_path / "package.tar.gz"
     package.write_text("")
     warm = tmp_path / "warm"
     warm.mkdir()
     (warm / "tuning.json").write_text("{}")
-    for arguments in ([str(package)],
-                      [str(tmp_path / "missing.tar.gz"), str(warm)],
-                      [str(package), str(warm)]):  # no cache.tgz
-        result = subprocess.run(["bash", str(script), *arguments],
-                                capture_output=True, text=True,
-                                env=dict(os.environ, OUT=str(tmp_path / "o")))
-        assert result.returncode == 2, arguments
-        assert "usage:" in result.stderr
-    assert not (tmp_path / "o").exists()
+    assert_usage_errors("gpu-torch-compile-pair.sh", (
+        [str(package)],
+        [str(tmp_path / "missing.tar.gz"), str(warm)],
+        [str(package), str(warm)]), tmp_path)  # no cache.tgz
 
 
 #: A stand-in for python3 in bench/gpu-torch-compile-pair.sh: torch_compile.py
