@@ -55,7 +55,8 @@ constexpr double kPreferredWaves = 4.0;
 /// (BlockSearchOptions::largestGridSize): 1056 on an H100, 864 on an A100.
 constexpr int64_t kLargestBlocksPerMultiprocessor = 8;
 /// Passes over the for-loop ranges: the second continues those the first
-/// stopped, with the time the others left.
+/// stopped, with the time the others left, and explores their cluster
+/// launches.
 constexpr unsigned kPasses = 2;
 
 /// What a for-loop range has done, for a later pass to continue.
@@ -118,10 +119,11 @@ private:
   double getLaunchPriority(const Launch &launch) const;
   /// Explores the configurations of `launches` that `state` does not record
   /// as explored, with every worker, one configuration of a launch at a
-  /// time, in the order of their priority; returns the complete candidates
-  /// in the order one thread would find them.
+  /// time, in the order of their priority (cluster launches only when
+  /// `clusters`); returns the complete candidates in the order one thread
+  /// would find them.
   std::vector<sem::Program> explore(ArrayRef<Launch> launches,
-                                    RangeState &state);
+                                    RangeState &state, bool clusters);
   /// Schedules `candidates` not seen before into the range's queue and
   /// verifies those the code generator compiles, cheapest first as
   /// scheduled, while they may enter the best K; false when the time limit
@@ -324,6 +326,7 @@ FailureOr<std::vector<RankedProgram>> Searcher::run(std::string &error) {
   prototype.maxOps = options.maxOps;
   prototype.maxAccumulators = options.maxAccumulators;
   prototype.vocabulary = chooseVocabulary(kernel);
+  prototype.clusterVocabulary = chooseClusterVocabulary(kernel);
   prototype.imaps = options.imaps;
   prototype.fmaps = options.fmaps;
   if (failed(checkOverrides(error)) || failed(checkOverridesLoad(error)))
@@ -358,7 +361,10 @@ FailureOr<std::vector<RankedProgram>> Searcher::run(std::string &error) {
         break;
       RangeState &state = rangeStates[forloop];
       SmallVector<Launch> launches = getLaunches(forloop);
-      std::vector<sem::Program> candidates = explore(launches, state);
+      // Cluster launches wait for the second pass: the time the others
+      // leave.
+      std::vector<sem::Program> candidates =
+          explore(launches, state, /*clusters=*/pass > 0);
       // A range counts as done once it is explored and every candidate that
       // could enter the best K was verified.
       if (verify(std::move(candidates), state) && state.isExplored()) {
@@ -470,6 +476,29 @@ SmallVector<Launch> Searcher::getLaunches(int64_t forloop) const {
       launch.forloop = forloop;
       launches.push_back(launch);
     }
+  // Row clusters: grid x over an output dimension the reference sums or
+  // normalises along (a softmax's or a norm's row), its blocks one cluster
+  // that sums the row's parts; grid y over another output dimension.
+  SmallVector<int64_t> clusterSizes;
+  if (options.clusters && options.singleKernels)
+    clusterSizes = getClusterSizes(*options.chip);
+  for (auto [dx, gx] : axisChoices)
+    for (auto [dy, gy] : axisChoices) {
+      if (dx < 0 || !llvm::is_contained(clusterSizes, gx) || dx == dy ||
+          gx * gy > options.maxBlocks || !omapAllows(0, dx) ||
+          !omapAllows(1, dy))
+        continue;
+      int32_t label = prototype.labels.output[dx];
+      if (!prototype.labels.isSummed(label) &&
+          !prototype.labels.isNormalised(label))
+        continue;
+      Launch launch;
+      launch.grid = {gx, gy, 1};
+      launch.outputDims = {dx, dy, -1};
+      launch.clusterAxis = 0;
+      launch.forloop = forloop;
+      launches.push_back(launch);
+    }
   if (!options.splitKernels)
     return launches;
   // Split launches: grid x over an output dimension (or none), grid y over
@@ -502,12 +531,24 @@ SmallVector<Launch> Searcher::getLaunches(int64_t forloop) const {
           launch.splitLabel = label;
           launch.forloop = forloop;
           launches.push_back(launch);
+          // The same split in one kernel: the blocks of the split, grid x,
+          // one cluster, whose `cluster_reduce_scatter` leaves each block a
+          // chunk of the output's last dimension to finish and save, where
+          // the split's parts would be stacked.
+          if (!llvm::is_contained(clusterSizes, gy) ||
+              out.back() % gy != 0 || !options.omap.empty())
+            continue;
+          launch.grid = {gy, gx, gz};
+          launch.outputDims = {last, dx, dz};
+          launch.splitAxis = 0;
+          launch.clusterAxis = 0;
+          launches.push_back(launch);
         }
   return launches;
 }
 
 std::vector<sem::Program> Searcher::explore(ArrayRef<Launch> launches,
-                                            RangeState &state) {
+                                            RangeState &state, bool clusters) {
   // One task per configuration: a launch's configurations can differ in
   // cost by orders of magnitude, and one launch may hold most of a range.
   // A range's share of the time may end before all are explored, so
@@ -516,11 +557,12 @@ std::vector<sem::Program> Searcher::explore(ArrayRef<Launch> launches,
   // the GPU best first.
   SmallVector<size_t> order =
       llvm::to_vector(llvm::seq<size_t>(0, launches.size()));
+  auto kind = [](const Launch &launch) {
+    return launch.isCluster() ? 2 : launch.isSplit() ? 1 : 0;
+  };
   llvm::stable_sort(order, [&](size_t a, size_t b) {
-    return std::make_pair(launches[a].splitAxis >= 0,
-                          getLaunchPriority(launches[a])) <
-           std::make_pair(launches[b].splitAxis >= 0,
-                          getLaunchPriority(launches[b]));
+    return std::make_pair(kind(launches[a]), getLaunchPriority(launches[a])) <
+           std::make_pair(kind(launches[b]), getLaunchPriority(launches[b]));
   });
   std::vector<std::pair<size_t, int64_t>> tasks;
   for (size_t i : order)
@@ -534,7 +576,8 @@ std::vector<sem::Program> Searcher::explore(ArrayRef<Launch> launches,
   std::atomic<size_t> next = 0;
   auto work = [&](Worker &worker) {
     for (size_t i = next++; i < tasks.size() && !worker.done(); i = next++) {
-      if (state.exploredTasks[i])
+      if (state.exploredTasks[i] ||
+          (!clusters && launches[tasks[i].first].isCluster()))
         continue;
       worker.explore(launches[tasks[i].first], tasks[i].second, results[i]);
       if (!worker.done())
@@ -849,11 +892,9 @@ void search::selectCandidates(std::vector<RankedProgram> &ranked, size_t count,
 
 std::string search::getCandidateKey(const sem::Program &program) {
   sem::Program canonical = program;
-  // Blocks are independent; a cluster's rank order is kept, as graph_defs
-  // with clusters are left as they are.
+  // Blocks are independent, but within a cluster: the axes a cluster spans
+  // keep their place (and so its rank order), the others are ordered.
   for (sem::Graph &body : llvm::drop_begin(canonical.graphs)) {
-    if (body.getClusterSize() != 1)
-      continue;
     // What an axis splits, whatever the order of the body's nodes: its
     // size, then the map of each load (by the input it loads) and save (by
     // the output it writes).
@@ -879,9 +920,16 @@ std::string search::getCandidateKey(const sem::Program &program) {
     };
     std::array<SmallVector<int64_t>, 3> signatures = {
         signature(0), signature(1), signature(2)};
-    std::array<int, 3> order = {0, 1, 2};
+    SmallVector<int, 3> free;
+    for (int axis = 0; axis < 3; ++axis)
+      if (body.cluster[axis] == 1)
+        free.push_back(axis);
+    SmallVector<int, 3> sorted = free;
     llvm::stable_sort(
-        order, [&](int a, int b) { return signatures[a] < signatures[b]; });
+        sorted, [&](int a, int b) { return signatures[a] < signatures[b]; });
+    std::array<int, 3> order = {0, 1, 2};
+    for (auto [position, axis] : llvm::zip(free, sorted))
+      order[position] = axis;
     std::array<int64_t, 3> grid = body.grid;
     for (int axis = 0; axis < 3; ++axis)
       body.grid[axis] = grid[order[axis]];

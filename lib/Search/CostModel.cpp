@@ -248,6 +248,7 @@ CostEstimate search::estimateCost(const sem::Program &program, const Chip &gpu,
     bool overlapsLoads = true;
     // Predefined ops are assumed to fill the GPU.
     double blocks = double(gpu.multiprocessors);
+    double launch = gpu.launchMicroseconds;
     if (node.kind != OpKind::GraphDef) {
       for (int32_t value : node.operands)
         bytes += getBytes(kernel.values[value]);
@@ -270,6 +271,8 @@ CostEstimate search::estimateCost(const sem::Program &program, const Chip &gpu,
         continue;
       }
       blocks = double(body.getNumBlocks());
+      if (body.getClusterSize() > 1)
+        launch += gpu.clusterLaunchMicroseconds;
       std::vector<sem::LoopPhase> phases = sem::computeLoopPhases(body);
       std::vector<std::optional<MatmulEngine>> engines =
           getNodeEngines(body, *schedule);
@@ -336,7 +339,7 @@ CostEstimate search::estimateCost(const sem::Program &program, const Chip &gpu,
         overlapsLoads
             ? invariantMemory + std::max(memory - invariantMemory, work)
             : memory + work;
-    cost.microseconds += kernelTime + gpu.launchMicroseconds;
+    cost.microseconds += kernelTime + launch;
   }
   return cost;
 }

@@ -22,6 +22,10 @@ bool DimensionLabels::isSummed(int32_t label) const {
   return llvm::is_contained(summed, label);
 }
 
+bool DimensionLabels::isNormalised(int32_t label) const {
+  return llvm::is_contained(normalised, label);
+}
+
 DimensionLabels search::labelDimensions(const sem::Program &reference) {
   const sem::Graph &kernel = reference.getKernelGraph();
   std::vector<llvm::SmallVector<int32_t, 4>> classes =
@@ -33,5 +37,7 @@ DimensionLabels search::labelDimensions(const sem::Program &reference) {
   for (const sem::Node &node : kernel.nodes)
     if (node.kind == sem::OpKind::Reduction)
       labels.summed.push_back(classes[node.operands[0]][node.dim]);
+    else if (node.kind == sem::OpKind::RmsNorm)
+      labels.normalised.push_back(classes[node.operands[0]].back());
   return labels;
 }

@@ -46,6 +46,16 @@ std::optional<Shape> inferShape(const OpChoice &choice,
     return result;
   }
   switch (choice.kind) {
+  case OpKind::ClusterReduce:
+    return a;
+  case OpKind::ClusterReduceScatter: {
+    if (choice.dim < 0 || choice.dim >= int64_t(a.size()) ||
+        a[choice.dim] % choice.size != 0)
+      return std::nullopt;
+    Shape result(a);
+    result[choice.dim] /= choice.size;
+    return result;
+  }
   case OpKind::Matmul: {
     const Shape &b = operands[1]->shape;
     size_t rank = a.size();
@@ -89,11 +99,16 @@ bool agree(int64_t a, int32_t labelA, int64_t b, int32_t labelB) {
 
 /// The labels of `choice`'s result on `operands`, or nothing when the op
 /// would mix dimensions the reference keeps apart or reduce one it keeps.
+/// On a cluster launch a norm's row may be summed too (its blocks' sums
+/// then summed across the cluster).
 std::optional<Labels> inferLabels(const OpChoice &choice,
                                   ArrayRef<const Tile *> operands,
-                                  const DimensionLabels &reference) {
+                                  const DimensionLabels &reference,
+                                  bool cluster) {
   const Tile &a = *operands[0];
-  if (sem::isUnary(choice.kind) || choice.kind == OpKind::RmsNorm)
+  if (sem::isUnary(choice.kind) || choice.kind == OpKind::RmsNorm ||
+      choice.kind == OpKind::ClusterReduce ||
+      choice.kind == OpKind::ClusterReduceScatter)
     return a.labels;
   if (sem::isBinary(choice.kind) || choice.kind == OpKind::Matmul) {
     const Tile &b = *operands[1];
@@ -122,8 +137,10 @@ std::optional<Labels> inferLabels(const OpChoice &choice,
     return a.labels;
   // A dimension the output keeps is summed whole only where the reference
   // sums it and broadcasts the sum back (a softmax's denominator).
-  bool summedWhole = choice.kind == OpKind::Reduction && choice.size == 1 &&
-                     reference.isSummed(a.labels.back());
+  bool summedWhole =
+      choice.kind == OpKind::Reduction && choice.size == 1 &&
+      (reference.isSummed(a.labels.back()) ||
+       (cluster && reference.isNormalised(a.labels.back())));
   if (!reference.isReduced(a.labels.back()) && !summedWhole)
     return std::nullopt;
   Labels result(a.labels);
@@ -158,6 +175,22 @@ void BodyEnumerator::startLoads(const Launch &newLaunch) {
   body = Graph();
   body.grid = launch.grid;
   body.forloop = launch.forloop;
+  choices = space.vocabulary;
+  if (launch.isCluster()) {
+    int64_t size = launch.grid[launch.clusterAxis];
+    body.cluster[launch.clusterAxis] = size;
+    for (OpChoice choice : space.clusterVocabulary) {
+      if (choice.kind == OpKind::ClusterReduceScatter) {
+        // Only where the cluster splits a reduced dimension: each block then
+        // keeps and saves its chunk of the output's mapped dimension.
+        if (launch.splitAxis != launch.clusterAxis)
+          continue;
+        choice.size = size;
+        choice.dim = launch.outputDims[launch.clusterAxis];
+      }
+      choices.push_back(choice);
+    }
+  }
   for (const ValueType &type : space.inputTypes) {
     body.inputs.push_back(body.values.size());
     body.values.push_back(type);
@@ -286,7 +319,7 @@ void BodyEnumerator::searchOps(
     return;
 
   size_t numTiles = tiles.size();
-  for (auto [choiceIndex, choice] : llvm::enumerate(space.vocabulary)) {
+  for (auto [choiceIndex, choice] : llvm::enumerate(choices)) {
     if (stopping())
       return;
     unsigned arity =
@@ -296,7 +329,7 @@ void BodyEnumerator::searchOps(
             : ops == space.maxOps)
       continue;
     // Strided sums of a row feed a combining kernel only.
-    if (choice.accum == AccumKind::SumLastTo && launch.splitAxis < 0)
+    if (choice.accum == AccumKind::SumLastTo && !launch.isSplit())
       continue;
     SmallVector<int32_t, 2> operands(arity, 0);
     // Every operand tuple, in lexicographic order.
@@ -322,7 +355,7 @@ void BodyEnumerator::searchOps(
 void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
                            unsigned ops, unsigned accumulators,
                            unsigned rmsLast) {
-  const OpChoice &choice = space.vocabulary[choiceIndex];
+  const OpChoice &choice = choices[choiceIndex];
   bool accumulates = choice.kind == OpKind::ForloopAccum;
   SmallVector<const Tile *, 2> inputs;
   for (int32_t operand : operands)
@@ -335,6 +368,12 @@ void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
     mixed |= phase != LoopPhase::Invariant;
     phase = tile->phase;
   }
+  // The blocks of a cluster exchange what they hold after the for-loop, or
+  // in a body without one.
+  if ((choice.kind == OpKind::ClusterReduce ||
+       choice.kind == OpKind::ClusterReduceScatter) &&
+      phase != LoopPhase::PostLoop && launch.forloop > 1)
+    return;
   if (accumulates) {
     mixed |= phase != LoopPhase::InLoop;
     phase = LoopPhase::PostLoop;
@@ -352,7 +391,8 @@ void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
       mixed ? std::nullopt : inferShape(choice, inputs);
   if (!shape)
     return;
-  std::optional<Labels> labels = inferLabels(choice, inputs, space.labels);
+  std::optional<Labels> labels =
+      inferLabels(choice, inputs, space.labels, launch.isCluster());
   if (!labels)
     return;
   Node node = makeNode(choice.kind);
@@ -369,6 +409,8 @@ void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
   node.scalar = choice.scalar;
   if (choice.accum == AccumKind::SumLastTo)
     node.size = choice.size;
+  if (choice.kind == OpKind::ClusterReduceScatter)
+    node.dim = choice.dim;
   SmallVector<ExprId, 2> operandExprs;
   for (const Tile *tile : inputs)
     operandExprs.push_back(tile->expr);
@@ -465,4 +507,38 @@ std::vector<OpChoice> search::detail::chooseVocabulary(const Graph &kernel) {
           {OpKind::ForloopAccum, AccumKind::RmsLast, /*size=*/1, norm.scalar});
     }
   return vocabulary;
+}
+
+std::vector<OpChoice>
+search::detail::chooseClusterVocabulary(const Graph &kernel) {
+  std::vector<OpChoice> base = chooseVocabulary(kernel);
+  std::vector<OpChoice> vocabulary = {{OpKind::ClusterReduce},
+                                      {OpKind::ClusterReduceScatter}};
+  auto add = [&](OpChoice choice) {
+    auto same = [&](const OpChoice &other) {
+      return other.kind == choice.kind && other.accum == choice.accum &&
+             other.size == choice.size && other.scalar == choice.scalar;
+    };
+    if (llvm::none_of(base, same) && llvm::none_of(vocabulary, same))
+      vocabulary.push_back(choice);
+  };
+  // A norm's parts: x / sqrt(sum(x * x) / n). The IR has no scalar add, so
+  // a norm with an epsilon has none.
+  for (const Node &node : kernel.nodes) {
+    if (node.kind != OpKind::RmsNorm || node.scalar != 0.0)
+      continue;
+    add({sem::toOpKind(ElementwiseKind::Square)});
+    add({OpKind::Reduction});
+    add({sem::toOpKind(ElementwiseKind::MulScalar), AccumKind::Sum,
+         /*size=*/1, 1.0 / double(node.size)});
+    add({sem::toOpKind(ElementwiseKind::Sqrt)});
+  }
+  return vocabulary;
+}
+
+SmallVector<int64_t> search::detail::getClusterSizes(const Chip &chip) {
+  SmallVector<int64_t> sizes;
+  for (int64_t size = 2; size <= chip.maxClusterBlocks; size *= 2)
+    sizes.push_back(size);
+  return sizes;
 }

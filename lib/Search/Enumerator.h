@@ -41,13 +41,17 @@ constexpr int32_t kReducedLabel = -2;
 
 /// A block op the search may add: its kind, for accumulators the kind of
 /// accumulation, for reductions the size the last dimension is reduced to,
-/// for rms_norm its group size and epsilon.
+/// for rms_norm its group size and epsilon, for cluster_reduce_scatter
+/// its cluster size and dimension.
 struct OpChoice {
   sem::OpKind kind;
   sem::AccumKind accum = sem::AccumKind::Sum;
   int64_t size = 1;
   /// rms_norm's eps, mul_scalar's factor.
   double scalar = 0.0;
+  /// cluster_reduce_scatter's dimension (its size is the cluster's), set
+  /// for each launch.
+  int64_t dim = -1;
 };
 
 /// A tile of the body being built.
@@ -64,13 +68,23 @@ struct Tile {
 /// splitting a reduced dimension, and the for-loop range.
 struct Launch {
   std::array<int64_t, 3> grid = {1, 1, 1};
-  /// Output dimension of each grid axis, or -1.
+  /// Output dimension of each grid axis, or -1. The output dimension a
+  /// cluster axis that splits a reduced dimension maps is the one its
+  /// `cluster_reduce_scatter` cuts: each block saves its chunk of it.
   std::array<int32_t, 3> outputDims = {-1, -1, -1};
   /// The grid axis that splits the input dimensions labelled `splitLabel`
-  /// (the first kernel of a split µGraph), or -1.
+  /// (the first kernel of a split µGraph, or a cluster axis), or -1.
   int32_t splitAxis = -1;
   int32_t splitLabel = 0;
+  /// The grid axis whose blocks, all of them, form one thread-block cluster
+  /// (one-kernel µGraphs that finish a sum through distributed shared
+  /// memory), or -1.
+  int32_t clusterAxis = -1;
   int64_t forloop = 1;
+
+  /// Whether the launch is the first kernel of a split µGraph.
+  bool isSplit() const { return splitAxis >= 0 && clusterAxis < 0; }
+  bool isCluster() const { return clusterAxis >= 0; }
 };
 
 /// A node of kind `kind`, its other fields defaulted.
@@ -88,6 +102,16 @@ Shape getOutputTile(ArrayRef<int64_t> shape, const Launch &launch);
 
 /// The block ops the reference's ops suggest.
 std::vector<OpChoice> chooseVocabulary(const sem::Graph &kernel);
+
+/// The block ops a cluster launch adds to them: `cluster_reduce`,
+/// `cluster_reduce_scatter` (along the dimension its launch gives), and the
+/// parts of each norm of the reference without an epsilon (`square`, a
+/// row's sum, `mul_scalar` by one over its size, `sqrt`), since a norm
+/// whose row a cluster spreads is summed across the blocks.
+std::vector<OpChoice> chooseClusterVocabulary(const sem::Graph &kernel);
+
+/// The cluster sizes the search tries on `chip` (none without clusters).
+SmallVector<int64_t> getClusterSizes(const Chip &chip);
 
 /// What the workers of one search share: the reference, the options, the
 /// clock and the count of complete candidates.
@@ -166,6 +190,8 @@ struct KernelSpace {
   /// Dimension labels of the inputs and the output (DimensionLabels.h).
   DimensionLabels labels;
   std::vector<OpChoice> vocabulary;
+  /// The ops cluster launches add to `vocabulary`.
+  std::vector<OpChoice> clusterVocabulary;
   /// Ops that compute per body, and `forloop_accum`s besides them.
   unsigned maxOps;
   unsigned maxAccumulators = 0;
@@ -222,6 +248,9 @@ private:
   const KernelSpace &space;
   StateVisitor visit;
   Launch launch;
+  /// The launch's block ops: the space's vocabulary, and on a cluster
+  /// launch its cluster vocabulary.
+  std::vector<OpChoice> choices;
   sem::Graph body;
   SmallVector<Tile> tiles;
   bool stopped = false;

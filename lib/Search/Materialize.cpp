@@ -147,6 +147,14 @@ LogicalResult buildBody(const sem::Program &program, const Graph &body,
               : IntegerAttr(),
           llvm::APFloat(static_cast<float>(node.scalar)));
       break;
+    case OpKind::ClusterReduce:
+      value = block::ClusterReduceOp::create(builder, loc, operands[0]);
+      break;
+    case OpKind::ClusterReduceScatter:
+      value = block::ClusterReduceScatterOp::create(
+          builder, loc, tileType(result), operands[0],
+          builder.getI64IntegerAttr(node.dim));
+      break;
     case OpKind::ThreadGraph: {
       FailureOr<Value> built =
           buildThreadGraph(node, program.graphs[node.body], operands,
@@ -260,7 +268,8 @@ search::materializeProgram(const sem::Program &program, OpBuilder &builder,
         builder, loc, resultTypes, operands, dims(body.grid),
         builder.getDenseI32ArrayAttr(
             {int32_t(getBlockThreads(body, threads)), 1, 1}),
-        builder.getI64IntegerAttr(body.forloop), /*cluster=*/nullptr,
+        builder.getI64IntegerAttr(body.forloop),
+        body.getClusterSize() == 1 ? DenseI32ArrayAttr() : dims(body.cluster),
         /*non_portable_cluster=*/nullptr);
     Block *block = new Block();
     graph.getBody().push_back(block);

@@ -437,11 +437,27 @@ std::optional<Reachability> checkSpace(const sem::Program &reference,
                                  .shape;
   for (auto [index, def] : llvm::enumerate(defs)) {
     const Graph &body = candidate.graphs[def->body];
-    if (body.getClusterSize() > 1)
-      return excluded("clusters", llvm::formatv("graph_def {0} has a cluster "
-                                                "of {1} blocks; the search "
-                                                "builds no clusters",
-                                                index, body.getClusterSize()));
+    bool clustered = body.getClusterSize() > 1;
+    if (clustered &&
+        (split || !options.clusters || body.cluster[1] != 1 ||
+         body.cluster[2] != 1 || body.cluster[0] != body.grid[0] ||
+         !llvm::is_contained(search::detail::getClusterSizes(*options.chip),
+                             body.cluster[0])))
+      return excluded(
+          "clusters",
+          llvm::formatv("graph_def {0} has a cluster of {1} blocks; the "
+                        "search's clusters are the whole of grid x, of {2} "
+                        "blocks ({3}), in one-kernel µGraphs",
+                        index, body.getClusterSize(),
+                        llvm::join(llvm::map_range(
+                                       search::detail::getClusterSizes(
+                                           *options.chip),
+                                       [](int64_t size) {
+                                         return std::to_string(size);
+                                       }),
+                                   ", "),
+                        options.clusters ? options.chip->name
+                                         : StringRef("clusters off")));
     if (!llvm::is_contained(options.forloopRanges, body.forloop))
       return excluded(
           "for-loop range",
@@ -456,10 +472,11 @@ std::optional<Reachability> checkSpace(const sem::Program &reference,
     // y; a split's first kernel also splits a reduced dimension (checked by
     // the pinned search).
     if (!split) {
-      if (body.grid[2] > 1)
+      if (body.grid[2] > 1 && !clustered)
         return excluded("grid", "a one-kernel µGraph with grid axis z; the "
-                                "search's one-kernel launches use x and y");
-      for (unsigned axis = 0; axis < 2; ++axis) {
+                                "search's one-kernel launches use x and y "
+                                "(and z beside a cluster)");
+      for (unsigned axis = 0; axis < (clustered ? 3u : 2u); ++axis) {
         if (body.grid[axis] == 1)
           continue;
         int32_t dim = getOutputDim(body, axis);
@@ -477,12 +494,16 @@ std::optional<Reachability> checkSpace(const sem::Program &reference,
     // The combining kernel of a split is built, not enumerated.
     if (split && index == 1)
       continue;
+    std::vector<search::detail::OpChoice> choices = vocabulary;
+    if (clustered)
+      llvm::append_range(choices, search::detail::chooseClusterVocabulary(
+                                      reference.getKernelGraph()));
     unsigned ops = 0, accumulators = 0, rmsLast = 0;
     for (const Node &node : body.nodes) {
       if (node.kind == OpKind::InputLoader || node.kind == OpKind::OutputSaver)
         continue;
       bool known =
-          llvm::any_of(vocabulary, [&](const search::detail::OpChoice &c) {
+          llvm::any_of(choices, [&](const search::detail::OpChoice &c) {
             return c.kind == node.kind &&
                    (node.kind != OpKind::ForloopAccum ||
                     (c.accum == node.accum &&

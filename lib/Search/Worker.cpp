@@ -50,6 +50,15 @@ bool isSaveable(const Launch &launch, const Tile &tile) {
          (launch.forloop == 1 && tile.phase != LoopPhase::PostLoop);
 }
 
+/// Whether the blocks of `body` exchange tiles: a cluster launch that does
+/// not is the launch without its cluster.
+bool exchanges(const Graph &body) {
+  return llvm::any_of(body.nodes, [](const Node &node) {
+    return node.kind == OpKind::ClusterReduce ||
+           node.kind == OpKind::ClusterReduceScatter;
+  });
+}
+
 /// `body` without the ops none of `saved` depends on, plus an output_saver
 /// with `map` for each of `saved` (into a kernel tensor of the type in
 /// `savedTypes`).
@@ -232,8 +241,8 @@ void Worker::explore(const Launch &launch, int64_t configuration,
   found = &out;
   auto visit = [&](const Launch &launch, const Graph &body,
                    ArrayRef<Tile> tiles) {
-    return launch.splitAxis >= 0 ? visitSplit(launch, body, tiles)
-                                 : visitSingle(launch, body, tiles);
+    return launch.isSplit() ? visitSplit(launch, body, tiles)
+                            : visitSingle(launch, body, tiles);
   };
   BodyEnumerator(context, space, visit).run(launch, configuration);
   found = nullptr;
@@ -247,13 +256,15 @@ bool Worker::visitSingle(const Launch &launch, const Graph &body,
       !matchesOutput(newest, space.labels) ||
       !context.equivalent(newest.expr, context.target))
     return done();
+  Graph savedBody =
+      saveTiles(body, newest.value, space.output, launch.outputDims);
+  if (launch.isCluster() && !exchanges(savedBody))
+    return done();
   sem::Program candidate;
   Graph kernel = makeKernelGraph(space.inputTypes);
   kernel.outputs.assign(
       {appendGraphDef(kernel, kernel.inputs, space.output, 1)[0]});
-  candidate.graphs = {
-      std::move(kernel),
-      saveTiles(body, newest.value, space.output, launch.outputDims)};
+  candidate.graphs = {std::move(kernel), std::move(savedBody)};
   if (keep(std::move(candidate)) || !observesDominated())
     return done();
   // The same µGraph with its final op at kernel level.

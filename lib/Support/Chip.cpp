@@ -23,16 +23,19 @@ static const Chip kChips[] = {
     // on the H100; 108 SMs x 64 f32 lanes at 1.41 GHz; mma.sync at about
     // 90% of 312 f16 TFLOP/s.
     {"sm_80", "+ptx80", 8, 0, 108, 164 * 1024, 163 * 1024, 1024, 2048, 32, 0,
-     /*hasTMA=*/false, /*hasWgmma=*/false, 1.76e6, 3.26e4, 9.75e6, 1.4e8, 4.35},
+     /*hasTMA=*/false, /*hasWgmma=*/false, 1.76e6, 3.26e4, 9.75e6, 1.4e8, 4.35,
+     /*clusterLaunchMicroseconds=*/0.0},
     // H100 SXM: 132 SMs of 228 KiB (227 KiB per block); portable clusters
     // of up to 8 blocks. Measured: 2.95 TB/s copy bandwidth; about 45 GB/s
     // drawn by each of 48 blocks streaming a GEMV's 50 MB of weights (25.0
     // µs, about 2 of them launch and pipeline fill; twice an SM's share of
     // the copy bandwidth); 4.35 µs for a tiny kernel; 132 SMs x 128 f32
     // lanes at 1.98 GHz; mma.sync at about 60% of the 990 f16 TFLOP/s that
-    // wgmma reaches.
+    // wgmma reaches; a cluster launch adds 4.1 µs (10.1 -> 14.2 µs for the
+    // split-KV MHA µGraph's first kernel with a cluster of 8).
     {"sm_90a", "+ptx80", 9, 0, 132, 228 * 1024, 227 * 1024, 1024, 2048, 32, 8,
-     /*hasTMA=*/true, /*hasWgmma=*/true, 2.95e6, 4.5e4, 3.34e7, 3.0e8, 4.35},
+     /*hasTMA=*/true, /*hasWgmma=*/true, 2.95e6, 4.5e4, 3.34e7, 3.0e8, 4.35,
+     /*clusterLaunchMicroseconds=*/4.1},
 };
 
 int64_t Chip::residentBlocks(int64_t sharedBytes, int64_t threads) const {

@@ -530,6 +530,79 @@ TEST_F(BlockGraphSearchTest, FindsSplitAttention) {
   EXPECT_EQ(program->graphs[2].threads, getTileThreads(program->graphs[2], 16));
 }
 
+/// Whether a graph_def of `program` is launched as clusters.
+static bool hasCluster(const sem::Program &program) {
+  return llvm::any_of(program.graphs, [](const sem::Graph &graph) {
+    return graph.getClusterSize() > 1;
+  });
+}
+
+/// Whether a graph_def of `program` holds a node of kind `kind`.
+static bool holds(const sem::Program &program, sem::OpKind kind) {
+  return llvm::any_of(program.graphs, [&](const sem::Graph &graph) {
+    return llvm::any_of(graph.nodes,
+                        [&](const sem::Node &node) { return node.kind == kind; });
+  });
+}
+
+TEST_F(BlockGraphSearchTest, FinishesSplitAttentionInACluster) {
+  // The split-KV pair in one kernel: grid x splits the keys and is one
+  // cluster, whose cluster_reduce_scatter sums the partial numerators and
+  // leaves each block a chunk of the output's columns, and cluster_reduce
+  // the denominators; only on a chip with clusters.
+  sem::Program reference = parse(kAttention);
+  BlockSearchOptions options;
+  options.forloopRanges = {2};
+  options.gridSizes = {2};
+  options.largestGridSize = 2;
+  std::vector<sem::Program> generated = generate(reference, options, context);
+  auto clustered = llvm::find_if(generated, [](const sem::Program &program) {
+    return holds(program, sem::OpKind::ClusterReduceScatter);
+  });
+  ASSERT_NE(clustered, generated.end());
+  const sem::Graph &body = clustered->graphs[1];
+  EXPECT_EQ(clustered->graphs.size(), 2u);
+  EXPECT_EQ(body.cluster[0], body.grid[0]);
+  EXPECT_TRUE(holds(*clustered, sem::OpKind::ClusterReduce));
+  expectEquivalent(reference, *clustered);
+  options.chip = lookupChip("sm_80");
+  EXPECT_TRUE(llvm::none_of(generate(reference, options, context), hasCluster));
+}
+
+/// RMSNorm of 8 rows of 4096 elements, without an epsilon.
+constexpr const char *kRmsNorm = R"mlir(
+  func.func @norm(%h: tensor<8x4096xf16>) -> tensor<8x4096xf16> {
+    %o = mirage_kernel.rms_norm %h size 4096 : tensor<8x4096xf16>
+    return %o : tensor<8x4096xf16>
+  })mlir";
+
+TEST_F(BlockGraphSearchTest, SpreadsANormsRowOverACluster) {
+  // Each block of a cluster squares and sums its part of the row,
+  // cluster_reduce sums the parts, and each block scales its part: verified
+  // like any candidate. Not with clusters off, nor on a chip without them.
+  sem::Program reference = parse(kRmsNorm);
+  BlockSearchOptions options;
+  options.forloopRanges = {1};
+  options.maxCandidates = 1000;
+  BlockSearchStatistics statistics;
+  std::vector<RankedProgram> found = search(reference, options, statistics);
+  auto clustered = llvm::find_if(found, [](const RankedProgram &candidate) {
+    return hasCluster(candidate.program);
+  });
+  ASSERT_NE(clustered, found.end());
+  EXPECT_TRUE(holds(clustered->program, sem::OpKind::ClusterReduce));
+  const sem::Graph &body = clustered->program.graphs[1];
+  EXPECT_EQ(body.cluster[0], body.grid[0]);
+  // A cluster launch costs what the chip says besides its kernel: the
+  // unclustered candidates rank first.
+  EXPECT_FALSE(hasCluster(found.front().program));
+  options.clusters = false;
+  EXPECT_TRUE(llvm::none_of(generate(reference, options, context), hasCluster));
+  options.clusters = true;
+  options.chip = lookupChip("sm_80");
+  EXPECT_TRUE(llvm::none_of(generate(reference, options, context), hasCluster));
+}
+
 TEST_F(BlockGraphSearchTest, GivesOddQueryRowsCombiningBlocks) {
   // A GQA group of 7 query heads: no listed grid size divides 7, but the
   // combining kernel still gets a block per row (7 is among the search's

@@ -92,6 +92,24 @@ TEST_F(CostModelTest, AnUnscheduledGraphDefHasNoFiniteCost) {
   EXPECT_TRUE(scheduled < cost);
 }
 
+TEST_F(CostModelTest, AClusterLaunchCostsWhatTheChipSays) {
+  ProgramFacts facts = schedule(chip);
+  CostEstimate plain = estimateCost(program, chip, facts);
+  // The same kernel, its one block a cluster of one along x: a cluster of
+  // one block is no cluster.
+  sem::Program clustered = program;
+  EXPECT_EQ(estimateCost(clustered, chip, facts).microseconds,
+            plain.microseconds);
+  clustered.graphs[1].grid = {2, 1, 1};
+  clustered.graphs[1].cluster = {2, 1, 1};
+  sem::Program twoBlocks = program;
+  twoBlocks.graphs[1].grid = {2, 1, 1};
+  EXPECT_GT(chip.clusterLaunchMicroseconds, 0.0);
+  EXPECT_DOUBLE_EQ(estimateCost(clustered, chip, facts).microseconds,
+                   estimateCost(twoBlocks, chip, facts).microseconds +
+                       chip.clusterLaunchMicroseconds);
+}
+
 TEST_F(CostModelTest, TheEngineComesFromTheSchedule) {
   ProgramFacts facts = schedule(chip);
   facts[1]->matmulEngines = {MatmulEngine::Simt};

@@ -99,6 +99,12 @@ struct BlockSearchOptions {
   bool splitKernels = true;
   /// Search one-graph_def µGraphs.
   bool singleKernels = true;
+  /// On a chip with clusters, also search one-graph_def µGraphs whose grid
+  /// x is one thread-block cluster: a norm's or a softmax's row spread over
+  /// its blocks, or a split's parts summed with `cluster_reduce` or
+  /// `cluster_reduce_scatter` instead of by a combining kernel. Their
+  /// launches are explored in a range's second pass, after every other.
+  bool clusters = true;
   /// Also search µGraphs whose first kernel is a leading op of the
   /// reference, run as a library op, and whose graph_defs compute the rest
   /// (KernelPrefix.h): the superoptimizer's searches, and so the

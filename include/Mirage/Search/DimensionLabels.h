@@ -34,11 +34,16 @@ struct DimensionLabels {
   /// reduced labels, and those of a sum broadcast back over the dimension
   /// it reduced (a softmax's denominator).
   llvm::SmallVector<int32_t, 4> summed;
+  /// The labels of the rows the reference's norms normalise (each summed
+  /// squared; a cluster launch spreading such a row sums it in parts).
+  llvm::SmallVector<int32_t, 4> normalised;
 
   /// Whether no output dimension has `label`.
   bool isReduced(int32_t label) const;
   /// Whether a reduction of the reference sums over `label`.
   bool isSummed(int32_t label) const;
+  /// Whether a norm of the reference normalises rows along `label`.
+  bool isNormalised(int32_t label) const;
 };
 
 /// Labels the dimensions of `reference`'s inputs and of its first output

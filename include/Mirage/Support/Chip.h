@@ -68,6 +68,10 @@ struct Chip {
   double simtMultiplyAddsPerMicrosecond;
   double tensorMultiplyAddsPerMicrosecond;
   double launchMicroseconds;
+  /// What launching a kernel's blocks as clusters adds to its time
+  /// (measured on the H100: the same kernel with and without a cluster of 8,
+  /// docs/Benchmarks/AttentionMugraphs.md).
+  double clusterLaunchMicroseconds;
 
   /// Whether the chip runs thread-block clusters.
   bool hasClusters() const { return maxClusterBlocks != 0; }
