@@ -479,8 +479,11 @@ SmallVector<Launch> Searcher::getLaunches(int64_t forloop) const {
   // Row clusters: grid x over an output dimension the reference sums or
   // normalises along (a softmax's or a norm's row), its blocks one cluster
   // that sums the row's parts; grid y over another output dimension.
+  // Overrides pin the maps of the launches without clusters: with one,
+  // none has a cluster.
   SmallVector<int64_t> clusterSizes;
-  if (options.clusters && options.singleKernels)
+  if (options.clusters && options.singleKernels && options.omap.empty() &&
+      options.imaps.empty() && options.fmaps.empty())
     clusterSizes = getClusterSizes(*options.chip);
   for (auto [dx, gx] : axisChoices)
     for (auto [dy, gy] : axisChoices) {
@@ -535,8 +538,7 @@ SmallVector<Launch> Searcher::getLaunches(int64_t forloop) const {
           // one cluster, whose `cluster_reduce_scatter` leaves each block a
           // chunk of the output's last dimension to finish and save, where
           // the split's parts would be stacked.
-          if (!llvm::is_contained(clusterSizes, gy) ||
-              out.back() % gy != 0 || !options.omap.empty())
+          if (!llvm::is_contained(clusterSizes, gy) || out.back() % gy != 0)
             continue;
           launch.grid = {gy, gx, gz};
           launch.outputDims = {last, dx, dz};

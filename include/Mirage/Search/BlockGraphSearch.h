@@ -103,7 +103,8 @@ struct BlockSearchOptions {
   /// x is one thread-block cluster: a norm's or a softmax's row spread over
   /// its blocks, or a split's parts summed with `cluster_reduce` or
   /// `cluster_reduce_scatter` instead of by a combining kernel. Their
-  /// launches are explored in a range's second pass, after every other.
+  /// launches are explored in a range's second pass, after every other;
+  /// `omap`, `imaps` and `fmaps` overrides turn them off.
   bool clusters = true;
   /// Also search µGraphs whose first kernel is a leading op of the
   /// reference, run as a library op, and whose graph_defs compute the rest

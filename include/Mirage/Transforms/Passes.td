@@ -190,11 +190,11 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     Option<"splitKernels", "split-kernels", "bool", "true",
            "Search split µGraphs: a graph_def writing partial results over "
            "a split reduced dimension, and a combining graph_def">,
-    Option<"clusters", "clusters", "bool", "true",
+    Option<"clusters", "clusters", "bool", "false",
            "On a chip with clusters (sm_90a), also search one-graph_def "
            "µGraphs whose grid x is a thread-block cluster that sums a row "
-           "or a split's parts through distributed shared memory (a bundle "
-           "holding one targets sm_90a alone)">,
+           "or a split's parts through distributed shared memory; a bundle "
+           "holding one targets sm_90a alone, so it is off by default">,
     Option<"kernelPrefixes", "kernel-prefixes", "bool", "true",
            "Also search µGraphs that keep one of the program's leading ops "
            "(an op reading only its arguments, such as attention's Q·K) as a "
