@@ -12,7 +12,10 @@
 #       [bench.py options]
 #
 # Writes bench.json, bench.md, bench.png and tuning.json to $OUT (default
-# ./gpu-pipeline-out), each GPU's own run under $OUT/gpu<i>.
+# ./gpu-pipeline-out), each GPU's own run under $OUT/gpu<i>. With
+# MIRAGE_TUNE_ONLY=1 the GPUs only tune, and $OUT/tuning.json joins their
+# databases: a later call measures with it (MIRAGE_TUNED_DB=FILE), so that
+# tuning and measuring fit in separate time-limited calls.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 usage() {
@@ -75,5 +78,10 @@ for ((gpu = 0; gpu < gpus; ++gpu)); do
    echo "GPU $gpu (${mine[*]}): exit $?") &
 done
 wait
+# Under MIRAGE_TUNE_ONLY=1 the parts only tuned: their databases are joined
+# into $OUT/tuning.json, for a later call's MIRAGE_TUNED_DB.
+merge=()
+[[ "${MIRAGE_TUNE_ONLY:-0}" == 1 ]] && merge=(--tuning-only)
 PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}" \
-  "${PYTHON:-python3}" "$root/bench/gpu/merge_results.py" "$out" "${parts[@]}"
+  "${PYTHON:-python3}" "$root/bench/gpu/merge_results.py" "${merge[@]}" \
+  "$out" "${parts[@]}"

@@ -2,7 +2,7 @@
 """Joins the parts of one benchmark run that bench/gpu-pipeline-gpus.sh
 split over the GPUs of one machine.
 
-    merge_results.py OUT PART_DIR...
+    merge_results.py [--tuning-only] OUT PART_DIR...
 
 Each PART_DIR holds the bench.json (and tuning.json) that
 bench/gpu-pipeline.sh wrote for some of the cases on one GPU: each case's
@@ -11,6 +11,9 @@ OUT/bench.json, OUT/bench.md (and OUT/bench.png where matplotlib is) with
 every case in the order of the suite, and OUT/tuning.json with every
 part's entries. The parts must come from one run: the same suite, device,
 date and commit, no case twice; anything else is an error that names it.
+With --tuning-only (a run that only tuned, MIRAGE_TUNE_ONLY=1) the parts
+hold tuning.json alone, and only OUT/tuning.json is written: the database
+a later call benchmarks with (MIRAGE_TUNED_DB).
 """
 
 import argparse
@@ -65,11 +68,13 @@ def merge_tuning(databases):
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tuning-only", action="store_true",
+                        help="join the parts' tuning databases alone")
     parser.add_argument("out", type=pathlib.Path)
     parser.add_argument("parts", type=pathlib.Path, nargs="+")
     options = parser.parse_args(argv)
     try:
-        records = merge_records(
+        records = [] if options.tuning_only else merge_records(
             [kernel_results.load(part / kernel_results.JSON_NAME)
              for part in options.parts])
         databases = []
@@ -77,15 +82,25 @@ def main(argv):
             path = part / TUNING_NAME
             if path.is_file():
                 databases.append(json.loads(path.read_text()))
+            elif options.tuning_only:
+                raise ValueError(f"{path} does not exist: that part did "
+                                 f"not tune")
         tuning = merge_tuning(databases) if databases else None
     except (ValueError, json.JSONDecodeError) as error:
         parser.error(str(error))
-    kernel_results.save(options.out, records)
+    if options.tuning_only:
+        options.out.mkdir(parents=True, exist_ok=True)
+    else:
+        kernel_results.save(options.out, records)
     if tuning is not None:
         (options.out / TUNING_NAME).write_text(
             json.dumps(tuning, indent=2) + "\n")
-    print(f"{len(records)} cases from {len(options.parts)} parts in "
-          f"{options.out}")
+    if options.tuning_only:
+        print(f"{len(tuning['entries'])} tuning entries from "
+              f"{len(options.parts)} parts in {options.out / TUNING_NAME}")
+    else:
+        print(f"{len(records)} cases from {len(options.parts)} parts in "
+              f"{options.out}")
     return 0
 
 

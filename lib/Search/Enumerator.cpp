@@ -137,10 +137,9 @@ std::optional<Labels> inferLabels(const OpChoice &choice,
     return a.labels;
   // A dimension the output keeps is summed whole only where the reference
   // sums it and broadcasts the sum back (a softmax's denominator).
-  bool summedWhole =
-      choice.kind == OpKind::Reduction && choice.size == 1 &&
-      (reference.isSummed(a.labels.back()) ||
-       (cluster && reference.isNormalised(a.labels.back())));
+  bool summedWhole = choice.kind == OpKind::Reduction && choice.size == 1 &&
+                     (reference.isSummed(a.labels.back()) ||
+                      (cluster && reference.isNormalised(a.labels.back())));
   if (!reference.isReduced(a.labels.back()) && !summedWhole)
     return std::nullopt;
   Labels result(a.labels);

@@ -438,26 +438,24 @@ std::optional<Reachability> checkSpace(const sem::Program &reference,
   for (auto [index, def] : llvm::enumerate(defs)) {
     const Graph &body = candidate.graphs[def->body];
     bool clustered = body.getClusterSize() > 1;
-    if (clustered &&
-        (split || !options.clusters || body.cluster[1] != 1 ||
-         body.cluster[2] != 1 || body.cluster[0] != body.grid[0] ||
-         !llvm::is_contained(search::detail::getClusterSizes(*options.chip),
-                             body.cluster[0])))
+    SmallVector<int64_t> clusterSizes =
+        search::detail::getClusterSizes(*options.chip);
+    if (clustered && (split || !options.clusters || body.cluster[1] != 1 ||
+                      body.cluster[2] != 1 || body.cluster[0] != body.grid[0] ||
+                      !llvm::is_contained(clusterSizes, body.cluster[0]))) {
+      std::string sizes = llvm::join(
+          llvm::map_range(clusterSizes,
+                          [](int64_t size) { return std::to_string(size); }),
+          ", ");
       return excluded(
           "clusters",
           llvm::formatv("graph_def {0} has a cluster of {1} blocks; the "
                         "search's clusters are the whole of grid x, of {2} "
                         "blocks ({3}), in one-kernel µGraphs",
-                        index, body.getClusterSize(),
-                        llvm::join(llvm::map_range(
-                                       search::detail::getClusterSizes(
-                                           *options.chip),
-                                       [](int64_t size) {
-                                         return std::to_string(size);
-                                       }),
-                                   ", "),
+                        index, body.getClusterSize(), sizes,
                         options.clusters ? options.chip->name
                                          : StringRef("clusters off")));
+    }
     if (!llvm::is_contained(options.forloopRanges, body.forloop))
       return excluded(
           "for-loop range",

@@ -540,8 +540,8 @@ static bool hasCluster(const sem::Program &program) {
 /// Whether a graph_def of `program` holds a node of kind `kind`.
 static bool holds(const sem::Program &program, sem::OpKind kind) {
   return llvm::any_of(program.graphs, [&](const sem::Graph &graph) {
-    return llvm::any_of(graph.nodes,
-                        [&](const sem::Node &node) { return node.kind == kind; });
+    return llvm::any_of(
+        graph.nodes, [&](const sem::Node &node) { return node.kind == kind; });
   });
 }
 

@@ -592,6 +592,27 @@ def test_parts_of_different_runs_or_one_case_twice_do_not_merge(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_the_tuning_of_a_tune_only_run_merges_alone(tmp_path):
+    for name, key in (("gpu0", "a"), ("gpu1", "b")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "tuning.json").write_text(json.dumps(
+            {"format": "mirage-tuning", "version": 3,
+             "entries": [{"key": key}]}))
+    result = run_script(MERGE, "--tuning-only", str(tmp_path / "out"),
+                        str(tmp_path / "gpu0"), str(tmp_path / "gpu1"))
+    assert result.returncode == 0, result.stderr
+    tuning = json.loads((tmp_path / "out" / "tuning.json").read_text())
+    assert [e["key"] for e in tuning["entries"]] == ["a", "b"]
+    assert not (tmp_path / "out" / "bench.json").exists()
+    # A part that did not tune is named.
+    (tmp_path / "gpu2").mkdir()
+    result = run_script(MERGE, "--tuning-only", str(tmp_path / "out2"),
+                        str(tmp_path / "gpu0"), str(tmp_path / "gpu2"))
+    assert result.returncode == 2
+    assert "gpu2/tuning.json does not exist" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def assert_usage_errors(script, argument_lists, tmp_path):
     """`script` (under bench/) exits 2 with its usage for each argument
     list, and writes nothing to its $OUT."""
