@@ -153,6 +153,20 @@ different runs or a case measured twice):
 MIRAGE_COMMIT=<commit> bash bench/gpu-pipeline-gpus.sh 2 gpu-run/generality --cases <all 26> --suite generality --time-budget 380
 ```
 
+With Triton forms (`make-pipeline-bundles.py --triton`) the generality
+suite's tuning and measurement do not fit one 10-minute call on two GPUs:
+tune in one call, whose `$OUT/tuning.json` joins the GPUs' databases
+(`merge_results.py --tuning-only`), and measure in the next:
+
+```sh
+MIRAGE_TUNE_ONLY=1 bash bench/gpu-pipeline-gpus.sh 2 gpu-run/generality --cases <all 26> --suite generality
+MIRAGE_TUNED_DB=<that tuning.json> MIRAGE_COMMIT=<commit> bash bench/gpu-pipeline-gpus.sh 2 gpu-run/generality --cases <all 26> --suite generality --time-budget 330
+```
+
+On the two-GPU H200 machine (2026-11-30, e3f51ac) the first took 532 s
+with the runtime already built, the second 274 s. The 26 bundles are about
+100 MB; carry them as one `tar.xz` (3.3 MB).
+
 The last step writes `bench/results/latest.json` (or `generality.json`),
 this page and its plot; keep the tuning database as
 `bench/results/<commit>-tuning.json`. Give the commit measured: the GPU
