@@ -443,18 +443,21 @@ std::optional<Reachability> checkSpace(const sem::Program &reference,
     if (clustered && (split || !options.clusters || body.cluster[1] != 1 ||
                       body.cluster[2] != 1 || body.cluster[0] != body.grid[0] ||
                       !llvm::is_contained(clusterSizes, body.cluster[0]))) {
-      std::string sizes = llvm::join(
-          llvm::map_range(clusterSizes,
-                          [](int64_t size) { return std::to_string(size); }),
-          ", ");
-      return excluded(
-          "clusters",
-          llvm::formatv("graph_def {0} has a cluster of {1} blocks; the "
-                        "search's clusters are the whole of grid x, of {2} "
-                        "blocks ({3}), in one-kernel µGraphs",
-                        index, body.getClusterSize(), sizes,
-                        options.clusters ? options.chip->name
-                                         : StringRef("clusters off")));
+      std::string space =
+          !options.clusters ? std::string("clusters are off")
+          : clusterSizes.empty()
+              ? (options.chip->name + " has no clusters").str()
+              : "the search's clusters are the whole of grid x, of " +
+                    llvm::join(llvm::map_range(clusterSizes,
+                                               [](int64_t size) {
+                                                 return std::to_string(size);
+                                               }),
+                               ", ") +
+                    " blocks, in one-kernel µGraphs";
+      return excluded("clusters",
+                      llvm::formatv("graph_def {0} has a cluster of {1} "
+                                    "blocks; {2}",
+                                    index, body.getClusterSize(), space));
     }
     if (!llvm::is_contained(options.forloopRanges, body.forloop))
       return excluded(

@@ -55,7 +55,7 @@ func.func @grid_z(%x: tensor<2x96xf16>, %w: tensor<96x32xf16>) -> tensor<2x32xf1
 }
 
 // A thread-block cluster along y: the search's clusters are grid x.
-// expected-remark @below {{unreachable (clusters): graph_def 0 has a cluster of 2 blocks; the search's clusters are the whole of grid x, of 2, 4, 8 blocks (sm_90a), in one-kernel µGraphs}}
+// expected-remark @below {{unreachable (clusters): graph_def 0 has a cluster of 2 blocks; the search's clusters are the whole of grid x, of 2, 4, 8 blocks, in one-kernel µGraphs}}
 func.func @cluster(%x: tensor<2x96xf16>, %w: tensor<96x32xf16>) -> tensor<2x32xf16> {
   %o = mirage_kernel.graph_def(%X = %x : tensor<2x96xf16>, %W = %w : tensor<96x32xf16>) -> tensor<2x32xf16>
       grid [1, 2, 1] block [128, 1, 1] forloop 1 cluster [1, 2, 1] {
