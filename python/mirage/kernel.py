@@ -51,6 +51,10 @@ def _search_options(time_limit, search_threads, griddims, franges, options):
     not accepted."""
     blockdims = options.pop("blockdims", None)
     config = options.pop("config", None)
+    clusters = options.pop("clusters", False)
+    if not isinstance(clusters, bool):
+        raise ValueError(f"superoptimize: clusters is True or False, got "
+                         f"{clusters!r}")
     for name, width in _MAPS.items():
         if name in options:
             _check_maps(name, options.pop(name), width)
@@ -92,6 +96,8 @@ def _search_options(time_limit, search_threads, griddims, franges, options):
             raise ValueError(f"superoptimize: franges are positive integers, "
                              f"got {franges!r}")
         parts.append("forloop-ranges=" + ",".join(map(str, franges)))
+    if clusters:
+        parts.append("clusters=true")
     return " ".join(parts)
 
 

@@ -138,6 +138,13 @@ def test_public_options_become_search_options():
         30, 2, None, None, {"blockdims": [(256, 1, 1)],
                             "config": "attention"}) == (
         "time-limit=30 search-threads=2 threads=256")
+    # Thread-block clusters (sm_90a) only when asked.
+    assert kernel._search_options(30, 2, None, None, {"clusters": True}) == (
+        "time-limit=30 search-threads=2 clusters=true")
+    assert kernel._search_options(30, 2, None, None, {"clusters": False}) == (
+        "time-limit=30 search-threads=2")
+    with pytest.raises(ValueError, match="clusters is True or False"):
+        kernel._search_options(30, 2, None, None, {"clusters": 1})
 
 
 def test_a_kernel_checks_its_inputs_before_the_gpu(tmp_path):
