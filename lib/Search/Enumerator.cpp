@@ -107,8 +107,7 @@ std::optional<Labels> inferLabels(const OpChoice &choice,
                                   bool cluster) {
   const Tile &a = *operands[0];
   if (sem::isUnary(choice.kind) || choice.kind == OpKind::RmsNorm ||
-      choice.kind == OpKind::ClusterReduce ||
-      choice.kind == OpKind::ClusterReduceScatter)
+      sem::isClusterSum(choice.kind))
     return a.labels;
   if (sem::isBinary(choice.kind) || choice.kind == OpKind::Matmul) {
     const Tile &b = *operands[1];
@@ -369,9 +368,8 @@ void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
   }
   // The blocks of a cluster exchange what they hold after the for-loop, or
   // in a body without one.
-  if ((choice.kind == OpKind::ClusterReduce ||
-       choice.kind == OpKind::ClusterReduceScatter) &&
-      phase != LoopPhase::PostLoop && launch.forloop > 1)
+  if (sem::isClusterSum(choice.kind) && phase != LoopPhase::PostLoop &&
+      launch.forloop > 1)
     return;
   if (accumulates) {
     mixed |= phase != LoopPhase::InLoop;

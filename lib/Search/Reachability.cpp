@@ -435,11 +435,11 @@ std::optional<Reachability> checkSpace(const sem::Program &reference,
   ArrayRef<int64_t> output = reference.getKernelGraph()
                                  .values[reference.getKernelGraph().outputs[0]]
                                  .shape;
+  SmallVector<int64_t> clusterSizes =
+      search::detail::getClusterSizes(*options.chip);
   for (auto [index, def] : llvm::enumerate(defs)) {
     const Graph &body = candidate.graphs[def->body];
     bool clustered = body.getClusterSize() > 1;
-    SmallVector<int64_t> clusterSizes =
-        search::detail::getClusterSizes(*options.chip);
     if (clustered && (split || !options.clusters || body.cluster[1] != 1 ||
                       body.cluster[2] != 1 || body.cluster[0] != body.grid[0] ||
                       !llvm::is_contained(clusterSizes, body.cluster[0]))) {

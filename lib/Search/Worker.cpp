@@ -54,8 +54,7 @@ bool isSaveable(const Launch &launch, const Tile &tile) {
 /// not is the launch without its cluster.
 bool exchanges(const Graph &body) {
   return llvm::any_of(body.nodes, [](const Node &node) {
-    return node.kind == OpKind::ClusterReduce ||
-           node.kind == OpKind::ClusterReduceScatter;
+    return sem::isClusterSum(node.kind);
   });
 }
 

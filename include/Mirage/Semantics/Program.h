@@ -94,6 +94,11 @@ inline bool isBinary(OpKind kind) {
   std::optional<ElementwiseKind> fn = toElementwiseKind(kind);
   return fn && getElementwiseArity(*fn) == 2;
 }
+/// True for the cluster collectives that sum a tile over a cluster's
+/// blocks (`cluster_reduce`, `cluster_reduce_scatter`).
+inline bool isClusterSum(OpKind kind) {
+  return kind == OpKind::ClusterReduce || kind == OpKind::ClusterReduceScatter;
+}
 
 /// `forloop_accum` kinds (docs/LanguageReference.md, "Accumulators").
 enum class AccumKind : uint8_t { Sum, SumLast, SumLastTo, RmsLast, Max };
