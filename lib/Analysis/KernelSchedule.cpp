@@ -269,6 +269,9 @@ void KernelSchedule::print(raw_ostream &os, kernel::GraphDefOp graph) const {
        << stringifyMatmulEngine(sum.engine) << " registers ["
        << sum.firstRegister << ", " << sum.firstRegister + sum.numRegisters
        << ")\n";
+  for (auto &[accum, partials] : lanePartials)
+    os << "  lane partials " << name(accum) << " lanes " << partials.lanes
+       << " run " << partials.termRun << "\n";
   for (auto &[max, sums] : runningMaxima) {
     os << "  running max " << name(max) << " rescales";
     for (Operation *sum : sums)

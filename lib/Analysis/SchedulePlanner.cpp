@@ -127,6 +127,8 @@ private:
   void visit(Operation *op);
   void visitLoader(block::InputLoaderOp op);
   void visitMatmul(block::MatmulOp op);
+  /// Marks the for-loop row sums that keep lane partials.
+  void planLanePartials();
   void initAccumulator(block::ForloopAccumOp op);
   void accumulate(block::ForloopAccumOp op);
   void finishAccumulator(block::ForloopAccumOp op);
@@ -573,6 +575,23 @@ void Planner::planRegisterSums() {
   s.loopRegisters = count;
 }
 
+void Planner::planLanePartials() {
+  for (auto accum : graph.getBodyBlock().getOps<block::ForloopAccumOp>()) {
+    block::AccumKind kind = accum.getKind();
+    if ((kind != block::AccumKind::SumLast &&
+         kind != block::AccumKind::RmsLast) ||
+        s.isInRegisters(accum) ||
+        getNumElements(getShape(accum.getResult())) > s.threads)
+      continue;
+    // A running maximum rescales its sums' tiles, not the threads' slots.
+    bool rescaled = llvm::any_of(s.runningMaxima, [&](const auto &entry) {
+      return llvm::is_contained(entry.second, accum.getOperation());
+    });
+    if (!rescaled)
+      s.lanePartials.insert({accum, LanePartials{0, 0}});
+  }
+}
+
 void Planner::planRegisterChain(block::ForloopAccumOp accum, int64_t &count) {
   auto second = accum.getInput().getDefiningOp<block::MatmulOp>();
   if (accum.getKind() != block::AccumKind::Sum || !second ||
@@ -917,6 +936,8 @@ void Planner::initAccumulator(block::ForloopAccumOp op) {
   // A running maximum's factors exp(old - new).
   if (s.runningMaxima.contains(op))
     allocate(shape, f32);
+  if (s.lanePartials.contains(op))
+    allocate({s.threads}, f32);
   emitCode();
   barrier();
 }
@@ -937,6 +958,15 @@ void Planner::accumulate(block::ForloopAccumOp op) {
   int64_t size = kind == block::AccumKind::SumLastTo ? *op.getSize() : 1;
   int64_t terms = in.shape.back() / size;
   int64_t termRun = size == 1 ? getTermRun(in, terms) : 1;
+  if (auto found = s.lanePartials.find(op); found != s.lanePartials.end()) {
+    int64_t groups = getNumElements(getShape(op.getResult()));
+    found->second = {getLanePartialCount(groups, terms / termRun, s.threads),
+                     termRun};
+    emitCode();
+    if (s.stages == 0)
+      barrier();
+    return;
+  }
   planSums(getShape(op.getResult()), terms, /*width=*/1, termRun);
 }
 
@@ -975,7 +1005,13 @@ void Planner::finishAccumulator(block::ForloopAccumOp op) {
         shape);
     return;
   }
-  // In place, rounded to the result's type.
+  // The slots added up once all are in (lane partials), then in place,
+  // rounded to the result's type.
+  if (s.lanePartials.contains(op)) {
+    barrier();
+    emitCode();
+    barrier();
+  }
   emitCode();
   barrier();
 }
@@ -1077,6 +1113,7 @@ void Planner::run() {
   }
   auto accums = llvm::to_vector(body.getOps<block::ForloopAccumOp>());
   planRegisterSums();
+  planLanePartials();
   for (block::ForloopAccumOp accum : accums)
     if (!s.isInRegisters(accum))
       initAccumulator(accum);

@@ -35,6 +35,16 @@ int64_t mlir::mirage::getSumSlices(int64_t groups, int64_t terms,
   return slices;
 }
 
+int64_t mlir::mirage::getLanePartialCount(int64_t groups, int64_t runs,
+                                          int64_t threads) {
+  if (groups > threads)
+    return 0;
+  int64_t lanes = std::min(runs, threads / groups);
+  while (runs % lanes != 0)
+    --lanes;
+  return lanes;
+}
+
 int64_t mlir::mirage::getSumWidth(const TileLayout &operand,
                                   ArrayRef<int64_t> shape, int64_t threads,
                                   bool vectorSums) {

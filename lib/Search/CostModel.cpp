@@ -154,7 +154,9 @@ static double countWarpSteps(const MatmulShape &shape, double threads) {
 /// ops), or for a matmul on tensor cores its warp's mma.sync steps. Sums
 /// are split over the threads as the code generator splits them
 /// (getSumSlices): a thread owns its share of (slice, result) pairs, each
-/// a slice's terms, and the slices are added pairwise after. `phases` and
+/// a slice's terms, and the slices are added pairwise after; a for-loop row
+/// sum (rms_last) has its lanes add their terms in the loop and one thread
+/// per result add the lanes after it (getLanePartialCount). `phases` and
 /// `engines` are those of the body's nodes.
 static double countSerialTerms(const Graph &body,
                                ArrayRef<sem::LoopPhase> phases,
@@ -183,6 +185,20 @@ static double countSerialTerms(const Graph &body,
              node.kind == OpKind::RmsNorm || node.kind == OpKind::ForloopAccum)
       terms = operand.getNumElements() / result.getNumElements();
     int64_t groups = result.getNumElements();
+    // A for-loop rms_last with at most a result per thread keeps lane
+    // partials (LanePartials): its threads add their own terms, and the
+    // lanes are added once, after the loop. (A sum_last keeps them too,
+    // unless the running maximum that stabilisation adds to a candidate
+    // later rescales it: this program cannot tell, so it counts the other
+    // rule.)
+    bool lanePartials = node.kind == OpKind::ForloopAccum &&
+                        node.accum == sem::AccumKind::RmsLast && terms != 1 &&
+                        groups <= int64_t(threads);
+    if (lanePartials) {
+      int64_t lanes = getLanePartialCount(groups, terms, int64_t(threads));
+      total += double(terms / lanes) * times + double(lanes);
+      continue;
+    }
     int64_t slices =
         terms == 1 ? 1 : getSumSlices(groups, terms, int64_t(threads), 1);
     double owned = std::ceil(double(groups * slices) / threads);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Analysis/KernelSchedule.h"
+#include "Mirage/Analysis/SumShapes.h"
 
 #include "Mirage/InitAllDialects.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -151,6 +152,40 @@ func.func @mm(%a: tensor<64x256xf16>, %b: tensor<256x64xf16>) -> tensor<64x64xf1
   Operation *matmul = nullptr;
   graph.walk([&](block::MatmulOp op) { matmul = op; });
   EXPECT_EQ(schedule->engines.lookup(matmul), MatmulEngine::Simt);
+}
+
+TEST_F(KernelScheduleTest, KeepsRowSumsAsLanePartials) {
+  kernel::GraphDefOp graph = parse(R"mlir(
+func.func @rms(%x: tensor<16x3584xf16>) -> tensor<16x1xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<16x3584xf16>) -> (tensor<16x1xf16>)
+      grid [1, 1, 1] block [128, 1, 1] forloop 8 {
+    %xt = input_loader %X imap <> fmap 1 : tensor<16x3584xf16> -> !mirage_block.stensor<16x448xf16>
+    %r = forloop_accum %xt rms_last : !mirage_block.stensor<16x448xf16> -> !mirage_block.stensor<16x1xf16>
+    %s = output_saver %r omap <> : !mirage_block.stensor<16x1xf16> -> tensor<16x1xf16>
+    yield %s : tensor<16x1xf16>
+  }
+  return %o : tensor<16x1xf16>
+}
+)mlir");
+  FailureOr<KernelSchedule> schedule = scheduleKernel(graph, sm80(), defaults);
+  ASSERT_TRUE(succeeded(schedule));
+  ASSERT_EQ(schedule->lanePartials.size(), 1u);
+  // 56 runs of 8 halves a row; 16 rows leave 8 threads a row, which divide
+  // 56.
+  const LanePartials &partials = schedule->lanePartials.front().second;
+  EXPECT_EQ(partials.termRun, 8);
+  EXPECT_EQ(partials.lanes, 8);
+}
+
+TEST(LanePartialCountTest, TakesTheMostLanesThatDivideTheRuns) {
+  // One row of 56 runs: a lane per run.
+  EXPECT_EQ(getLanePartialCount(1, 56, 128), 56);
+  // Four rows leave 32 threads a row: 28 divides 56.
+  EXPECT_EQ(getLanePartialCount(4, 56, 128), 28);
+  // A prime number of runs beyond the threads: one lane reads them all.
+  EXPECT_EQ(getLanePartialCount(1, 131, 128), 1);
+  // More results than threads: no lane partials.
+  EXPECT_EQ(getLanePartialCount(256, 4, 128), 0);
 }
 
 } // namespace

@@ -198,6 +198,17 @@ struct RegisterRows {
   int64_t width, lanes, runsPerThread;
 };
 
+/// A for-loop sum of the last dimension (`sum_last`, `rms_last`) whose
+/// threads keep their partial sums through the loop: `lanes` threads per
+/// result, thread `l` adding runs `l`, `l + lanes`, ... of `termRun` terms
+/// of each iteration's tile to its own f32 slot in shared memory, with no
+/// barrier; after the loop one thread per result adds its slots in lane
+/// order. The sums of the other rule (getSumSlices) meet at two barriers in
+/// every iteration.
+struct LanePartials {
+  int64_t lanes, termRun;
+};
+
 /// One buffer of a kernel's dynamic shared memory, in the order the lowering
 /// asks for them.
 struct SharedBuffer {
@@ -237,6 +248,10 @@ struct KernelSchedule {
   RunningMaxima runningMaxima;
   /// The register chains, by their second matmul.
   llvm::MapVector<Operation *, RegisterChain> registerChains;
+  /// The for-loop sums kept as lane partials. A sum qualifies before its
+  /// loop (at most one result per thread); its lanes follow from its tile's
+  /// layout in the loop.
+  llvm::MapVector<Operation *, LanePartials> lanePartials;
   /// The rms_norms whose groups stay in registers.
   DenseMap<Operation *, RegisterRows> registerRows;
   /// Set when the whole body is a *row program* that runs in registers:

@@ -34,6 +34,12 @@ int64_t getRunWidth(ArrayRef<int64_t> shape, ArrayRef<Type> types,
 int64_t getSumSlices(int64_t groups, int64_t terms, int64_t threads,
                      int64_t termRun);
 
+/// How many threads share each of `groups` for-loop sums of `runs` runs of
+/// terms when every thread keeps its own partial sum through the loop (lane
+/// partials): the most that divides `runs` and leaves `groups` times it at
+/// most `threads`; 0 when `groups` exceeds `threads`.
+int64_t getLanePartialCount(int64_t groups, int64_t runs, int64_t threads);
+
 /// How many consecutive result elements along the last dimension a sum of
 /// result shape `shape` groups when it reads them from `operand`: as many as
 /// one vector access of `operand` allows, if that leaves at most one group

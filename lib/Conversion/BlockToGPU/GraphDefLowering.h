@@ -186,6 +186,12 @@ public:
   /// `max(old, step)` and the sums its shift reaches are multiplied, row by
   /// row, by `exp(old - new)` (docs/CodeGeneration.md, "Running maxima").
   void accumulateRunningMax(block::ForloopAccumOp op);
+  /// One step of lane-partials sum `op`: each (result, lane) pair's thread
+  /// adds its runs of the tile, mapped by `square` (the squares of rms_last),
+  /// to its slot, with no barrier.
+  void accumulateLanePartials(
+      block::ForloopAccumOp op, const LanePartials &plan,
+      function_ref<SmallVector<Value, 8>(SmallVector<Value, 8>)> square);
   void finishAccumulator(block::ForloopAccumOp op);
 
   /// A new shared-memory tile for `result`.
@@ -227,6 +233,8 @@ public:
   DenseMap<Operation *, Tile> accumulators;
   /// The factors `exp(old - new)` of each running maximum's last step.
   DenseMap<Operation *, Tile> runningFactors;
+  /// The threads' f32 slots of each lane-partials sum (one per thread).
+  DenseMap<Operation *, Tile> lanePartialSlots;
   /// The emitters of the schedule's register sums, by forloop_accum.
   DenseMap<Operation *, std::unique_ptr<MatmulAccumulator>> registerSums;
   /// The emitters of the schedule's register chains, by second matmul.

@@ -305,6 +305,17 @@ void GraphDefLowering::initAccumulator(block::ForloopAccumOp op) {
     runningFactors[op] =
         emitter.allocateShared(acc.shape, emitter.getBuilder().getF32Type());
   }
+  // Lane partials: one f32 slot per thread, each zeroed by the thread that
+  // adds to it.
+  if (schedule.lanePartials.contains(op)) {
+    Tile slots = emitter.allocateShared({emitter.getNumThreads()},
+                                        emitter.getBuilder().getF32Type());
+    lanePartialSlots[op] = slots;
+    emitter.forEachElement(
+        slots.shape,
+        [&](ValueRange c) { emitter.store(slots, c, emitter.f32(0.0)); },
+        /*synchronize=*/false);
+  }
   double init = op.getKind() == block::AccumKind::Max
                     ? -std::numeric_limits<double>::infinity()
                     : 0.0;
@@ -385,6 +396,15 @@ void GraphDefLowering::accumulate(block::ForloopAccumOp op) {
     });
     return;
   }
+  auto square = [&](SmallVector<Value, 8> values) {
+    if (kind == block::AccumKind::RmsLast)
+      for (Value &x : values)
+        x = arith::MulFOp::create(b, loc, x, x);
+    return values;
+  };
+  if (auto found = schedule.lanePartials.find(op);
+      found != schedule.lanePartials.end())
+    return accumulateLanePartials(op, found->second, square);
   // The strided reduction of the last dimension down to `size` (1 for the
   // sum_last kinds), squares first for rms_last, its terms split over the
   // threads like any sum.
@@ -396,16 +416,55 @@ void GraphDefLowering::accumulate(block::ForloopAccumOp op) {
       [&](ValueRange c, Value k) -> SmallVector<Value, 8> {
         SmallVector<Value, 4> ic(c);
         ic[last] = addScaled(c[last], k, size);
-        SmallVector<Value, 8> values = emitter.loadVector(in, ic, termRun);
-        if (kind == block::AccumKind::RmsLast)
-          for (Value &x : values)
-            x = arith::MulFOp::create(b, loc, x, x);
-        return values;
+        return square(emitter.loadVector(in, ic, termRun));
       },
       [&](ValueRange c, ValueRange sums) {
         emitter.store(acc, c, combine(emitter.load(acc, c), sums[0]));
       },
       termRun);
+}
+
+void GraphDefLowering::accumulateLanePartials(
+    block::ForloopAccumOp op, const LanePartials &plan,
+    function_ref<SmallVector<Value, 8>(SmallVector<Value, 8>)> square) {
+  OpBuilder &b = emitter.getBuilder();
+  Location loc = emitter.getLoc();
+  const Tile &in = tiles[op.getInput()];
+  const Tile &slots = lanePartialSlots[op];
+  int64_t last = int64_t(in.shape.size()) - 1;
+  int64_t runs = in.shape[last] / plan.termRun;
+  assert(getTermRun(in, in.shape[last]) == plan.termRun &&
+         runs % plan.lanes == 0 && "lane partials planned for another layout");
+  // (result, lane) pairs, lane fastest: the lanes of a result read
+  // consecutive runs of its row. Pair p is thread p's, as its slot is.
+  Tile pairs;
+  pairs.shape.assign(getShape(op.getResult()).begin(),
+                     getShape(op.getResult()).end());
+  pairs.shape.back() = plan.lanes;
+  pairs.strides = getContiguousStrides(pairs.shape);
+  emitter.forEachElement(
+      pairs.shape,
+      [&](ValueRange c) {
+        Value lane = c.back();
+        SmallVector<Value, 8> sums = emitter.sequentialSum(
+            runs / plan.lanes, plan.termRun, [&](Value i) {
+              SmallVector<Value, 4> ic(c);
+              Value run = arith::AddIOp::create(
+                  b, loc,
+                  arith::MulIOp::create(b, loc, i, emitter.index(plan.lanes)),
+                  lane);
+              ic.back() = arith::MulIOp::create(b, loc, run,
+                                                emitter.index(plan.termRun));
+              return square(emitter.loadVector(in, ic, plan.termRun));
+            });
+        Value slot = emitter.linearize(pairs, c);
+        emitter.store(slots, slot,
+                      arith::AddFOp::create(b, loc, emitter.load(slots, slot),
+                                            emitter.addPairwise(sums)));
+      },
+      // A pipeline's barrier opens every iteration; without one, the next
+      // iteration's tiles must wait for this step's reads.
+      /*synchronize=*/schedule.stages == 0);
 }
 
 void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
@@ -439,6 +498,26 @@ void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
   OpBuilder &b = emitter.getBuilder();
   Location loc = emitter.getLoc();
   Tile acc = accumulators[op];
+  if (auto found = schedule.lanePartials.find(op);
+      found != schedule.lanePartials.end()) {
+    // Once every thread's last step is in: each result's slots in lane
+    // order.
+    emitter.barrier();
+    int64_t lanes = found->second.lanes;
+    const Tile &slots = lanePartialSlots[op];
+    emitter.forEachElement(acc.shape, [&](ValueRange c) {
+      Value first = arith::MulIOp::create(b, loc, emitter.linearize(acc, c),
+                                          emitter.index(lanes));
+      Value sum = emitter.load(acc, c);
+      for (int64_t lane = 0; lane < lanes; ++lane)
+        sum = arith::AddFOp::create(
+            b, loc, sum,
+            emitter.load(
+                slots, arith::AddIOp::create(b, loc, first, emitter.index(lane))
+                           .getResult()));
+      emitter.store(acc, c, sum);
+    });
+  }
   Type type = getElementType(op.getResult());
   // rms_last: sqrt(sum / (forloop * n) + eps); every kind: rounded to the
   // result's element type, in place.

@@ -1,42 +1,49 @@
 // RUN: mirage-opt %s --convert-mirage-block-to-gpu | FileCheck %s
 
-// The rms_last and sum_last accumulators reduce each iteration's tile like
-// any sum: few results with many terms split the terms over the threads
-// (f32 partial sums in shared memory), and one thread per result adds the
-// partials and the step to the accumulator. Here 16 results of 256 terms
-// take 8 slices of 32 terms: 128 (result, slice) pairs, one per thread. The
-// terms are consecutive halves: a slice takes 4 runs of 8 (slice s the runs
-// s, s + 8, s + 16, s + 24), one 16-byte load each, and consecutive threads
-// take consecutive slices of one row, so that a quarter warp reads 128
-// consecutive bytes of it (the rows, 512 bytes apart, would all fall in the
-// same memory banks).
+// The rms_last and sum_last accumulators of at most one result per thread
+// keep lane partials: every (result, lane) pair is one thread's, and each
+// iteration the thread adds its runs of the row to its own f32 slot in
+// shared memory, with no barrier (the pipeline's barrier at the top of the
+// next iteration orders the reads before the stage is refilled). Here 16
+// results of 256 terms, consecutive halves read in runs of 8 (32 runs a
+// row): 8 lanes a row (the most that divide 32 and leave 16 x 8 <= 128
+// threads), lane l taking the runs l, l + 8, l + 16, l + 24, one 16-byte
+// load each, so that a row's 8 lanes, consecutive threads, read 128
+// consecutive bytes of it (the rows, 512 bytes apart, would all fall in
+// the same memory banks). After the loop, one thread per result adds its
+// 8 slots in lane order to the accumulator.
 // CHECK-LABEL: gpu.func @rms_rows_kernel0
 // CHECK: %[[TID:.*]] = arith.addi %thread_id_x
 // CHECK-DAG: %[[ACC:.*]] = memref.view %{{.*}} to memref<16xf32, #gpu.address_space<workgroup>>
-// CHECK-DAG: %[[PARTIALS:.*]] = memref.view %{{.*}} to memref<128xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[SLOTS:.*]] = memref.view %{{.*}} to memref<128xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for
-// Each thread squares and adds its slice's terms: 128 pairs for 128
-// threads are one round, no loop and no guard (pair = thread).
+// CHECK: gpu.barrier
+// 128 pairs for 128 threads are one round, no loop and no guard (pair =
+// thread).
 // CHECK: %[[ROUND:.*]] = arith.muli %c0{{.*}}, %c128
 // CHECK: %[[PAIR:.*]] = arith.addi %[[ROUND]], %[[TID]]
 // CHECK-NOT: arith.cmpi
-// CHECK: arith.divui %[[PAIR]], %c8
-// CHECK: %[[SLICE:.*]] = arith.remui %[[PAIR]], %c8
+// CHECK: %[[ROW:.*]] = arith.divui %[[PAIR]], %c8
+// CHECK: %[[LANE:.*]] = arith.remui %[[PAIR]], %c8
 // CHECK: %{{.*}}:32 = scf.for %[[I:.*]] = %{{.*}} to %c4{{.*}} step %c4
 // CHECK: %[[STEP:.*]] = arith.muli %[[I]], %c8
-// CHECK: arith.addi %[[STEP]], %[[SLICE]]
+// CHECK: arith.addi %[[STEP]], %[[LANE]]
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
 // CHECK-COUNT-8: arith.mulf
-// CHECK: memref.store %{{.*}}, %[[PARTIALS]]
-// CHECK: gpu.barrier
-// One thread per result (one round, guarded: 16 results, 128 threads): the
-// partials in slice order, then the step.
+// CHECK: scf.yield
+// CHECK: %[[SLOT:.*]] = arith.addi %{{.*}}, %[[LANE]]
+// CHECK: memref.load %[[SLOTS]][%[[SLOT]]]
+// CHECK: memref.store %{{.*}}, %[[SLOTS]][%[[SLOT]]]
+// CHECK-NEXT: }
+// After the loop, past a barrier, one thread per result (one round,
+// guarded: 16 results, 128 threads): the accumulator plus its slots in
+// lane order.
+// CHECK-NEXT: gpu.barrier
 // CHECK: %[[RESULT:.*]] = arith.addi %{{.*}}, %[[TID]]
 // CHECK: %[[INSIDE:.*]] = arith.cmpi ult, %[[RESULT]], %c16
 // CHECK: scf.if %[[INSIDE]]
-// CHECK-COUNT-8: memref.load %[[PARTIALS]]
 // CHECK: memref.load %[[ACC]]
-// CHECK: arith.addf
+// CHECK-COUNT-8: memref.load %[[SLOTS]]
 // CHECK: memref.store %{{.*}}, %[[ACC]]
 // CHECK: gpu.barrier
 func.func @rms_rows(%x: tensor<16x1024xf16>) -> tensor<16x1xf16> {

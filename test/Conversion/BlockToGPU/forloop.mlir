@@ -45,6 +45,12 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
 // With stages=0 (below 2), nothing is staged.
 // NOSTAGES-LABEL: gpu.func @fused_kernel0
 // NOSTAGES-NOT: nvvm.cp.async
+// With no pipeline barrier opening each iteration, the rms_last's step
+// (lane partials, below) ends with one of its own.
+// NOSTAGES: scf.for
+// NOSTAGES: memref.store %{{.*}} : memref<128xf32, #gpu.address_space<workgroup>>
+// NOSTAGES-NEXT: }
+// NOSTAGES-NEXT: gpu.barrier
 // NOSTAGES: gpu.return
 
 // With stages=4, the loop-varying tiles (rows of 64 bytes, 16-byte aligned)
@@ -57,6 +63,7 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
 // CHECK-DAG: %[[XS:.*]] = memref.view %{{.*}} to memref<256xf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: %[[WS:.*]] = memref.view %{{.*}} to memref<2048xf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: %[[MM:.*]] = memref.view %{{.*}} to memref<32xf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[SLOTS:.*]] = memref.view %{{.*}} to memref<128xf32, #gpu.address_space<workgroup>>
 // The division's result has no tile: it is saved directly (below).
 // CHECK-NOT: memref.view
 // Prologue: iterations 0, 1 and 2 start copying, one cp.async group each.
@@ -68,12 +75,15 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.commit.group
 // Accumulators start at 0 (8 runs of 4 floats and 2 single elements: one
-// guarded round each).
+// guarded round each), and so does every thread's slot of the rms_last's
+// lane partials (below), unguarded: one per thread.
 // CHECK: arith.cmpi ult, %{{.*}}, %c8{{(_[0-9]+)?}} : index
 // CHECK: scf.if
 // CHECK: memref.extract_aligned_pointer_as_index %[[ACC]]
 // CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK: gpu.barrier
+// CHECK-NOT: arith.cmpi
+// CHECK: memref.store %{{.*}}, %[[SLOTS]]
 // CHECK: arith.cmpi ult, %{{.*}}, %c2{{(_[0-9]+)?}} : index
 // CHECK: scf.if
 // CHECK: memref.store %{{.*}}, %[[RMS]]
@@ -116,20 +126,31 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
 // CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xf16>
 // CHECK-COUNT-4: arith.addf
 // CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
-// rms_last: rms += sum of squares of the row, read in runs of 8 halves
-// (each position of a run its own 4 partials).
-// CHECK: %{{.*}}:32 = scf.for {{.*}} iter_args
+// rms_last keeps lane partials: each row's 4 runs of 8 halves take a lane
+// each (8 (row, lane) pairs, thread p the pair p), and a thread adds its
+// run's squares to its own slot, with no barrier: the next iteration's
+// pipeline barrier comes first.
+// CHECK: arith.cmpi ult, %{{.*}}, %c8{{(_[0-9]+)?}} : index
+// CHECK: scf.if
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
 // CHECK-COUNT-8: arith.mulf
-// CHECK: memref.store %{{.*}}, %[[RMS]]
-// CHECK: gpu.barrier
-// CHECK: }
-// After the loop: rms = sqrt(sum / (8 * 32)), then rounding to f16 (two
-// values at a time).
+// CHECK: memref.load %[[SLOTS]]
+// CHECK: memref.store %{{.*}}, %[[SLOTS]]
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// After the loop: the acc's rounding to f16 (two values at a time), then,
+// past a barrier, one thread per row adds its 4 lanes' slots in lane order,
+// and rms = sqrt(sum / (8 * 32)).
 // CHECK: memref.extract_aligned_pointer_as_index %[[ACC]]
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> vector<4xf32>
 // CHECK-COUNT-2: nvvm.convert.f32x2.to.f16x2
 // CHECK: llvm.store %{{.*}} : vector<4xf32>, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK: arith.cmpi ult, %{{.*}}, %c2{{(_[0-9]+)?}} : index
+// CHECK: memref.load %[[RMS]]
+// CHECK-COUNT-4: memref.load %[[SLOTS]]
+// CHECK: memref.store %{{.*}}, %[[RMS]]
+// CHECK: gpu.barrier
 // CHECK: memref.load %[[RMS]]
 // CHECK: arith.constant 2.560000e+02 : f32
 // CHECK: arith.divf
