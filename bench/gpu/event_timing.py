@@ -1,4 +1,9 @@
-"""Medians of CUDA-event timings, shared by the GPU scripts."""
+"""Medians of CUDA-event timings, shared by the GPU scripts (and the
+back-to-back latency of mirage.timing, which the torch backend uses too)."""
+
+from mirage.timing import back_to_back_us
+
+__all__ = ["median_us", "graph_us", "back_to_back_us"]
 
 
 def median_us(fn, repeat=200, warmup=10, before=None):
@@ -41,27 +46,3 @@ def graph_us(fn, calls=10, replays=50):
         for _ in range(calls):
             fn()
     return median_us(graph.replay, repeat=replays, warmup=3) / calls
-
-
-def back_to_back_us(fn, calls=200, repeats=5, warmup=10):
-    """The least time per call, in microseconds, of `calls` calls of `fn`
-    in a row between two CUDA events, over `repeats` tries after `warmup`
-    calls: a call's latency when calls follow each other (at small sizes
-    mostly the CPU's work per call)."""
-    import math
-
-    import torch
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    best = math.inf
-    for _ in range(repeats):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(calls):
-            fn()
-        end.record()
-        end.synchronize()
-        best = min(best, start.elapsed_time(end) * 1000 / calls)
-    return best

@@ -19,13 +19,13 @@ import contextlib
 import copy
 import dataclasses
 import hashlib
-import math
 import traceback
 import warnings
 from typing import Optional
 
 import torch
 
+from mirage.timing import back_to_back_us
 from mirage.torch import attention, convert, cudagraph, ops, partition
 
 __all__ = ["Config", "config", "Subgraph", "arguments_as_in_the_model",
@@ -263,17 +263,7 @@ def _microseconds(function, repeats=5, iterations=20):
         run = captured.replay
     except RuntimeError:
         torch.cuda.synchronize()
-    best = math.inf
-    for _ in range(repeats):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(iterations):
-            run()
-        end.record()
-        end.synchronize()
-        best = min(best, start.elapsed_time(end) * 1000 / iterations)
-    return best
+    return back_to_back_us(run, calls=iterations, repeats=repeats, warmup=0)
 
 
 def choose_overlap(subgraph, time):
