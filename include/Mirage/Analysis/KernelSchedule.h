@@ -202,8 +202,8 @@ struct RegisterRows {
 /// threads keep their partial sums through the loop: `lanes` threads per
 /// result, thread `l` adding runs `l`, `l + lanes`, ... of `termRun` terms
 /// of each iteration's tile to its own f32 slot in shared memory, with no
-/// barrier; after the loop one thread per result adds its slots in lane
-/// order. The sums of the other rule (getSumSlices) meet at two barriers in
+/// barrier; after the loop one thread per result adds its slots pairwise.
+/// The sums of the other rule (getSumSlices) meet at two barriers in
 /// every iteration.
 struct LanePartials {
   int64_t lanes, termRun;

@@ -500,22 +500,22 @@ void GraphDefLowering::finishAccumulator(block::ForloopAccumOp op) {
   Tile acc = accumulators[op];
   if (auto found = schedule.lanePartials.find(op);
       found != schedule.lanePartials.end()) {
-    // Once every thread's last step is in: each result's slots in lane
-    // order.
+    // Once every thread's last step is in: each result's slots, added
+    // pairwise (their loads in flight together, log2(lanes) adds deep).
     emitter.barrier();
     int64_t lanes = found->second.lanes;
     const Tile &slots = lanePartialSlots[op];
     emitter.forEachElement(acc.shape, [&](ValueRange c) {
       Value first = arith::MulIOp::create(b, loc, emitter.linearize(acc, c),
                                           emitter.index(lanes));
-      Value sum = emitter.load(acc, c);
+      SmallVector<Value> partials;
       for (int64_t lane = 0; lane < lanes; ++lane)
-        sum = arith::AddFOp::create(
-            b, loc, sum,
-            emitter.load(
-                slots, arith::AddIOp::create(b, loc, first, emitter.index(lane))
-                           .getResult()));
-      emitter.store(acc, c, sum);
+        partials.push_back(emitter.load(
+            slots, arith::AddIOp::create(b, loc, first, emitter.index(lane))
+                       .getResult()));
+      emitter.store(acc, c,
+                    arith::AddFOp::create(b, loc, emitter.load(acc, c),
+                                          emitter.addPairwise(partials)));
     });
   }
   Type type = getElementType(op.getResult());

@@ -11,7 +11,7 @@
 // load each, so that a row's 8 lanes, consecutive threads, read 128
 // consecutive bytes of it (the rows, 512 bytes apart, would all fall in
 // the same memory banks). After the loop, one thread per result adds its
-// 8 slots in lane order to the accumulator.
+// 8 slots, pairwise, to the accumulator.
 // CHECK-LABEL: gpu.func @rms_rows_kernel0
 // CHECK: %[[TID:.*]] = arith.addi %thread_id_x
 // CHECK-DAG: %[[ACC:.*]] = memref.view %{{.*}} to memref<16xf32, #gpu.address_space<workgroup>>
@@ -36,14 +36,15 @@
 // CHECK: memref.store %{{.*}}, %[[SLOTS]][%[[SLOT]]]
 // CHECK-NEXT: }
 // After the loop, past a barrier, one thread per result (one round,
-// guarded: 16 results, 128 threads): the accumulator plus its slots in
-// lane order.
+// guarded: 16 results, 128 threads): the accumulator plus its 8 slots,
+// added pairwise.
 // CHECK-NEXT: gpu.barrier
 // CHECK: %[[RESULT:.*]] = arith.addi %{{.*}}, %[[TID]]
 // CHECK: %[[INSIDE:.*]] = arith.cmpi ult, %[[RESULT]], %c16
 // CHECK: scf.if %[[INSIDE]]
-// CHECK: memref.load %[[ACC]]
 // CHECK-COUNT-8: memref.load %[[SLOTS]]
+// CHECK: memref.load %[[ACC]]
+// CHECK-COUNT-8: arith.addf
 // CHECK: memref.store %{{.*}}, %[[ACC]]
 // CHECK: gpu.barrier
 func.func @rms_rows(%x: tensor<16x1024xf16>) -> tensor<16x1xf16> {

@@ -139,7 +139,7 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // After the loop: the acc's rounding to f16 (two values at a time), then,
-// past a barrier, one thread per row adds its 4 lanes' slots in lane order,
+// past a barrier, one thread per row adds its 4 lanes' slots (pairwise),
 // and rms = sqrt(sum / (8 * 32)).
 // CHECK: memref.extract_aligned_pointer_as_index %[[ACC]]
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> vector<4xf32>
@@ -147,8 +147,8 @@ func.func @fused(%x: tensor<2x256xf16>, %w: tensor<256x64xf16>) -> tensor<2x64xf
 // CHECK: llvm.store %{{.*}} : vector<4xf32>, !llvm.ptr<3>
 // CHECK: gpu.barrier
 // CHECK: arith.cmpi ult, %{{.*}}, %c2{{(_[0-9]+)?}} : index
-// CHECK: memref.load %[[RMS]]
 // CHECK-COUNT-4: memref.load %[[SLOTS]]
+// CHECK: memref.load %[[RMS]]
 // CHECK: memref.store %{{.*}}, %[[RMS]]
 // CHECK: gpu.barrier
 // CHECK: memref.load %[[RMS]]
