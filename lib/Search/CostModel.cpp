@@ -154,15 +154,18 @@ static double countWarpSteps(const MatmulShape &shape, double threads) {
 /// ops), or for a matmul on tensor cores its warp's mma.sync steps. Sums
 /// are split over the threads as the code generator splits them
 /// (getSumSlices): a thread owns its share of (slice, result) pairs, each
-/// a slice's terms, and the slices are added pairwise after; a for-loop row
-/// sum (rms_last) has its lanes add their terms in the loop and one thread
-/// per result add the lanes after it (getLanePartialCount). `phases` and
-/// `engines` are those of the body's nodes.
-static double countSerialTerms(const Graph &body,
-                               ArrayRef<sem::LoopPhase> phases,
-                               ArrayRef<std::optional<MatmulEngine>> engines,
-                               double threads) {
+/// a slice's terms, and the slices are added pairwise after; a for-loop sum
+/// that keeps lane partials (`lanePartials`, the schedule's, one entry per
+/// forloop_accum in body order) has each lane add its runs in the loop and
+/// one thread per result add the lanes after it. `phases` and `engines` are
+/// those of the body's nodes.
+static double
+countSerialTerms(const Graph &body, ArrayRef<sem::LoopPhase> phases,
+                 ArrayRef<std::optional<MatmulEngine>> engines,
+                 ArrayRef<std::optional<LanePartials>> lanePartials,
+                 double threads) {
   double total = 0.0;
+  size_t accums = 0;
   for (auto [node, phase, engine] : llvm::zip(body.nodes, phases, engines)) {
     if (node.kind == OpKind::InputLoader || node.kind == OpKind::OutputSaver)
       continue;
@@ -185,18 +188,18 @@ static double countSerialTerms(const Graph &body,
              node.kind == OpKind::RmsNorm || node.kind == OpKind::ForloopAccum)
       terms = operand.getNumElements() / result.getNumElements();
     int64_t groups = result.getNumElements();
-    // A for-loop rms_last with at most a result per thread keeps lane
-    // partials (LanePartials): its threads add their own terms, and the
-    // lanes are added once, after the loop. (A sum_last keeps them too,
-    // unless the running maximum that stabilisation adds to a candidate
-    // later rescales it: this program cannot tell, so it counts the other
-    // rule.)
-    bool lanePartials = node.kind == OpKind::ForloopAccum &&
-                        node.accum == sem::AccumKind::RmsLast && terms != 1 &&
-                        groups <= int64_t(threads);
-    if (lanePartials) {
-      int64_t lanes = getLanePartialCount(groups, terms, int64_t(threads));
-      total += double(terms / lanes) * times + double(lanes);
+    std::optional<LanePartials> lanes;
+    if (node.kind == OpKind::ForloopAccum && accums < lanePartials.size())
+      lanes = lanePartials[accums];
+    if (node.kind == OpKind::ForloopAccum)
+      ++accums;
+    if (lanes && lanes->lanes > 0 && lanes->termRun > 0) {
+      // Each lane adds its runs of `termRun` terms; a result's lanes are
+      // added once, after the loop.
+      double runs = double(terms / lanes->termRun);
+      total += std::ceil(runs / double(lanes->lanes)) * double(lanes->termRun) *
+                   times +
+               double(lanes->lanes);
       continue;
     }
     int64_t slices =
@@ -299,9 +302,9 @@ CostEstimate search::estimateCost(const sem::Program &program, const Chip &gpu,
       overlapsLoads = schedule->isPipelined();
       double waves = std::ceil(
           blocks / double(gpu.multiprocessors * schedule->residentBlocks));
-      serial =
-          countSerialTerms(body, phases, engines, double(schedule->threads)) *
-          waves * kTermMicroseconds;
+      serial = countSerialTerms(body, phases, engines, schedule->lanePartials,
+                                double(schedule->threads)) *
+               waves * kTermMicroseconds;
       int64_t stageBytes = 0;
       for (const sem::Node &inner : body.nodes) {
         if (inner.kind == OpKind::InputLoader) {

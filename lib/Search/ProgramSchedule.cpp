@@ -67,6 +67,13 @@ KernelFacts search::getKernelFacts(kernel::GraphDefOp graph,
   facts.stages = schedule.stages;
   for (auto matmul : graph.getBodyBlock().getOps<block::MatmulOp>())
     facts.matmulEngines.push_back(schedule.getEngine(matmul));
+  for (auto accum : graph.getBodyBlock().getOps<block::ForloopAccumOp>()) {
+    auto found = schedule.lanePartials.find(accum);
+    facts.lanePartials.push_back(
+        found == schedule.lanePartials.end()
+            ? std::nullopt
+            : std::optional<LanePartials>(found->second));
+  }
   return facts;
 }
 

@@ -8,8 +8,8 @@
 // The kernel schedules (Mirage/Analysis/KernelSchedule.h) of a program the
 // search found, as its feasibility check and its cost model read them: a
 // candidate the code generator would refuse has none, and the cost model
-// reads threads, shared bytes, resident blocks, pipelining and matmul
-// engines from the schedule instead of re-deriving them.
+// reads threads, shared bytes, resident blocks, pipelining, matmul engines
+// and lane partials from the schedule instead of re-deriving them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +43,10 @@ struct KernelFacts {
   bool isPipelined() const { return stages >= 2; }
   /// The engine of every matmul of the body, in body order.
   std::vector<MatmulEngine> matmulEngines;
+  /// For every forloop_accum of the body, in body order, its lane partials
+  /// (KernelSchedule::lanePartials), or none where its sum follows the
+  /// slices rule. Missing entries count as none.
+  std::vector<std::optional<LanePartials>> lanePartials;
 };
 
 /// The facts of every graph of a program, by index into Program::graphs
