@@ -53,7 +53,8 @@ void mirage::buildMirageToPTXPipeline(OpPassManager &pm,
       createConvertMirageBlockToGPUPass(ConvertMirageBlockToGPUPassOptions{
           options.chip, options.stages, options.maxSharedMemory,
           options.tensorCores, options.wgmma, options.tma, options.rowPrograms,
-          options.preloadOnePass, options.runningMaxChains}));
+          options.preloadOnePass, options.runningMaxChains,
+          options.combineTails}));
   pm.addPass(createConvertMirageKernelToGPUPass());
 
   GpuNVVMAttachTargetOptions target;

@@ -408,13 +408,16 @@ def _read_tensors(value, path):
 
 
 def _read_buffers(value, path):
-    """The buffers' sizes in bytes."""
+    """The buffers' sizes in bytes (a buffer's optional "zeroed", which asks
+    the runtime to zero it once, is checked and not kept)."""
     sizes = []
     for i, buffer in enumerate(_array(value, path)):
         where = _indexed(path, i)
-        _check_object(buffer, where, ("bytes",))
+        _check_object(buffer, where, ("bytes", "zeroed"))
         sizes.append(_integer(_field(buffer, where, "bytes"),
                               _member(where, "bytes"), 1, _MAX_BYTES))
+        if "zeroed" in buffer and type(buffer["zeroed"]) is not bool:
+            _fail(_member(where, "zeroed"), "expected true or false")
     return sizes
 
 

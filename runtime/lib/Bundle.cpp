@@ -406,6 +406,14 @@ Error Bundle::allocateBuffers() {
                          std::to_string(function.buffers[b].bytes) +
                          " bytes): " + error.message());
       loaded[f].buffers.push_back(buffer);
+      if (function.buffers[b].zeroed)
+        if (Error error = checkDriver(
+                cuMemsetD8(buffer, 0,
+                           static_cast<size_t>(function.buffers[b].bytes)),
+                "cuMemsetD8"))
+          return Error(error.code(), function.name + ": buffer " +
+                                         std::to_string(b) + ": " +
+                                         error.message());
     }
   }
   return Error::success();

@@ -360,10 +360,17 @@ private:
     for (size_t i = 0; i < elements.size() && !failed(); ++i) {
       std::string bufferPath = indexed(path, i);
       BufferSpec buffer;
-      if (checkObject(elements[i], bufferPath, {"bytes"}))
+      if (checkObject(elements[i], bufferPath, {"bytes", "zeroed"})) {
         if (const json::Value *bytes = field(elements[i], bufferPath, "bytes"))
           buffer.bytes =
               integer(*bytes, member(bufferPath, "bytes"), 1, maxBytes);
+        if (const json::Value *zeroed = elements[i].find("zeroed")) {
+          if (zeroed->isBool())
+            buffer.zeroed = zeroed->getBool();
+          else
+            fail(member(bufferPath, "zeroed"), "expected true or false");
+        }
+      }
       buffers.push_back(buffer);
     }
     return buffers;

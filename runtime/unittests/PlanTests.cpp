@@ -380,6 +380,21 @@ MIRAGE_TEST(Plan, RejectsBadBuffers) {
   EXPECT_FAILS_WITH(parseEdited(R"({"bytes": 4194304})", R"({})"),
                     "plan.json: functions[0].buffers[0]: missing field "
                     "\"bytes\"");
+  EXPECT_FAILS_WITH(
+      parseEdited(R"({"bytes": 4194304})", R"({"bytes": 8, "zeroed": 1})"),
+      "plan.json: functions[0].buffers[0].zeroed: expected true or false");
+}
+
+MIRAGE_TEST(Plan, ReadsZeroedBuffers) {
+  // A combine tail's counters: zeroed once, when the runtime allocates them.
+  Expected<Plan> plan = parseEdited(R"({"bytes": 4194304})",
+                                    R"({"bytes": 4194304, "zeroed": true})");
+  EXPECT_OK(plan);
+  if (plan)
+    EXPECT_TRUE(plan->functions[0].buffers[0].zeroed);
+  Expected<Plan> plain = parsePlan(validPlan);
+  if (plain)
+    EXPECT_TRUE(!plain->functions[0].buffers[0].zeroed);
 }
 
 MIRAGE_TEST(Plan, RejectsBadLaunchGeometry) {

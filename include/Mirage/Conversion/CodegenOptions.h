@@ -24,7 +24,7 @@ namespace mlir::mirage {
 /// The options of the code generator: one member per entry of
 /// CodegenOptions.def (`chip`, `stages`, `maxSharedMemory`, `tensorCores`,
 /// `wgmma`, `libraryMatmuls`, `maxKernelOps`, `rowPrograms`,
-/// `preloadOnePass`, `runningMaxChains`, `tma`), which gives its type,
+/// `preloadOnePass`, `runningMaxChains`, `tma`, `combineTails`), which gives its type,
 /// default and meaning.
 struct CodegenOptions {
 #define MIRAGE_CODEGEN_OPTION(TYPE, NAME, FLAG, DEFAULT, DESCRIPTION)          \

@@ -31,6 +31,18 @@ namespace mlir::mirage {
 #define GEN_PASS_REGISTRATION
 #include "Mirage/Conversion/Passes.h.inc"
 
+/// The attribute of a kernel that runs a combine tail
+/// (Mirage/Analysis/CombineTail.h): the number of its groups, whose i32
+/// counters it takes after its results (before any TMA descriptor), zero
+/// before each launch and after it (convert-mirage-kernel-to-gpu allocates
+/// them zeroed).
+inline constexpr StringLiteral kCombineCountersAttrName =
+    "mirage.combine_counters";
+
+/// The attribute of a host function's memref.alloc whose buffer the runtime
+/// must zero once, when it allocates it (a plan buffer's `zeroed`).
+inline constexpr StringLiteral kZeroedAttrName = "mirage.zeroed";
+
 /// Options of `mirage-to-ptx-pipeline`: the code generator's options
 /// (CodegenOptions.def) as pass-pipeline options.
 struct MirageToPTXPipelineOptions

@@ -99,8 +99,16 @@ def ConvertMirageBlockToGPUPass
            "::mlir::mirage::CodegenOptions().runningMaxChains",
            "Keep an online softmax between two chained matmuls (exp of "
            "scores minus a running maximum) in each warp's registers, with "
-           "no shared tile or barrier in the loop (default false: not yet "
-           "checked on a GPU; docs/CodeGeneration.md)">,
+           "no shared tile or barrier in the loop (default true; "
+           "docs/CodeGeneration.md)">,
+    Option<"combineTails", "combine-tails", "bool",
+           "::mlir::mirage::CodegenOptions().combineTails",
+           "Compile a graph_def and its combine tail (a next graph_def that "
+           "reads only what groups of its blocks wrote, "
+           "Mirage/Analysis/CombineTail.h) into one kernel whose last block "
+           "of each group runs the tail, on zeroed counters the kernel takes "
+           "after its results (`mirage.combine_counters`; default false: "
+           "measured slower, docs/CodeGeneration.md)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

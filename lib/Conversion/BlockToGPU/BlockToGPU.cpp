@@ -14,6 +14,7 @@
 #include "Mirage/Conversion/Passes.h"
 
 #include "GraphDefLowering.h"
+#include "Mirage/Analysis/CombineTail.h"
 #include "Mirage/Analysis/KernelSchedule.h"
 #include "Mirage/Support/Chip.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -71,7 +72,7 @@ void recordLaunchShape(gpu::GPUFuncOp kernel, kernel::GraphDefOp graph,
 
 /// Lowers `graph` by `schedule` into a new kernel named `name` of the GPU
 /// module whose symbol table is `kernels` (one table for all kernels, so
-/// adding n kernels takes linear time).
+/// adding n kernels takes linear time); its launch shape is not recorded.
 FailureOr<gpu::GPUFuncOp> lowerKernel(kernel::GraphDefOp graph, StringRef name,
                                       SymbolTable &kernels,
                                       const KernelSchedule &schedule,
@@ -104,7 +105,6 @@ FailureOr<gpu::GPUFuncOp> lowerKernel(kernel::GraphDefOp graph, StringRef name,
     kernels.erase(kernel);
     return failure();
   }
-  recordLaunchShape(kernel, graph, kernels);
   return kernel;
 }
 
@@ -118,8 +118,22 @@ struct ConvertMirageBlockToGPUPass
 private:
   /// The module's `gpu.module @mirage_kernels`, created on first use.
   gpu::GPUModuleOp getKernelModule();
-  LogicalResult convert(kernel::GraphDefOp graph, StringRef name,
-                        SymbolTable &kernels, const BlockLowerings &lowerings);
+  /// A graph_def of the module with its kernel's name and, when tails are
+  /// combined and the next graph_def is its combine tail, how.
+  struct Step {
+    kernel::GraphDefOp graph;
+    std::string name;
+    std::optional<CombineTail> combine;
+  };
+  /// The graph_defs of the module, in order.
+  SmallVector<Step> collectSteps();
+  /// Compiles the graph_def of `step` into its kernel and replaces it with
+  /// its launch; with a combine tail (`tail`, the next step), compiles both
+  /// into that kernel and replaces both with one launch where its shared
+  /// memory allows, else each on its own.
+  LogicalResult convert(const Step &step, SymbolTable &kernels,
+                        const BlockLowerings &lowerings,
+                        const Step *tail = nullptr);
 };
 
 gpu::GPUModuleOp ConvertMirageBlockToGPUPass::getKernelModule() {
@@ -133,35 +147,100 @@ gpu::GPUModuleOp ConvertMirageBlockToGPUPass::getKernelModule() {
 }
 
 LogicalResult
-ConvertMirageBlockToGPUPass::convert(kernel::GraphDefOp graph, StringRef name,
-                                     SymbolTable &kernels,
-                                     const BlockLowerings &lowerings) {
+ConvertMirageBlockToGPUPass::convert(const Step &step, SymbolTable &kernels,
+                                     const BlockLowerings &lowerings,
+                                     const Step *tailStep) {
   ScheduleOptions options = {
       stages,          tensorCores, wgmma,          tma,
       maxSharedMemory, rowPrograms, preloadOnePass, runningMaxChains};
-  FailureOr<KernelSchedule> schedule =
-      scheduleKernel(graph, *lookupChip(chip), options);
+  const Chip &target = *lookupChip(chip);
+  kernel::GraphDefOp graph = step.graph;
+  FailureOr<KernelSchedule> schedule = scheduleKernel(graph, target, options);
   if (failed(schedule))
     return failure();
-  FailureOr<gpu::GPUFuncOp> kernel = lowerKernel(
-      graph, name, kernels, *schedule, lowerings, *lookupChip(chip));
+  kernel::GraphDefOp tail = tailStep ? tailStep->graph : nullptr;
+  FailureOr<KernelSchedule> tailSchedule = failure();
+  int64_t sharedBytes = schedule->sharedBytes;
+  if (tail) {
+    tailSchedule = scheduleKernel(tail, target, options);
+    if (failed(tailSchedule))
+      return failure();
+    sharedBytes =
+        getCombinedSharedBytes(sharedBytes, tailSchedule->sharedBytes);
+    int64_t limit = target.sharedBytesPerBlock;
+    if (maxSharedMemory > 0)
+      limit = std::min<int64_t>(limit, maxSharedMemory);
+    if (sharedBytes > limit)
+      return failure(failed(convert(step, kernels, lowerings)) ||
+                     failed(convert(*tailStep, kernels, lowerings)));
+  }
+  FailureOr<gpu::GPUFuncOp> kernel =
+      lowerKernel(graph, step.name, kernels, *schedule, lowerings, target);
   if (failed(kernel))
     return failure();
+  SmallVector<Value> inputs(graph.getInputs());
+  SmallVector<Type> resultTypes(graph.getResultTypes());
+  if (tail) {
+    FailureOr<gpu::GPUFuncOp> tailKernel = lowerKernel(
+        tail, tailStep->name, kernels, *tailSchedule, lowerings, target);
+    if (failed(tailKernel))
+      return failure();
+    FailureOr<gpu::GPUFuncOp> combined = combineTailKernels(
+        graph, tail, *kernel, *tailKernel, *step.combine,
+        getTailSharedOffset(schedule->sharedBytes), step.name);
+    if (failed(combined))
+      return failure();
+    kernels.erase(*kernel);
+    kernels.erase(*tailKernel);
+    kernels.insert(*combined);
+    kernel = combined;
+    for (Value input : tail.getInputs())
+      if (input.getDefiningOp() != graph.getOperation())
+        inputs.push_back(input);
+    llvm::append_range(resultTypes, tail.getResultTypes());
+  }
+  recordLaunchShape(*kernel, graph, kernels);
 
-  OpBuilder builder(graph);
+  OpBuilder builder(tail ? tail : graph);
   auto symbol =
       SymbolRefAttr::get(cast<gpu::GPUModuleOp>(kernels.getOp()).getNameAttr(),
                          {FlatSymbolRefAttr::get(kernel->getNameAttr())});
   auto launch = kernel::LaunchOp::create(
-      builder, graph.getLoc(), graph.getResultTypes(), symbol,
-      graph.getInputs(), graph.getGridAttr(), graph.getBlockAttr(),
+      builder, graph.getLoc(), resultTypes, symbol, inputs, graph.getGridAttr(),
+      graph.getBlockAttr(),
       graph.getClusterAttr() ? graph.getClusterAttr()
                              : builder.getDenseI32ArrayAttr({1, 1, 1}),
       graph.getNonPortableClusterAttr(),
-      builder.getI64IntegerAttr(schedule->sharedBytes));
-  graph.replaceAllUsesWith(launch.getResults());
+      builder.getI64IntegerAttr(sharedBytes));
+  unsigned firstResults = graph.getNumResults();
+  graph.replaceAllUsesWith(launch.getResults().take_front(firstResults));
+  if (tail) {
+    tail.replaceAllUsesWith(launch.getResults().drop_front(firstResults));
+    tail.erase();
+  }
   graph.erase();
   return success();
+}
+
+SmallVector<ConvertMirageBlockToGPUPass::Step>
+ConvertMirageBlockToGPUPass::collectSteps() {
+  SmallVector<Step> steps;
+  for (auto function : getOperation().getOps<func::FuncOp>()) {
+    unsigned count = 0;
+    function.walk([&](kernel::GraphDefOp graph) {
+      Step step{graph,
+                (function.getSymName() + "_kernel" + Twine(count++)).str(),
+                std::nullopt};
+      // A tail is no graph_def's first.
+      bool isTail = !steps.empty() && steps.back().combine &&
+                    steps.back().graph->getNextNode() == graph;
+      auto next = dyn_cast_or_null<kernel::GraphDefOp>(graph->getNextNode());
+      if (combineTails && !isTail && next)
+        step.combine = getCombineTail(graph, next);
+      steps.push_back(std::move(step));
+    });
+  }
+  return steps;
 }
 
 void ConvertMirageBlockToGPUPass::runOnOperation() {
@@ -170,15 +249,8 @@ void ConvertMirageBlockToGPUPass::runOnOperation() {
         << "unknown chip '" << chip << "', expected " << getChipNames();
     return signalPassFailure();
   }
-  SmallVector<std::pair<kernel::GraphDefOp, std::string>> graphs;
-  for (auto function : getOperation().getOps<func::FuncOp>()) {
-    unsigned count = 0;
-    function.walk([&](kernel::GraphDefOp graph) {
-      graphs.emplace_back(
-          graph, (function.getSymName() + "_kernel" + Twine(count++)).str());
-    });
-  }
-  if (graphs.empty()) {
+  SmallVector<Step> steps = collectSteps();
+  if (steps.empty()) {
     // A program of library calls alone still gets its (empty) kernel
     // module: a bundle carries PTX for every chip.
     if (kernel::containsKernelOps(getOperation()))
@@ -188,9 +260,13 @@ void ConvertMirageBlockToGPUPass::runOnOperation() {
   SymbolTable kernels(getKernelModule());
   BlockLowerings lowerings;
   populateMirageBlockToGPULowerings(lowerings);
-  for (auto &[graph, name] : graphs)
-    if (failed(convert(graph, name, kernels, lowerings)))
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const Step *tail = steps[i].combine ? &steps[i + 1] : nullptr;
+    if (failed(convert(steps[i], kernels, lowerings, tail)))
       return signalPassFailure();
+    if (tail)
+      ++i;
+  }
 }
 
 } // namespace

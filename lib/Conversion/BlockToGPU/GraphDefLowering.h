@@ -18,6 +18,7 @@
 #include "ChainedMatmul.h"
 #include "KernelEmitter.h"
 #include "MatmulAccumulator.h"
+#include "Mirage/Analysis/CombineTail.h"
 #include "Mirage/Analysis/KernelSchedule.h"
 #include "Mirage/Analysis/SumShapes.h"
 #include "Mirage/Dialect/Block/IR/BlockOps.h"
@@ -294,6 +295,19 @@ void populateMatmulLowerings(BlockLowerings &lowerings);
 void populateClusterLowerings(BlockLowerings &lowerings);
 /// Every block op's lowering.
 void populateMirageBlockToGPULowerings(BlockLowerings &lowerings);
+
+/// A new kernel named `name`, beside `firstKernel`, that runs the bodies of
+/// `firstKernel` and `tailKernel` (the kernels of `firstGraph` and of its
+/// combine tail `tailGraph`, as `combine` pairs them; CombineTailLowering.cpp):
+/// the first body, the block's arrival at its group's counter, then in the
+/// group's last block the tail body once per tail block, its shared memory
+/// from byte `tailSharedOffset` on. Moves the bodies out of both kernels,
+/// which the caller erases.
+FailureOr<gpu::GPUFuncOp>
+combineTailKernels(kernel::GraphDefOp firstGraph, kernel::GraphDefOp tailGraph,
+                   gpu::GPUFuncOp firstKernel, gpu::GPUFuncOp tailKernel,
+                   const CombineTail &combine, int64_t tailSharedOffset,
+                   StringRef name);
 
 } // namespace mlir::mirage::lowering
 

@@ -173,6 +173,18 @@ void convertFunction(func::FuncOp function, SymbolTableCollection &symbols) {
     // which the runtime encodes (TensorMaps.h).
     auto kernelFunc = symbols.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
         launch, launch.getKernel());
+    // After the results, the counters of a kernel that runs a combine tail:
+    // zero before each launch, and the kernel leaves them zero.
+    if (auto groups = kernelFunc ? kernelFunc->getAttrOfType<IntegerAttr>(
+                                       kCombineCountersAttrName)
+                                 : IntegerAttr()) {
+      auto counters = memref::AllocOp::create(
+          builder, at,
+          MemRefType::get({groups.getInt()}, builder.getI32Type()));
+      counters->setAttr(kZeroedAttrName, builder.getUnitAttr());
+      intermediates.push_back(counters);
+      operands.push_back(counters);
+    }
     auto tensorMaps =
         kernelFunc ? kernelFunc->getAttrOfType<ArrayAttr>(kTensorMapsAttrName)
                    : ArrayAttr();

@@ -7,6 +7,7 @@
 
 #include "Plan.h"
 
+#include "Mirage/Conversion/Passes.h"
 #include "Mirage/Conversion/TensorMaps.h"
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h"
 #include "Mirage/Semantics/Import.h"
@@ -119,9 +120,12 @@ FailureOr<json::Object> mirage::getFunctionPlan(func::FuncOp host) {
       MemRefType type = alloc.getType();
       bindings[alloc] =
           json::Object{{"kind", "buffer"}, {"index", int64_t(buffers.size())}};
-      buffers.push_back(json::Object{
-          {"bytes", type.getNumElements() *
-                        int64_t(type.getElementTypeBitWidth() / 8)}});
+      json::Object buffer{
+          {"bytes",
+           type.getNumElements() * int64_t(type.getElementTypeBitWidth() / 8)}};
+      if (alloc->hasAttr(kZeroedAttrName))
+        buffer["zeroed"] = true;
+      buffers.push_back(std::move(buffer));
       continue;
     }
     if (auto matmul = dyn_cast<kernel::LibraryMatmulOp>(op)) {

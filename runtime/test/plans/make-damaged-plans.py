@@ -305,12 +305,18 @@ def add_tensor_faults(corpus):
 
 
 def add_buffer_faults(corpus):
-    """Buffer sizes at and beyond the limits."""
+    """Buffer sizes at and beyond the limits; whether a buffer is zeroed."""
     size = ["functions", 0, "buffers", 0, "bytes"]
     for value, label in [(0, "0"), (-1, "minus1"), (2 ** 48 + 1, "2pow48+1"),
                          (9600.0, "9600.0")]:
         corpus.set("scale_add", size, value, label)
     corpus.set("scale_add", size, 2 ** 48, "2pow48", None)
+    # "zeroed" (the counters of a combine tail) is true or false.
+    zeroed = ["functions", 0, "buffers", 0, "zeroed"]
+    for value in [True, False]:
+        corpus.set("scale_add", zeroed, value, str(value).lower(), None)
+    for value, label in [("yes", "string"), (1, "integer"), (None, "null")]:
+        corpus.set("scale_add", zeroed, value, label)
 
 
 def add_launch_faults(corpus):

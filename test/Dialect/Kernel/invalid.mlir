@@ -503,6 +503,22 @@ module attributes {gpu.container_module} {
 
 // -----
 
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%x: memref<512xf16>, %y: memref<512xf16>) kernel attributes {mirage.combine_counters = 4 : i64} {
+      gpu.return
+    }
+  }
+  func.func @launch_counters_arity(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
+    // expected-error @below {{kernel @kernels::@k takes 2 buffers, expected 3 (one per input, then one per result, then the counters)}}
+    %y = mirage_kernel.launch @kernels::@k(%x) grid [1, 1, 1] block [32, 1, 1]
+        cluster [1, 1, 1] shared_memory 0 : (tensor<8x64xf16>) -> tensor<8x64xf16>
+    return %y : tensor<8x64xf16>
+  }
+}
+
+// -----
+
 func.func @launch_unknown_kernel(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
   // expected-error @below {{kernel @nowhere does not name a function}}
   %y = mirage_kernel.launch @nowhere(%x) grid [1, 1, 1] block [32, 1, 1]

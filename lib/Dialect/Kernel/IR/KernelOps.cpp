@@ -358,17 +358,21 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (!function)
     return emitOpError() << "kernel " << getKernel()
                          << " does not name a function";
-  // After the buffers, a kernel that copies with the TMA unit takes one
-  // descriptor per entry of its `mirage.tensor_maps`
-  // (Mirage/Conversion/TensorMaps.h).
+  // After the buffers, a kernel that runs a combine tail takes its groups'
+  // counters (`mirage.combine_counters`, Mirage/Conversion/Passes.h), then a
+  // kernel that copies with the TMA unit one descriptor per entry of its
+  // `mirage.tensor_maps` (Mirage/Conversion/TensorMaps.h).
   size_t descriptors = 0;
   if (auto maps = kernel->getAttrOfType<ArrayAttr>("mirage.tensor_maps"))
     descriptors = maps.size();
-  size_t expected = getInputs().size() + getNumResults() + descriptors;
+  bool counters = kernel->hasAttr("mirage.combine_counters");
+  size_t expected =
+      getInputs().size() + getNumResults() + descriptors + (counters ? 1 : 0);
   if (function.getNumArguments() != expected)
     return emitOpError() << "kernel " << getKernel() << " takes "
                          << function.getNumArguments() << " buffers, expected "
                          << expected << " (one per input, then one per result"
+                         << (counters ? ", then the counters" : "")
                          << (descriptors ? ", then one per TMA descriptor" : "")
                          << ")";
   return success();

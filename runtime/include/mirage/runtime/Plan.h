@@ -63,6 +63,9 @@ struct TensorType {
 /// An intermediate device buffer the runtime allocates for a function.
 struct BufferSpec {
   int64_t bytes = 0;
+  /// Whether the runtime zeroes it once, when it allocates it: the counters
+  /// of a kernel that runs a combine tail, which every launch leaves zero.
+  bool zeroed = false;
 };
 
 /// What a kernel parameter points to.

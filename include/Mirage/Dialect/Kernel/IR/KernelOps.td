@@ -359,7 +359,9 @@ def MK_LaunchOp : MK_Op<"launch", [
     What `convert-mirage-block-to-gpu` leaves of a `graph_def` once its body
     has become the `gpu.func` named by `kernel`: the launch configuration and
     the dataflow of kernel tensors. The kernel takes one flat buffer per
-    input, then one per result, in order, then one TMA descriptor per entry
+    input, then one per result, in order, then, for a kernel with
+    `mirage.combine_counters` (one that runs a graph_def and its combine
+    tail), the i32 counters of its groups, then one TMA descriptor per entry
     of its `mirage.tensor_maps` attribute (sm_90a kernels whose staged tiles
     the TMA unit copies; Mirage/Conversion/TensorMaps.h); `shared_memory` is the dynamic
     shared memory it needs, in bytes. `convert-mirage-kernel-to-gpu` turns it
