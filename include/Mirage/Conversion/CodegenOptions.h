@@ -24,8 +24,8 @@ namespace mlir::mirage {
 /// The options of the code generator: one member per entry of
 /// CodegenOptions.def (`chip`, `stages`, `maxSharedMemory`, `tensorCores`,
 /// `wgmma`, `libraryMatmuls`, `maxKernelOps`, `rowPrograms`,
-/// `preloadOnePass`, `runningMaxChains`, `tma`, `combineTails`), which gives its type,
-/// default and meaning.
+/// `preloadOnePass`, `runningMaxChains`, `tma`, `combineTails`), which gives
+/// its type, default and meaning.
 struct CodegenOptions {
 #define MIRAGE_CODEGEN_OPTION(TYPE, NAME, FLAG, DEFAULT, DESCRIPTION)          \
   TYPE NAME = DEFAULT;
