@@ -7,6 +7,7 @@
 
 #include "Mirage/Analysis/CombineTail.h"
 
+#include "Mirage/Analysis/TileLayout.h"
 #include "Mirage/Dialect/Block/IR/BlockOps.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -61,7 +62,8 @@ LogicalResult pairAxes(block::OutputSaverOp save, block::InputLoaderOp load,
 std::optional<CombineTail> mirage::getCombineTail(kernel::GraphDefOp first,
                                                   kernel::GraphDefOp second) {
   if (first->getNextNode() != second.getOperation() || first.getCluster() ||
-      second.getCluster() || first.getBlock() != second.getBlock())
+      second.getCluster() || first.getBlock() != second.getBlock() ||
+      first.getNumThreads() % kWarpSize != 0)
     return std::nullopt;
   Block &tailBody = second.getBodyBlock();
   for (auto load : tailBody.getOps<block::InputLoaderOp>())
@@ -118,4 +120,17 @@ std::optional<CombineTail> mirage::getCombineTail(kernel::GraphDefOp first,
 
 int64_t mirage::getTailSharedOffset(int64_t firstSharedBytes) {
   return llvm::alignTo(firstSharedBytes, 1024);
+}
+
+int64_t mirage::getTailSharedStride(int64_t tailSharedBytes) {
+  return llvm::alignTo(tailSharedBytes, 128);
+}
+
+int64_t mirage::getCombinedSharedBytes(int64_t firstSharedBytes,
+                                       int64_t tailSharedBytes,
+                                       int64_t threads) {
+  if (tailSharedBytes == 0)
+    return firstSharedBytes;
+  return getTailSharedOffset(firstSharedBytes) +
+         threads / kWarpSize * getTailSharedStride(tailSharedBytes);
 }

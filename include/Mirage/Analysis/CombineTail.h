@@ -10,10 +10,11 @@
 // graph_def before it instead of as a launch of its own: the blocks of the
 // first kernel fall into groups, each tail block reads only what one group
 // wrote, and the block of a group that finishes last runs that group's tail
-// blocks, one after the other (docs/CodeGeneration.md, "Combine tails"). It
-// is how a split-KV attention (FlashDecoding) combines its splits without a
-// second launch. The code generator, the cost model and the search's
-// feasibility read the same decision from here.
+// blocks, one warp each (docs/CodeGeneration.md, "Combine tails"). It
+// is how a split-KV attention (FlashDecoding) could combine its splits
+// without a second launch. The code generator reads the decision from here
+// (`combine-tails`, off by default: measured slower); the search and its
+// cost model do not consider it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,11 +28,14 @@
 
 namespace mlir::mirage {
 
-/// The most tail blocks one group's last block runs in turn: more would
-/// serialise more work than a launch costs.
+/// The most tail blocks one group's last block runs: more would serialise
+/// more work than a launch costs.
 constexpr int64_t kMaxTailBlocksPerGroup = 8;
 
 /// How the blocks of a graph_def run the graph_def after it as their tail.
+/// The last block of a group runs the group's tail blocks one warp each
+/// (the tail compiled for blocks of one warp), as many at once as it has
+/// warps.
 struct CombineTail {
   /// For each grid axis of the first graph_def: the axis of the tail's grid
   /// that cuts the same chunks of every tensor the tail reads from it (a
@@ -49,7 +53,8 @@ struct CombineTail {
 /// Whether `second` can run as the combine tail of `first`, and how.
 /// `second` must directly follow `first` in the same block, take every
 /// result of `first` and nothing else may; neither uses a cluster, both
-/// have the same block shape, `second` has no loop-varying input_loader
+/// have the same block shape of whole warps, `second` has no loop-varying
+/// input_loader
 /// (nothing staged ahead, so no TMA copy reads what other blocks wrote), and
 /// each tail block must read only what the blocks of one group of `first`
 /// saved: a dimension `first` cuts along a grid axis is either cut by one
@@ -64,14 +69,16 @@ std::optional<CombineTail> getCombineTail(kernel::GraphDefOp first,
 /// so that the tail overwrites none of its tiles or mbarriers.
 int64_t getTailSharedOffset(int64_t firstSharedBytes);
 
+/// The bytes between two warps' shared memory in the combined kernel, whose
+/// tail blocks run one warp each: the `tailSharedBytes` of the tail's
+/// schedule for one warp, 128-byte aligned.
+int64_t getTailSharedStride(int64_t tailSharedBytes);
+
 /// The dynamic shared memory of the combined kernel of two graph_defs whose
-/// schedules take `firstSharedBytes` and `tailSharedBytes`.
-inline int64_t getCombinedSharedBytes(int64_t firstSharedBytes,
-                                      int64_t tailSharedBytes) {
-  return tailSharedBytes == 0
-             ? firstSharedBytes
-             : getTailSharedOffset(firstSharedBytes) + tailSharedBytes;
-}
+/// schedules take `firstSharedBytes` and, for one warp, `tailSharedBytes`,
+/// in blocks of `threads` threads.
+int64_t getCombinedSharedBytes(int64_t firstSharedBytes,
+                               int64_t tailSharedBytes, int64_t threads);
 
 } // namespace mlir::mirage
 

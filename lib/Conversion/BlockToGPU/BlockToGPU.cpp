@@ -159,20 +159,27 @@ ConvertMirageBlockToGPUPass::convert(const Step &step, SymbolTable &kernels,
   if (failed(schedule))
     return failure();
   kernel::GraphDefOp tail = tailStep ? tailStep->graph : nullptr;
+  // The tail as the kernel compiles it: for blocks of one warp.
+  OwningOpRef<kernel::GraphDefOp> warpTail;
   FailureOr<KernelSchedule> tailSchedule = failure();
   int64_t sharedBytes = schedule->sharedBytes;
   if (tail) {
-    tailSchedule = scheduleKernel(tail, target, options);
+    warpTail = cast<kernel::GraphDefOp>(tail->clone());
+    warpTail->setBlock({int32_t(kWarpSize), 1, 1});
+    tailSchedule = scheduleKernel(*warpTail, target, options);
     if (failed(tailSchedule))
       return failure();
-    sharedBytes =
-        getCombinedSharedBytes(sharedBytes, tailSchedule->sharedBytes);
+    sharedBytes = getCombinedSharedBytes(sharedBytes, tailSchedule->sharedBytes,
+                                         graph.getNumThreads());
     int64_t limit = target.sharedBytesPerBlock;
     if (maxSharedMemory > 0)
       limit = std::min<int64_t>(limit, maxSharedMemory);
-    if (sharedBytes > limit)
+    if (sharedBytes > limit) {
+      // The clone reads the first's results, which its own launch replaces.
+      warpTail = nullptr;
       return failure(failed(convert(step, kernels, lowerings)) ||
                      failed(convert(*tailStep, kernels, lowerings)));
+    }
   }
   FailureOr<gpu::GPUFuncOp> kernel =
       lowerKernel(graph, step.name, kernels, *schedule, lowerings, target);
@@ -182,12 +189,14 @@ ConvertMirageBlockToGPUPass::convert(const Step &step, SymbolTable &kernels,
   SmallVector<Type> resultTypes(graph.getResultTypes());
   if (tail) {
     FailureOr<gpu::GPUFuncOp> tailKernel = lowerKernel(
-        tail, tailStep->name, kernels, *tailSchedule, lowerings, target);
+        *warpTail, tailStep->name, kernels, *tailSchedule, lowerings, target);
+    warpTail = nullptr;
     if (failed(tailKernel))
       return failure();
     FailureOr<gpu::GPUFuncOp> combined = combineTailKernels(
         graph, tail, *kernel, *tailKernel, *step.combine,
-        getTailSharedOffset(schedule->sharedBytes), step.name);
+        getTailSharedOffset(schedule->sharedBytes),
+        getTailSharedStride(tailSchedule->sharedBytes), step.name);
     if (failed(combined))
       return failure();
     kernels.erase(*kernel);

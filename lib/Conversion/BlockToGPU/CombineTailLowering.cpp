@@ -83,17 +83,39 @@ void moveBody(gpu::GPUFuncOp from, ArrayRef<unsigned> map, ValueRange arguments,
                                              body.getOperations());
 }
 
-/// The tail's byte offsets into dynamic shared memory, moved by `offset`.
-void offsetSharedMemory(gpu::GPUFuncOp tail, int64_t offset) {
+/// The tail's byte offsets into dynamic shared memory, moved by `offset`
+/// (an index).
+void offsetSharedMemory(gpu::GPUFuncOp tail, Value offset) {
   tail.walk([&](gpu::DynamicSharedMemoryOp base) {
     for (Operation *user : base->getUsers()) {
       auto view = cast<memref::ViewOp>(user);
       OpBuilder b(view);
-      view.getByteShiftMutable().assign(arith::AddIOp::create(
-          b, view.getLoc(), view.getByteShift(),
-          arith::ConstantIndexOp::create(b, view.getLoc(), offset)));
+      view.getByteShiftMutable().assign(
+          arith::AddIOp::create(b, view.getLoc(), view.getByteShift(), offset));
     }
   });
+}
+
+/// Makes the body of `tail`, a kernel of one warp, run in each warp of a
+/// larger block: its thread is the lane `lane`, and its barriers wait for
+/// the warp only.
+void runInWarp(gpu::GPUFuncOp tail, Value lane, Value zero) {
+  SmallVector<Operation *> replaced;
+  tail.walk([&](Operation *op) {
+    if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
+      id.replaceAllUsesWith(id.getDimension() == gpu::Dimension::x ? lane
+                                                                   : zero);
+      replaced.push_back(op);
+    } else if (isa<gpu::BarrierOp>(op)) {
+      OpBuilder b(op);
+      NVVM::SyncWarpOp::create(
+          b, op->getLoc(),
+          arith::ConstantIntOp::create(b, op->getLoc(), b.getI32Type(), -1));
+      replaced.push_back(op);
+    }
+  });
+  for (Operation *op : replaced)
+    op->erase();
 }
 
 } // namespace
@@ -101,7 +123,8 @@ void offsetSharedMemory(gpu::GPUFuncOp tail, int64_t offset) {
 FailureOr<gpu::GPUFuncOp> lowering::combineTailKernels(
     kernel::GraphDefOp firstGraph, kernel::GraphDefOp tailGraph,
     gpu::GPUFuncOp firstKernel, gpu::GPUFuncOp tailKernel,
-    const CombineTail &combine, int64_t tailSharedOffset, StringRef name) {
+    const CombineTail &combine, int64_t tailSharedOffset,
+    int64_t tailSharedStride, StringRef name) {
   if (tailKernel->hasAttr(kTensorMapsAttrName) ||
       !firstKernel.getBody().hasOneBlock() ||
       !tailKernel.getBody().hasOneBlock())
@@ -148,15 +171,23 @@ FailureOr<gpu::GPUFuncOp> lowering::combineTailKernels(
   };
   gpu::BarrierOp::create(b, loc);
   SmallVector<Value, 3> blockIds;
-  Value leader;
   for (gpu::Dimension dim :
-       {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z}) {
+       {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
     blockIds.push_back(gpu::BlockIdOp::create(b, loc, dim));
-    Value first =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                              gpu::ThreadIdOp::create(b, loc, dim), index(0));
-    leader = leader ? arith::AndIOp::create(b, loc, leader, first) : first;
-  }
+  // The linear thread id (x fastest), its warp and lane.
+  ArrayRef<int32_t> threads = firstGraph.getBlock();
+  Value yz = arith::AddIOp::create(
+      b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y),
+      arith::MulIOp::create(b, loc,
+                            gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z),
+                            index(threads[1])));
+  Value thread = arith::AddIOp::create(
+      b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),
+      arith::MulIOp::create(b, loc, yz, index(threads[0])));
+  Value leader =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread, index(0));
+  Value warp = arith::DivUIOp::create(b, loc, thread, index(kWarpSize));
+  Value lane = arith::RemUIOp::create(b, loc, thread, index(kWarpSize));
   ArrayRef<int32_t> grid = firstGraph.getGrid();
   Value group = index(0);
   int64_t stride = 1;
@@ -202,19 +233,33 @@ FailureOr<gpu::GPUFuncOp> lowering::combineTailKernels(
                         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
                                               lastAnywhere, i32(0)));
 
-  // The tail blocks of the group, in turn: the paired axes' indices are the
-  // block's own, the others those of tail block `t` (x fastest).
+  // The tail blocks of the group, one per warp at a time: the paired axes'
+  // indices are the block's own, the others those of tail block `t` (x
+  // fastest); each warp has its own shared memory.
   b.setInsertionPoint(isLast.thenBlock()->getTerminator());
-  auto loop = scf::ForOp::create(b, loc, index(0),
-                                 index(combine.tailBlocksPerGroup), index(1));
-  b.setInsertionPoint(loop.getBody()->getTerminator());
-  // The previous tail block's threads are done with shared memory.
-  gpu::BarrierOp::create(b, loc);
+  int64_t warps = firstGraph.getNumThreads() / kWarpSize;
+  Value sharedOffset = arith::AddIOp::create(
+      b, loc, index(tailSharedOffset),
+      arith::MulIOp::create(b, loc, warp, index(tailSharedStride)));
+  auto rounds = scf::ForOp::create(
+      b, loc, index(0),
+      index(llvm::divideCeil(combine.tailBlocksPerGroup, warps)), index(1));
+  b.setInsertionPoint(rounds.getBody()->getTerminator());
+  // The warp is done with its shared memory of the round before.
+  NVVM::SyncWarpOp::create(b, loc, i32(-1));
+  Value t = arith::AddIOp::create(
+      b, loc, warp,
+      arith::MulIOp::create(b, loc, rounds.getInductionVar(), index(warps)));
+  auto inRange = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t,
+                            index(combine.tailBlocksPerGroup)));
+  b.setInsertionPoint(inRange.thenBlock()->getTerminator());
   SmallVector<Value, 3> tailIds(3);
   for (unsigned a = 0; a < 3; ++a)
     if (combine.groupAxes[a] >= 0)
       tailIds[combine.groupAxes[a]] = blockIds[a];
-  Value rest = loop.getInductionVar();
+  Value rest = t;
   ArrayRef<int32_t> tailGrid = tailGraph.getGrid();
   for (unsigned axis = 0; axis < 3; ++axis) {
     if (tailIds[axis])
@@ -234,8 +279,9 @@ FailureOr<gpu::GPUFuncOp> lowering::combineTailKernels(
   });
   for (Operation *op : dropped)
     op->erase();
-  offsetSharedMemory(tailKernel, tailSharedOffset);
+  offsetSharedMemory(tailKernel, sharedOffset);
+  runInWarp(tailKernel, lane, index(0));
   moveBody(tailKernel, map.tail, entry.getArguments(),
-           loop.getBody()->getTerminator());
+           inRange.thenBlock()->getTerminator());
   return fused;
 }

@@ -298,16 +298,17 @@ void populateMirageBlockToGPULowerings(BlockLowerings &lowerings);
 
 /// A new kernel named `name`, beside `firstKernel`, that runs the bodies of
 /// `firstKernel` and `tailKernel` (the kernels of `firstGraph` and of its
-/// combine tail `tailGraph`, as `combine` pairs them; CombineTailLowering.cpp):
-/// the first body, the block's arrival at its group's counter, then in the
-/// group's last block the tail body once per tail block, its shared memory
-/// from byte `tailSharedOffset` on. Moves the bodies out of both kernels,
-/// which the caller erases.
+/// combine tail `tailGraph`, as `combine` pairs them, the tail's compiled
+/// for blocks of one warp; CombineTailLowering.cpp): the first body, the
+/// block's arrival at its group's counter, then in the group's last block
+/// the tail body once per tail block, in one warp each, warp `w`'s shared
+/// memory from byte `tailSharedOffset + w * tailSharedStride` on. Moves the
+/// bodies out of both kernels, which the caller erases.
 FailureOr<gpu::GPUFuncOp>
 combineTailKernels(kernel::GraphDefOp firstGraph, kernel::GraphDefOp tailGraph,
                    gpu::GPUFuncOp firstKernel, gpu::GPUFuncOp tailKernel,
                    const CombineTail &combine, int64_t tailSharedOffset,
-                   StringRef name);
+                   int64_t tailSharedStride, StringRef name);
 
 } // namespace mlir::mirage::lowering
 

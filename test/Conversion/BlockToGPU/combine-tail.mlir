@@ -5,7 +5,7 @@
 // then one block per row adds the four partial sums (its combine tail: a
 // tail block reads what the 4 blocks of its row wrote). Both run as one
 // launch of the first's grid; the last of each row's blocks to arrive at
-// the row's counter runs the tail. By default (combine-tails=false, measured
+// the row's counter runs the tail, one tail block per warp. By default (combine-tails=false, measured
 // slower on the GPU) each keeps its own launch.
 
 // CHECK-LABEL: func.func @split_sum
@@ -25,8 +25,14 @@
 // CHECK: memref.store %{{.*}}, %[[C]][%{{.*}}] : memref<2xi32>
 // CHECK: nvvm.memory.barrier <gpu>
 // CHECK: nvvm.barrier #nvvm.reduction<or> %{{.*}} -> i32
+// The row's one tail block runs in warp 0, the tail compiled for one warp:
+// its thread is the lane and its barriers the warp's.
 // CHECK: scf.for %{{.*}} = %c0{{.*}} to %c1{{.*}} step
-// CHECK-NEXT: gpu.barrier
+// CHECK: nvvm.bar.warp.sync
+// CHECK: %[[T:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[T]], %c1
+// CHECK: scf.if %[[IN]] {
+// CHECK-NOT: gpu.barrier
 // CHECK-NOT: gpu.block_id
 // CHECK-NOT: griddepcontrol
 // CHECK: gpu.return
