@@ -8,8 +8,8 @@
 // Joins the kernels of a graph_def and of its combine tail
 // (Mirage/Analysis/CombineTail.h) into one: the first kernel's body, then
 // the arrival of the block at its group's counter, then, in the group's
-// last block only, the tail's body once per tail block of the group
-// (docs/CodeGeneration.md, "Combine tails").
+// last block only, the tail's body once per tail block of the group, in one
+// warp each (docs/CodeGeneration.md, "Combine tails").
 //
 //===----------------------------------------------------------------------===//
 
