@@ -1,4 +1,4 @@
-//===- CombineTail.cpp - A kernel run by the last blocks of another -------===//
+//===- CombineTail.cpp - A kernel run by another's last blocks ------------===//
 //
 // Part of the Mirage-MLIR project, under the Apache License v2.0.
 // SPDX-License-Identifier: Apache-2.0

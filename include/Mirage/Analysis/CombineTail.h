@@ -1,5 +1,4 @@
-//===- CombineTail.h - A kernel run by the last blocks of another -*- C++
-//-*-===//
+//===- CombineTail.h - A kernel run by another's last blocks ----*- C++ -*-===//
 //
 // Part of the Mirage-MLIR project, under the Apache License v2.0.
 // SPDX-License-Identifier: Apache-2.0
@@ -46,7 +45,7 @@ struct CombineTail {
   /// The first graph_def's blocks in one group.
   int64_t blocksPerGroup = 1;
   /// The tail's blocks in one group: its grid's blocks along the axes no
-  /// group axis maps to, run in turn by the group's last block.
+  /// group axis maps to, which the group's last block runs.
   int64_t tailBlocksPerGroup = 1;
 };
 
@@ -54,13 +53,12 @@ struct CombineTail {
 /// `second` must directly follow `first` in the same block, take every
 /// result of `first` and nothing else may; neither uses a cluster, both
 /// have the same block shape of whole warps, `second` has no loop-varying
-/// input_loader
-/// (nothing staged ahead, so no TMA copy reads what other blocks wrote), and
-/// each tail block must read only what the blocks of one group of `first`
-/// saved: a dimension `first` cuts along a grid axis is either cut by one
-/// axis of `second` into as many chunks (that axis pairs with it, the same
-/// pairing in every tensor) or read whole by each tail block. At most
-/// kMaxTailBlocksPerGroup tail blocks per group.
+/// input_loader (nothing staged ahead, so no TMA copy reads what other
+/// blocks wrote), and each tail block must read only what the blocks of one
+/// group of `first` saved: a dimension `first` cuts along a grid axis is
+/// either cut by one axis of `second` into as many chunks (that axis pairs
+/// with it, the same pairing in every tensor) or read whole by each tail
+/// block. At most kMaxTailBlocksPerGroup tail blocks per group.
 std::optional<CombineTail> getCombineTail(kernel::GraphDefOp first,
                                           kernel::GraphDefOp second);
 
