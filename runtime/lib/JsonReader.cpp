@@ -109,6 +109,15 @@ double Reader::nonNegativeNumber(const json::Value &value,
   return value.getNumber();
 }
 
+bool Reader::boolean(const json::Value &value, const std::string &path,
+                     bool otherwise) {
+  if (!value.isBool()) {
+    fail(path, "expected true or false");
+    return otherwise;
+  }
+  return value.getBool();
+}
+
 const std::vector<json::Value> &Reader::array(const json::Value &value,
                                               const std::string &path) {
   static const std::vector<json::Value> empty;

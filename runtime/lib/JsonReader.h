@@ -72,6 +72,10 @@ public:
   /// A number (integer or real) that is at least 0.
   double nonNegativeNumber(const json::Value &value, const std::string &path);
 
+  /// A boolean; for anything else, a failure and `otherwise`.
+  bool boolean(const json::Value &value, const std::string &path,
+               bool otherwise);
+
   const std::vector<json::Value> &array(const json::Value &value,
                                         const std::string &path);
 

@@ -279,12 +279,9 @@ private:
       function.program = json::write(*program);
     if (const json::Value *tuning = value.find("tuning"))
       function.tuning = readTuning(*tuning, member(path, "tuning"));
-    if (const json::Value *overlap = value.find("overlap")) {
-      if (overlap->isBool())
-        function.overlap = overlap->getBool();
-      else
-        fail(member(path, "overlap"), "expected true or false");
-    }
+    if (const json::Value *overlap = value.find("overlap"))
+      function.overlap =
+          boolean(*overlap, member(path, "overlap"), function.overlap);
     return function;
   }
 
@@ -364,12 +361,9 @@ private:
         if (const json::Value *bytes = field(elements[i], bufferPath, "bytes"))
           buffer.bytes =
               integer(*bytes, member(bufferPath, "bytes"), 1, maxBytes);
-        if (const json::Value *zeroed = elements[i].find("zeroed")) {
-          if (zeroed->isBool())
-            buffer.zeroed = zeroed->getBool();
-          else
-            fail(member(bufferPath, "zeroed"), "expected true or false");
-        }
+        if (const json::Value *zeroed = elements[i].find("zeroed"))
+          buffer.zeroed =
+              boolean(*zeroed, member(bufferPath, "zeroed"), buffer.zeroed);
       }
       buffers.push_back(buffer);
     }

@@ -278,13 +278,10 @@ private:
 
   /// A boolean, from version 4 on.
   bool readOverlap(const json::Value &value, const std::string &path) {
-    if (!value.isBool()) {
-      fail(path, "expected true or false");
-      return true;
-    }
-    if (readVersion < 4)
+    bool overlap = boolean(value, path, true);
+    if (!failed() && readVersion < 4)
       fail(path, "an overlap is recorded from version 4 on");
-    return value.getBool();
+    return overlap;
   }
 
   /// The version of the database being read.
