@@ -203,9 +203,8 @@ ConvertMirageBlockToGPUPass::convert(const Step &step, SymbolTable &kernels,
     kernels.erase(*tailKernel);
     kernels.insert(*combined);
     kernel = combined;
-    for (Value input : tail.getInputs())
-      if (input.getDefiningOp() != graph.getOperation())
-        inputs.push_back(input);
+    for (unsigned j : getTailOwnInputs(graph, tail))
+      inputs.push_back(tail.getInputs()[j]);
     llvm::append_range(resultTypes, tail.getResultTypes());
   }
   recordLaunchShape(*kernel, graph, kernels);

@@ -40,10 +40,7 @@ struct ArgumentMap {
               Type counters) {
     unsigned inputs = firstGraph.getInputs().size();
     unsigned results = firstGraph.getNumResults();
-    SmallVector<unsigned> external;
-    for (auto [j, input] : llvm::enumerate(tailGraph.getInputs()))
-      if (input.getDefiningOp() != firstGraph.getOperation())
-        external.push_back(j);
+    SmallVector<unsigned> external = getTailOwnInputs(firstGraph, tailGraph);
     unsigned resultsAt = inputs + external.size();
     unsigned tailResultsAt = resultsAt + results;
     countersAt = tailResultsAt + tailGraph.getNumResults();
@@ -119,6 +116,15 @@ void runInWarp(gpu::GPUFuncOp tail, Value lane, Value zero) {
 }
 
 } // namespace
+
+SmallVector<unsigned> lowering::getTailOwnInputs(kernel::GraphDefOp firstGraph,
+                                                 kernel::GraphDefOp tailGraph) {
+  SmallVector<unsigned> own;
+  for (auto [j, input] : llvm::enumerate(tailGraph.getInputs()))
+    if (input.getDefiningOp() != firstGraph.getOperation())
+      own.push_back(j);
+  return own;
+}
 
 FailureOr<gpu::GPUFuncOp> lowering::combineTailKernels(
     kernel::GraphDefOp firstGraph, kernel::GraphDefOp tailGraph,

@@ -296,6 +296,12 @@ void populateClusterLowerings(BlockLowerings &lowerings);
 /// Every block op's lowering.
 void populateMirageBlockToGPULowerings(BlockLowerings &lowerings);
 
+/// The positions of the inputs of `tailGraph` that are not results of
+/// `firstGraph`: with the first's inputs, in this order, the inputs of the
+/// one launch of both.
+SmallVector<unsigned> getTailOwnInputs(kernel::GraphDefOp firstGraph,
+                                       kernel::GraphDefOp tailGraph);
+
 /// A new kernel named `name`, beside `firstKernel`, that runs the bodies of
 /// `firstKernel` and `tailKernel` (the kernels of `firstGraph` and of its
 /// combine tail `tailGraph`, as `combine` pairs them, the tail's compiled
