@@ -10,14 +10,18 @@ spills registers to local memory, and prints one line per bundle and a total:
 
     ptxas: 52 kernels in 34 PTX files assembled (sm_80: 26, sm_90a: 26), 0 failures, 0 spilling, at most 40 registers
 
-A kernel that spills (ptxas reports spill stores or loads) is a failure.
+A kernel that spills (ptxas reports spill stores or loads) is a failure,
+and so is a PTX file about which ptxas says more than its resource report
+(a warning, or an `info` such as "Potential out of bound access", which
+flags a kernel reading past a shared variable's declared size).
 --registers prints one line per kernel:
 
     gated_mlp/sm_90a gated_mlp_kernel0: 31 registers, 0 bytes stack, 0 bytes spill stores, 0 bytes spill loads
 
 With --summary, the total line is also
 appended to FILE (scripts/test.sh prints those lines after the tests). Exits
-non-zero if any file does not assemble, lacks a launched kernel or spills.
+non-zero if any file does not assemble, lacks a launched kernel, spills or
+draws a diagnostic.
 ptxas is $CUDA_ROOT/bin/ptxas, else /usr/local/cuda/bin/ptxas.
 """
 import argparse
@@ -35,6 +39,11 @@ FUNCTION = re.compile(
     r"Function properties for (\w+)\s*\n\s*(\d+) bytes stack frame, "
     r"(\d+) bytes spill stores, (\d+) bytes spill loads\s*\n"
     r"ptxas info\s*: Used (\d+) registers")
+#: What ptxas says about a file beyond `-v`'s resource report: warnings, and
+#: infos that are diagnostics rather than counts ("Potential out of bound
+#: access ...").
+DIAGNOSTIC = re.compile(r"^ptxas.*(?:warning|Potential out of bound).*$",
+                        re.M | re.I)
 
 
 def ptxas_path():
@@ -79,6 +88,11 @@ def check_bundle(bundle, ptxas, counts, resources):
             print(f"{path}: ptxas -arch={chip} failed:\n{result.stderr}")
             failures += 1
             continue
+        diagnostics = DIAGNOSTIC.findall(result.stdout + result.stderr)
+        if diagnostics:
+            print(f"{path}: ptxas -arch={chip}: {len(diagnostics)} "
+                  f"diagnostics, the first: {diagnostics[0]}")
+            failures += 1
         counts.setdefault(chip, 0)
         counts[chip] += len(entries)
         label = f"{os.path.basename(os.path.normpath(bundle))}/{chip}"

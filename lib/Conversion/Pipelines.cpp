@@ -74,6 +74,7 @@ void mirage::buildMirageToPTXPipeline(OpPassManager &pm,
   // NVVM ops without an LLVM intrinsic (wgmma) become inline PTX.
   device.addPass(createConvertNVVMToLLVMPass());
   device.addPass(createMirageTensorMapParamsPass());
+  device.addPass(createMirageExternDynamicSharedPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());

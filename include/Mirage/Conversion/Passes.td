@@ -131,8 +131,8 @@ def MirageTensorMapParamsPass
     `nvvm.grid_constant`, so that it is the address of a CUtensorMap passed
     by value (`.param .align 64 .b8 p[128]`, read in place by
     `cp.async.bulk.tensor`), and removes the attribute. The module's shared
-    memory globals (the dynamic shared memory) are then aligned to 128
-    bytes, the alignment TMA copies need. It runs after
+    memory globals (the dynamic shared memory) are then aligned to 1024
+    bytes, the alignment of a swizzled TMA box. It runs after
     `convert-gpu-to-nvvm`, which drops argument attributes. A malformed
     entry is an error.
 
@@ -143,6 +143,41 @@ def MirageTensorMapParamsPass
     ```
   }];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
+def MirageExternDynamicSharedPass
+    : Pass<"mirage-extern-dynamic-shared", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Declare a lowered kernel's dynamic shared memory extern";
+  let description = [{
+    `convert-gpu-to-nvvm` gives `gpu.dynamic_shared_memory` an internal
+    global of zero bytes, which the NVPTX back end prints as a one-byte
+    shared variable (`.shared .align 16 .b8 __dynamic_shmem__0;`): ptxas
+    then allocates that byte as static shared memory before the launch's
+    dynamic bytes, and reports every access past it as a "Potential out of
+    bound access". This pass makes each such global (address space 3, an
+    array of no elements) an external declaration, which NVPTX prints as
+    `.extern .shared .align 16 .b8 __dynamic_shmem__0[];`: the kernel's
+    shared memory is then the launch's dynamic bytes alone, as for CUDA's
+    `extern __shared__` arrays. It runs after `convert-gpu-to-nvvm`.
+
+    Example:
+
+    ```
+    mirage-opt --pass-pipeline='builtin.module(gpu.module(mirage-extern-dynamic-shared))' k.mlir
+    ```
+
+    turns
+
+    ```
+    llvm.mlir.global internal @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    ```
+
+    into
+
+    ```
+    llvm.mlir.global external @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    ```
+  }];
 }
 
 def ConvertMirageKernelToGPUPass

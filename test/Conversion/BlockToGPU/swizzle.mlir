@@ -30,8 +30,8 @@
 // CPASYNC: arith.xori
 // CPASYNC: nvvm.mma.sync
 // CPASYNC: gpu.return
+// PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
 // PTX-LABEL: .visible .entry attention_kernel0(
-// PTX: .shared .align 1024 .b8
 // PTX: cp.async.bulk.tensor.2d
 // PTX: xor.b
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

@@ -60,10 +60,10 @@
 // CPASYNC: nvvm.cp.async.shared.global
 // CPASYNC-NOT: mbarrier
 // CPASYNC: gpu.return
+// PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
 // PTX-LABEL: .visible .entry fused_kernel0(
 // PTX: .param .align 64 .b8 fused_kernel0_param_3[128],
 // PTX: .param .align 64 .b8 fused_kernel0_param_4[128]
-// PTX: .shared .align 1024 .b8
 // PTX: cvta.param.u64
 // PTX: mbarrier.init.shared.b64
 // PTX: mbarrier.arrive.expect_tx.shared.b64
