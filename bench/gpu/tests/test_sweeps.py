@@ -1,9 +1,10 @@
 """Tests of bench/sweep's bundle writers: the combining kernel's launch
 rewrite keeps the µGraph equivalent to its program (checked by the real
 mirage-opt), and the tuning group marks the program as written and the
-variants."""
+variants; and that its CUDA probes build with the toolkit's nvcc."""
 
 import importlib.util
+import os
 import pathlib
 import re
 import subprocess
@@ -23,6 +24,8 @@ spec.loader.exec_module(combine_sweep)
 tuning_group = importlib.import_module("tuning_group")
 
 needs_opt = pytest.mark.skipif(not OPT.exists(), reason="no build/bin/mirage-opt")
+NVCC = pathlib.Path(os.environ.get("CUDA_ROOT", "/usr/local/cuda"), "bin",
+                    "nvcc")
 
 
 def printed(path):
@@ -96,3 +99,15 @@ def test_tuning_group_marks_candidates(tmp_path):
     assert [(name, int(c)) for name, c, _ in marks] == [
         ("case_as_written", -1), ("a", 0), ("b", 1)]
     assert len({key for _, _, key in marks}) == 1
+
+
+@pytest.mark.skipif(not NVCC.exists(), reason="no CUDA toolkit (nvcc)")
+@pytest.mark.parametrize("probe", sorted(p.name for p in SWEEP.glob("*.cu")))
+def test_probe_builds(tmp_path, probe):
+    """Each CUDA probe compiles for sm_90a, as its header says to build it
+    on the GPU machine, without warnings."""
+    result = subprocess.run(
+        [str(NVCC), "-O3", "-arch=sm_90a", "-o", str(tmp_path / "probe"),
+         str(SWEEP / probe)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "warning" not in result.stderr.lower(), result.stderr
