@@ -276,8 +276,12 @@ void Planner::planStaging() {
     bytes += getElementType(op.getResult()).getIntOrFloatBitWidth() / 8 *
              getNumElements(getShape(op.getResult()));
   }
+  // The budget bounds the stages beyond two: tiles too large for two stages
+  // within it are still staged twice, since reading them in place is slower
+  // still (scheduleKernel's ladder drops staging where the block's shared
+  // memory cannot hold two stages).
   int64_t stages = std::min<int64_t>(choices.maxStages, graph.getForloop());
-  while (stages >= 2 && stages * bytes > choices.stagingBytes)
+  while (stages > 2 && stages * bytes > choices.stagingBytes)
     --stages;
   if (loaders.empty() || stages < 2)
     return;

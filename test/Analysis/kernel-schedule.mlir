@@ -95,3 +95,29 @@ func.func @divided(%x: tensor<64x64xf16>, %s: tensor<64x1xf16>) -> tensor<64x64x
   }
   return %o : tensor<64x64xf16>
 }
+
+// A GEMV of 16 rows whose per-iteration tiles take 70 KiB (X: 16x448, W:
+// 448x64, bf16): two stages (140 KiB) pass the 128 KiB staging budget but
+// fit the block's shared memory on both chips, so the tiles are still staged
+// twice; reading W in place ran 4x slower on an H200 (62.7 against 15.9 us
+// for Qwen2.5-7B's norm + QKV at 16 tokens, bench/results/e127c03-norm-qkv-
+// grids-tune.txt). By cp.async on both chips: W's 448-row box is past the
+// TMA unit's 256.
+// SM80-LABEL: kernel gemv16#0 on sm_80
+// SM80:         stages 2
+// SM80-NEXT:    staged #0 input_loader
+// SM80-NEXT:    staged #1 input_loader
+// SM90-LABEL: kernel gemv16#0 on sm_90a
+// SM90:         stages 2{{$}}
+func.func @gemv16(%x: tensor<16x3584xbf16>, %w: tensor<3584x4608xbf16>) -> tensor<16x4608xbf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<16x3584xbf16>, %W = %w : tensor<3584x4608xbf16>) -> tensor<16x4608xbf16>
+      grid [72, 1, 1] block [128, 1, 1] forloop 8 {
+    %xt = input_loader %X imap <> fmap 1 : tensor<16x3584xbf16> -> !mirage_block.stensor<16x448xbf16>
+    %wt = input_loader %W imap <x = 1> fmap 0 : tensor<3584x4608xbf16> -> !mirage_block.stensor<448x64xbf16>
+    %p = matmul %xt, %wt : !mirage_block.stensor<16x448xbf16>, !mirage_block.stensor<448x64xbf16> -> !mirage_block.stensor<16x64xbf16>
+    %acc = forloop_accum %p sum : !mirage_block.stensor<16x64xbf16> -> !mirage_block.stensor<16x64xbf16>
+    %s = output_saver %acc omap <x = 1> : !mirage_block.stensor<16x64xbf16> -> tensor<16x4608xbf16>
+    yield %s : tensor<16x4608xbf16>
+  }
+  return %o : tensor<16x4608xbf16>
+}

@@ -34,8 +34,9 @@
 
 namespace mlir::mirage {
 
-/// The most shared memory the stages of a pipelined kernel take: at first,
-/// then when the kernel does not fit in shared memory with that.
+/// The most shared memory the stages of a pipelined kernel take beyond two
+/// stages: at first, then when the kernel does not fit in shared memory with
+/// that. Two stages are kept whatever they take, if the block holds them.
 inline constexpr int64_t kMaxStagingBytes = 128 * 1024,
                          kFallbackStagingBytes = 64 * 1024;
 /// The alignment of the shared memory a TMA copy writes, in bytes: every
@@ -103,7 +104,7 @@ struct ScheduleChoices {
   /// The most for-loop iterations whose staged tiles are in shared memory at
   /// once (below 2: no staging).
   int64_t maxStages;
-  /// The most shared memory the stages take.
+  /// The most shared memory more than two stages take.
   int64_t stagingBytes;
   /// Whether sums take vector groups (more slices, so larger partial sums).
   bool vectorSums;
