@@ -14,17 +14,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace cg = cooperative_groups;
+#include "cuda_check.h"
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t error = (call);                                                \
-    if (error != cudaSuccess) {                                                \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                  \
-                   cudaGetErrorString(error));                                 \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+namespace cg = cooperative_groups;
 
 constexpr int kThreads = 128;
 constexpr int kBlocks = 128;

@@ -19,15 +19,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t error = (call);                                                \
-    if (error != cudaSuccess) {                                                \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                  \
-                   cudaGetErrorString(error));                                 \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "cuda_check.h"
 
 constexpr int kThreads = 256;
 
