@@ -6,7 +6,8 @@
                        [--library PATH] [--device N]
 
 For every CASE:FUNCTION (a case of bench.py's suites and a function of its
-pipeline bundle BUNDLES_ROOT/pipeline_CASE) it runs the function, the case's
+pipeline bundle BUNDLES_ROOT/pipeline_CASE; several functions of one case
+are profiled side by side in its table) it runs the function, the case's
 eager PyTorch program and, with --compile, its torch.compile in each of
 --compile-modes (default: "default"), N times
 each back to back under torch.profiler, and reports every kernel those calls
@@ -64,7 +65,23 @@ def kernel_times(call, runs, plain=False):
     return {name: total / runs for name, total in totals.items()}
 
 
-def profile_case(root, case_name, function, options):
+def group_targets(targets):
+    """{case: [function, ...]} of CASE:FUNCTION targets, cases and each
+    case's functions in the order given; ValueError on a target that names
+    no case of bench.py's suites or no function."""
+    groups = {}
+    for target in targets:
+        case, _, function = target.partition(":")
+        if case not in ALL_CASES or not function:
+            raise ValueError(f"{target}: expected CASE:FUNCTION with a case "
+                             "of bench.py's suites")
+        groups.setdefault(case, []).append(function)
+    return groups
+
+
+def profile_case(root, case_name, functions, options):
+    """{variant: {kernel: µs per call}} of `functions` of the case's
+    pipeline bundle, its eager program and its torch.compile modes."""
     import torch
     case = ALL_CASES[case_name]
     device = torch.device("cuda", options.device)
@@ -75,9 +92,9 @@ def profile_case(root, case_name, function, options):
     bundle = runtime.load_bundle(root / f"pipeline_{case_name}",
                                  library=options.library,
                                  device=options.device)
-    kernel = bundle(function)
-    calls = {"mirage " + function: lambda: kernel(*inputs),
-             "eager": lambda: case.program(*inputs)}
+    calls = {"mirage " + function: lambda kernel=bundle(function): kernel(
+        *inputs) for function in functions}
+    calls["eager"] = lambda: case.program(*inputs)
     for mode in options.compile_modes if options.compile else ():
         torch._dynamo.reset()
         compiled = torch.compile(case.program, mode=mode, dynamic=False)
@@ -119,14 +136,14 @@ def main(argv):
     parser.add_argument("--device", type=int, default=0)
     options = parser.parse_args(argv)
     options.compile_modes = [m for m in options.compile_modes.split(",") if m]
+    try:
+        groups = group_targets(options.targets)
+    except ValueError as error:
+        parser.error(str(error))
     results = {}
-    for target in options.targets:
-        case, _, function = target.partition(":")
-        if case not in ALL_CASES or not function:
-            parser.error(f"{target}: expected CASE:FUNCTION with a case of "
-                         "bench.py's suites")
+    for case, functions in groups.items():
         try:
-            results[case] = profile_case(options.root, case, function,
+            results[case] = profile_case(options.root, case, functions,
                                          options)
         except Exception as error:  # noqa: BLE001 - reported per case
             results[case] = {"error": {str(error)[:200]: 0.0}}
