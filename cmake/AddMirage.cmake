@@ -1,5 +1,37 @@
 # Thin wrappers that keep Mirage's target names uniform.
 
+# The upstream headers that most of the project's sources include are most of
+# their compile time (30 of the 35 seconds a code generator file took); they
+# are precompiled once, with the first target that asks, and every other
+# library, tool and unit test reuses that header (docs/Building.md).
+option(MIRAGE_PRECOMPILED_HEADERS
+  "Precompile the common MLIR and LLVM headers once for every target" ON)
+set(MIRAGE_PRECOMPILED_HEADER_LIST
+  <mlir/IR/Builders.h> <mlir/IR/BuiltinOps.h> <mlir/IR/PatternMatch.h>
+  <mlir/Pass/Pass.h> <mlir/Pass/PassManager.h>
+  <mlir/Transforms/DialectConversion.h>
+  <mlir/Dialect/Func/IR/FuncOps.h> <mlir/Dialect/Arith/IR/Arith.h>
+  <mlir/Dialect/GPU/IR/GPUDialect.h> <mlir/Dialect/LLVMIR/LLVMDialect.h>
+  <mlir/Dialect/LLVMIR/NVVMDialect.h> <mlir/Dialect/SCF/IR/SCF.h>
+  <mlir/Dialect/MemRef/IR/MemRef.h> <mlir/Dialect/Math/IR/Math.h>
+  <llvm/ADT/DenseMap.h> <llvm/ADT/STLExtras.h> <llvm/ADT/SmallVector.h>
+  <llvm/Support/FormatVariadic.h> <llvm/Support/JSON.h>)
+
+# Compiles `target`'s sources with the project's precompiled header.
+function(mirage_use_precompiled_headers target)
+  if(NOT MIRAGE_PRECOMPILED_HEADERS)
+    return()
+  endif()
+  get_property(owner GLOBAL PROPERTY MIRAGE_PRECOMPILED_HEADER_OWNER)
+  if(owner)
+    target_precompile_headers(${target} REUSE_FROM ${owner})
+  else()
+    target_precompile_headers(${target} PRIVATE
+      ${MIRAGE_PRECOMPILED_HEADER_LIST})
+    set_property(GLOBAL PROPERTY MIRAGE_PRECOMPILED_HEADER_OWNER ${target})
+  endif()
+endfunction()
+
 # Generates the ODS outputs of one Mirage dialect level:
 #   add_mirage_dialect(Kernel kernel) -> MirageKernelIncGen, with
 #   KernelOps.{h,cpp}.inc, KernelDialect.{h,cpp}.inc, and, when present,
@@ -37,5 +69,11 @@ function(add_mirage_library name)
     LINK_LIBS PUBLIC ${ARG_LINK_LIBS})
   if(ARG_MLIR_LIBS)
     mlir_target_link_libraries(${name} PUBLIC ${ARG_MLIR_LIBS})
+  endif()
+  # The sources compile in obj.${name} where add_mlir_library makes one.
+  if(TARGET obj.${name})
+    mirage_use_precompiled_headers(obj.${name})
+  else()
+    mirage_use_precompiled_headers(${name})
   endif()
 endfunction()
