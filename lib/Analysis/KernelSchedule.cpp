@@ -171,7 +171,9 @@ mlir::mirage::scheduleKernel(kernel::GraphDefOp graph, const Chip &chip,
   bool tensorCores = options.tensorCores;
   bool warpgroupMatmuls =
       options.warpgroupMatmuls && tensorCores && chip.hasWgmma;
-  bool tensorCopies = options.tensorCopies && chip.hasTMA;
+  // A graph_def marked `async_copies` keeps cp.async where TMA would copy.
+  bool tensorCopies =
+      options.tensorCopies && chip.hasTMA && !graph.getAsyncCopies();
   int64_t stages = options.maxStages;
   ScheduleChoices rungs[] = {
       {stages, kMaxStagingBytes, true, tensorCores, warpgroupMatmuls,

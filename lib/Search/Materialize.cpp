@@ -19,7 +19,7 @@ using sem::OpKind;
 
 namespace {
 
-Type getElementType(MLIRContext *context, sem::ElementType type) {
+Type toMlirElementType(MLIRContext *context, sem::ElementType type) {
   switch (type) {
   case sem::ElementType::F16:
     return Float16Type::get(context);
@@ -109,8 +109,8 @@ LogicalResult buildBody(const sem::Program &program, const Graph &body,
     values[value] = arg;
   auto tileType = [&](int32_t value) {
     const sem::ValueType &type = body.values[value];
-    return block::STensorType::get(type.shape,
-                                   getElementType(context, type.elementType));
+    return block::STensorType::get(
+        type.shape, toMlirElementType(context, type.elementType));
   };
   auto gridMap = [&](const Node &node) {
     return block::GridMapAttr::get(context, node.map[0], node.map[1],
@@ -134,7 +134,7 @@ LogicalResult buildBody(const sem::Program &program, const Graph &body,
       value = block::OutputSaverOp::create(
           builder, loc,
           RankedTensorType::get(type.shape,
-                                getElementType(context, type.elementType)),
+                                toMlirElementType(context, type.elementType)),
           operands[0], gridMap(node));
       outputs.push_back(value);
       break;
@@ -229,6 +229,23 @@ search::getWideBlockVariant(const sem::Program &program) {
   return variant;
 }
 
+std::optional<sem::Program>
+search::getAsyncCopyVariant(const sem::Program &program,
+                            const ProgramFacts &facts) {
+  sem::Program variant = program;
+  bool changed = false;
+  for (const sem::Node &node : program.getKernelGraph().nodes) {
+    if (node.kind != OpKind::GraphDef || node.body >= int32_t(facts.size()) ||
+        !facts[node.body] || !facts[node.body]->tensorCopies)
+      continue;
+    variant.graphs[node.body].asyncCopies = true;
+    changed = true;
+  }
+  if (!changed)
+    return std::nullopt;
+  return variant;
+}
+
 FailureOr<SmallVector<Value>>
 search::materializeProgram(const sem::Program &program, OpBuilder &builder,
                            Location loc, ValueRange inputs, int32_t threads) {
@@ -245,7 +262,7 @@ search::materializeProgram(const sem::Program &program, OpBuilder &builder,
     for (int32_t result : node.results) {
       const sem::ValueType &type = kernel.values[result];
       resultTypes.push_back(RankedTensorType::get(
-          type.shape, getElementType(context, type.elementType)));
+          type.shape, toMlirElementType(context, type.elementType)));
     }
     if (node.kind != OpKind::GraphDef) {
       // A predefined kernel op (a library GEMM's matmul after a kernel).
@@ -270,7 +287,8 @@ search::materializeProgram(const sem::Program &program, OpBuilder &builder,
             {int32_t(getBlockThreads(body, threads)), 1, 1}),
         builder.getI64IntegerAttr(body.forloop),
         body.getClusterSize() == 1 ? DenseI32ArrayAttr() : dims(body.cluster),
-        /*non_portable_cluster=*/nullptr);
+        /*non_portable_cluster=*/nullptr,
+        body.asyncCopies ? builder.getUnitAttr() : UnitAttr());
     Block *block = new Block();
     graph.getBody().push_back(block);
     for (Value operand : operands)
@@ -296,7 +314,7 @@ FunctionType search::getFunctionType(const sem::Program &program,
     for (int32_t value : values) {
       const sem::ValueType &type = kernel.values[value];
       result.push_back(RankedTensorType::get(
-          type.shape, getElementType(context, type.elementType)));
+          type.shape, toMlirElementType(context, type.elementType)));
     }
     return result;
   };

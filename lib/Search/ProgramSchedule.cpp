@@ -65,6 +65,7 @@ KernelFacts search::getKernelFacts(kernel::GraphDefOp graph,
   facts.sharedBytes = schedule.sharedBytes;
   facts.residentBlocks = std::max<int64_t>(1, schedule.residentBlocks);
   facts.stages = schedule.stages;
+  facts.tensorCopies = schedule.tensorCopies;
   for (auto matmul : graph.getBodyBlock().getOps<block::MatmulOp>())
     facts.matmulEngines.push_back(schedule.getEngine(matmul));
   for (auto accum : graph.getBodyBlock().getOps<block::ForloopAccumOp>()) {

@@ -562,10 +562,13 @@ search::checkReachable(const sem::Program &reference,
                        const BlockSearchOptions &options, std::string &error) {
   if (failed(checkSearchable(reference, error)))
     return failure();
-  // The search leaves the threads per block to the materializer.
+  // The search leaves the threads per block to the materializer, and emits
+  // each candidate with both copy modes.
   sem::Program flat = inlineThreadGraphs(candidate);
-  for (Graph &graph : flat.graphs)
+  for (Graph &graph : flat.graphs) {
     graph.threads = 0;
+    graph.asyncCopies = false;
+  }
   foldSumLast(flat);
   unmapUnitAxes(flat);
   dropIdentityAccumulators(flat);

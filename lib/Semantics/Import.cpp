@@ -131,6 +131,7 @@ LogicalResult ProgramBuilder::addNode(Operation *op, Graph &graph,
             }
             bodyGraph.forloop = def.getForloop();
             bodyGraph.threads = def.getBlock()[0];
+            bodyGraph.asyncCopies = def.getAsyncCopies();
             return success();
           })
           .Case([&](block::ThreadGraphOp tg) -> LogicalResult {

@@ -36,6 +36,7 @@ constexpr llvm::StringLiteral kGrid = "grid";
 constexpr llvm::StringLiteral kCluster = "cluster";
 constexpr llvm::StringLiteral kForloop = "forloop";
 constexpr llvm::StringLiteral kThreads = "threads";
+constexpr llvm::StringLiteral kAsyncCopies = "async_copies";
 constexpr llvm::StringLiteral kKind = "kind";
 constexpr llvm::StringLiteral kSize = "size";
 constexpr llvm::StringLiteral kEps = "eps";
@@ -125,6 +126,8 @@ json::Object writeOp(const Program &program, const Node &node) {
     op[kForloop] = body.forloop;
     if (body.threads != 0)
       op[kThreads] = body.threads;
+    if (body.asyncCopies)
+      op[kAsyncCopies] = true;
   }
   if (node.body >= 0)
     op[kBody] = writeGraph(program, program.graphs[node.body]);
@@ -448,11 +451,13 @@ bool ProgramReader::readBody(const json::Value &json, Scope &scope, Node &node,
   bool isGraphDef = node.kind == OpKind::GraphDef;
   std::array<int64_t, 3> grid, cluster;
   int64_t forloop = 1, threads = 0;
+  bool asyncCopies = false;
   json::ObjectMapper mapper(json, path);
   if (isGraphDef && (!readTriple(json, kGrid, 1, grid, path) ||
                      !readTriple(json, kCluster, 1, cluster, path) ||
                      !mapper.map(kForloop, forloop) ||
-                     !mapper.mapOptional(kThreads, threads)))
+                     !mapper.mapOptional(kThreads, threads) ||
+                     !mapper.mapOptional(kAsyncCopies, asyncCopies)))
     return false;
   if (forloop < 1) {
     path.field(kForloop).report("out of range");
@@ -482,6 +487,7 @@ bool ProgramReader::readBody(const json::Value &json, Scope &scope, Node &node,
     graph.cluster = cluster;
     graph.forloop = forloop;
     graph.threads = threads;
+    graph.asyncCopies = asyncCopies;
   }
   // A thread_graph's body takes and gives the elements of its operands and
   // results.

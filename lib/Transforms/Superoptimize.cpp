@@ -272,26 +272,48 @@ struct SuperoptimizePass
 
   /// `found`, each followed by its wide-block variant
   /// (search::getWideBlockVariant) where it has one, the code generator
-  /// accepts it and block sizes are automatic (`threads` = 0): the block
-  /// size is the tuner's to measure, as the cost model cannot tell the two
-  /// apart reliably.
+  /// accepts it and block sizes are automatic (`threads` = 0), then by the
+  /// cp.async variant of each of the two where TMA copies some of its tiles
+  /// (search::getAsyncCopyVariant): the block size and the copy mode are the
+  /// tuner's to measure, as the cost model cannot tell them apart reliably.
   std::vector<search::RankedProgram>
   withBlockSizeVariants(ArrayRef<search::RankedProgram> found,
                         const search::BlockSearchOptions &options) {
     std::vector<search::RankedProgram> all;
+    auto addWithCopyVariant = [&](const sem::Program &program,
+                                  const search::ProgramFacts &facts,
+                                  const search::CostEstimate &cost) {
+      all.push_back({program, cost});
+      std::optional<sem::Program> variant =
+          search::getAsyncCopyVariant(program, facts);
+      if (!variant)
+        return;
+      if (std::optional<search::ProgramFacts> copyFacts =
+              options.schedule(*variant))
+        all.push_back({*variant, search::estimateCost(*variant, *options.chip,
+                                                      *copyFacts)});
+    };
     for (const search::RankedProgram &candidate : found) {
-      all.push_back(candidate);
+      std::optional<search::ProgramFacts> facts =
+          options.schedule(candidate.program);
+      if (!facts) {
+        all.push_back(candidate);
+        continue;
+      }
+      addWithCopyVariant(candidate.program, *facts, candidate.cost);
       if (threads != 0)
         continue;
       std::optional<sem::Program> variant =
           search::getWideBlockVariant(candidate.program);
       if (!variant)
         continue;
-      std::optional<search::ProgramFacts> facts = options.schedule(*variant);
-      if (!facts)
+      std::optional<search::ProgramFacts> wideFacts =
+          options.schedule(*variant);
+      if (!wideFacts)
         continue;
-      all.push_back(
-          {*variant, search::estimateCost(*variant, *options.chip, *facts)});
+      addWithCopyVariant(
+          *variant, *wideFacts,
+          search::estimateCost(*variant, *options.chip, *wideFacts));
     }
     return all;
   }

@@ -33,6 +33,26 @@ func.func @many(%y: tensor<131072x512xf16>) -> tensor<131072x64xf16> {
   return %o : tensor<131072x64xf16>
 }
 
+// The same kernel marked async_copies: cp.async copies its stages on
+// sm_90a too (no mbarriers), so the schedule is sm_80's but for the
+// larger shared memory's stage count.
+// SM90-LABEL: kernel many_async#0 on sm_90a: threads 128, shared 65536 bytes, registers ~32, resident blocks 3
+// SM90-NEXT:    choices: stages<=2 staging<=131072 vector-sums=1 tensor-cores=1 wgmma=0 tma=0 preload=1
+// SM90-NEXT:    stages 2{{$}}
+// SM90-NEXT:    staged #0 input_loader swizzle 0 block 0
+// SM90-NEXT:    buffer [0, 32768) align 16
+// SM90-NEXT:    buffer [32768, 65536) align 16
+func.func @many_async(%y: tensor<131072x512xf16>) -> tensor<131072x64xf16> {
+  %o = mirage_kernel.graph_def(%Y = %y : tensor<131072x512xf16>) -> (tensor<131072x64xf16>)
+      grid [1024, 1, 1] block [128, 1, 1] forloop 8 async_copies {
+    %yt = input_loader %Y imap <x = 0> fmap 1 : tensor<131072x512xf16> -> !mirage_block.stensor<128x64xf16>
+    %acc = forloop_accum %yt sum : !mirage_block.stensor<128x64xf16> -> !mirage_block.stensor<128x64xf16>
+    %s = output_saver %acc omap <x = 0> : !mirage_block.stensor<128x64xf16> -> tensor<131072x64xf16>
+    yield %s : tensor<131072x64xf16>
+  }
+  return %o : tensor<131072x64xf16>
+}
+
 // Attention: E = exp(Q x K) stays in registers for E x V and E's row sums
 // (a register chain of 32 + 2 registers); Q is preloaded (read by every
 // iteration), K and V staged, swizzled for the tensor cores' fragments. After

@@ -8,9 +8,10 @@
 // PROGRESS: remark: superoptimized
 
 // The three best verified candidates as functions, cheapest first, each
-// with its estimate (at fixed block sizes: no block-size variants, which
-// superoptimize-block-sizes.mlir tests; no candidates of other tilings).
-// RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=2 max-candidates=3 extra-tilings=0 emit-candidates=true threads=128' 2>/dev/null | FileCheck %s --check-prefix=TOPK
+// with its estimate (at fixed block sizes on sm_80: no block-size or
+// copy-mode variants, which superoptimize-block-sizes.mlir and
+// superoptimize-copy-variants.mlir test; no candidates of other tilings).
+// RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=2 max-candidates=3 extra-tilings=0 emit-candidates=true threads=128 chip=sm_80' 2>/dev/null | FileCheck %s --check-prefix=TOPK
 // TOPK-LABEL: func.func @rmsnorm_linear(
 // TOPK: mirage_kernel.graph_def
 // TOPK: func.func @rmsnorm_linear_as_written({{.*}} attributes {mirage.tuning = {candidate = -1 : i64,
@@ -24,7 +25,7 @@
 // Besides the cheapest, the cheapest of each of a few other tilings (the
 // grids of the graph_defs, and where library ops run): here the norm as a
 // library op before a kernel of grid [2, 1, 1], then of grid [1, 1, 1].
-// RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=2 max-candidates=3 extra-tilings=2 emit-candidates=true threads=128' 2>/dev/null | FileCheck %s --check-prefix=TILINGS
+// RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=2 max-candidates=3 extra-tilings=2 emit-candidates=true threads=128 chip=sm_80' 2>/dev/null | FileCheck %s --check-prefix=TILINGS
 // TILINGS: func.func @rmsnorm_linear_candidate_2(
 // TILINGS-NOT: mirage_kernel.rms_norm
 // TILINGS: func.func @rmsnorm_linear_candidate_3(
@@ -38,7 +39,7 @@
 // The default with emit-candidates (max-candidates=0, extra-tilings=-1): 16
 // candidates and 4 of other tilings, which the tuner measures (the cost
 // model's ranking is coarse; without emit-candidates the search keeps 1).
-// RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=2 emit-candidates=true threads=128' 2>/dev/null | FileCheck %s --check-prefix=DEFAULTK
+// RUN: mirage-opt %s --mirage-superoptimize='forloop-ranges=2 emit-candidates=true threads=128 chip=sm_80' 2>/dev/null | FileCheck %s --check-prefix=DEFAULTK
 // DEFAULTK: func.func @rmsnorm_linear_candidate_0(
 // DEFAULTK: func.func @rmsnorm_linear_candidate_19(
 // DEFAULTK-NOT: func.func

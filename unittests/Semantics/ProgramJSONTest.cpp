@@ -132,6 +132,19 @@ TEST_F(ProgramJSONTest, RoundTrips) {
   EXPECT_EQ(print(toJSON(read)), print(value));
 }
 
+TEST_F(ProgramJSONTest, KeepsTheCopyMode) {
+  // Absent by default; a graph_def marked async_copies keeps the mark.
+  EXPECT_EQ(op(*toJSON(program).getAsObject(), 5).get("async_copies"), nullptr);
+  Program marked = program;
+  marked.graphs[1].asyncCopies = true;
+  json::Value value = toJSON(marked);
+  EXPECT_EQ(op(*value.getAsObject(), 5).getBoolean("async_copies"), true);
+  Program read;
+  json::Path::Root root;
+  ASSERT_TRUE(fromJSON(value, read, root)) << llvm::toString(root.getError());
+  EXPECT_TRUE(read.graphs[1].asyncCopies);
+}
+
 TEST_F(ProgramJSONTest, RejectsDanglingAndCyclicReferences) {
   EXPECT_EQ(readEdited([](json::Object &kernel) {
               (*op(kernel, 1).getArray("operands"))[1] = 99;

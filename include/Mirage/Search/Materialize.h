@@ -8,6 +8,7 @@
 #ifndef MIRAGE_SEARCH_MATERIALIZE_H
 #define MIRAGE_SEARCH_MATERIALIZE_H
 
+#include "Mirage/Search/ProgramSchedule.h"
 #include "Mirage/Semantics/Program.h"
 #include "Mirage/Support/Chip.h"
 #include "mlir/IR/Builders.h"
@@ -48,6 +49,14 @@ int64_t getBlockThreads(const sem::Graph &body, int32_t requested);
 /// beside the default (more warps for the same tiles); nothing when no body
 /// has a matmul.
 std::optional<sem::Program> getWideBlockVariant(const sem::Program &program);
+
+/// `program` with every graph_def body whose tiles the TMA unit copies
+/// (`facts`, the program's schedule facts) marked `async_copies`, so that
+/// cp.async copies them: the alternative the tuner measures beside TMA,
+/// since which is faster depends on the kernel; nothing when no body copies
+/// with TMA.
+std::optional<sem::Program> getAsyncCopyVariant(const sem::Program &program,
+                                                const ProgramFacts &facts);
 
 /// Builds the kernel graph of `program` at the builder's insertion point on
 /// `inputs` (its kernel-graph inputs) and returns its outputs: the inverse

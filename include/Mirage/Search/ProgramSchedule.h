@@ -38,6 +38,9 @@ struct KernelFacts {
   /// The for-loop iterations whose tiles are in shared memory at once (0:
   /// none staged).
   int64_t stages = 0;
+  /// Whether the TMA unit copies the staged tiles (KernelSchedule::
+  /// tensorCopies); otherwise cp.async does, if any are staged.
+  bool tensorCopies = false;
   /// Whether the for-loop's tiles are copied ahead of their iteration (two
   /// or more stages), so that loads overlap computation.
   bool isPipelined() const { return stages >= 2; }

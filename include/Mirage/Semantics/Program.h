@@ -140,6 +140,9 @@ struct Graph {
   /// Threads per block of a graph_def body; 0: the materializer chooses
   /// (search::getBlockThreads).
   int64_t threads = 0;
+  /// Whether a graph_def body copies its staged tiles with cp.async where
+  /// the chip has TMA (the graph_def's `async_copies`).
+  bool asyncCopies = false;
 
   int64_t getNumBlocks() const { return grid[0] * grid[1] * grid[2]; }
   int64_t getClusterSize() const {

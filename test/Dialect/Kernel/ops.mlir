@@ -88,6 +88,31 @@ func.func @non_portable_cluster(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
   return %o : tensor<64x64xf32>
 }
 
+// CHECK-LABEL: func.func @async_copies
+// CHECK: forloop 4 cluster [2, 1, 1] async_copies {
+// CHECK-LABEL: func.func @async_copies_no_cluster
+// CHECK: forloop 4 async_copies {
+func.func @async_copies(%x: tensor<64x64xf16>) -> tensor<64x16xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<64x64xf16>) -> tensor<64x16xf16>
+      grid [2, 1, 1] block [128, 1, 1] forloop 4 cluster [2, 1, 1] async_copies {
+    %t = input_loader %X imap <x = 0> fmap 1 : tensor<64x64xf16> -> !mirage_block.stensor<32x16xf16>
+    %a = forloop_accum %t sum : !mirage_block.stensor<32x16xf16> -> !mirage_block.stensor<32x16xf16>
+    %s = output_saver %a omap <x = 0> : !mirage_block.stensor<32x16xf16> -> tensor<64x16xf16>
+    yield %s : tensor<64x16xf16>
+  }
+  return %o : tensor<64x16xf16>
+}
+func.func @async_copies_no_cluster(%x: tensor<64x64xf16>) -> tensor<64x16xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<64x64xf16>) -> tensor<64x16xf16>
+      grid [2, 1, 1] block [128, 1, 1] forloop 4 async_copies {
+    %t = input_loader %X imap <x = 0> fmap 1 : tensor<64x64xf16> -> !mirage_block.stensor<32x16xf16>
+    %a = forloop_accum %t sum : !mirage_block.stensor<32x16xf16> -> !mirage_block.stensor<32x16xf16>
+    %s = output_saver %a omap <x = 0> : !mirage_block.stensor<32x16xf16> -> tensor<64x16xf16>
+    yield %s : tensor<64x16xf16>
+  }
+  return %o : tensor<64x16xf16>
+}
+
 // CHECK-LABEL: func.func @launch
 // CHECK: %{{.*}} = mirage_kernel.launch @kernels::@k(%{{.*}}) grid [4, 2, 1] block [128, 1, 1] cluster [2, 1, 1] non_portable shared_memory 4096 : (tensor<8x64xf16>) -> tensor<8x64xf16>
 module attributes {gpu.container_module} {

@@ -171,7 +171,8 @@ ParseResult GraphDefOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   result.addTypes(resultTypes);
 
-  // grid [..] block [..] forloop N (cluster [..])?
+  // grid [..] block [..] forloop N (cluster [..] non_portable?)?
+  // async_copies?
   Properties &props = result.getOrAddProperties<Properties>();
   int64_t forloop = 0;
   if (parser.parseKeyword("grid") || parseDims(parser, props.grid) ||
@@ -187,6 +188,8 @@ ParseResult GraphDefOp::parse(OpAsmParser &parser, OperationState &result) {
     if (succeeded(parser.parseOptionalKeyword("non_portable")))
       props.non_portable_cluster = parser.getBuilder().getUnitAttr();
   }
+  if (succeeded(parser.parseOptionalKeyword("async_copies")))
+    props.async_copies = parser.getBuilder().getUnitAttr();
   SMLoc attrLoc = parser.getCurrentLocation();
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
@@ -225,6 +228,8 @@ void GraphDefOp::print(OpAsmPrinter &p) {
     if (getNonPortableCluster())
       p << " non_portable";
   }
+  if (getAsyncCopies())
+    p << " async_copies";
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), getAttributeNames());
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,

@@ -304,7 +304,7 @@ kernel::GraphDefOp buildGraphDef(ArrayRef<Operation *> group, int32_t threads,
       builder.getDenseI32ArrayAttr(grid),
       builder.getDenseI32ArrayAttr({threads, 1, 1}),
       builder.getI64IntegerAttr(1), /*cluster=*/nullptr,
-      /*non_portable_cluster=*/nullptr);
+      /*non_portable_cluster=*/nullptr, /*async_copies=*/nullptr);
   Block *body = new Block();
   graph.getBody().push_back(body);
   builder.setInsertionPointToStart(body);

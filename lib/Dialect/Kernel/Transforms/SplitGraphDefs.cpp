@@ -257,7 +257,8 @@ private:
         graph.getBlockAttr(),
         builder.getI64IntegerAttr(hasLoop(ops, sources) ? graph.getForloop()
                                                         : 1),
-        graph.getClusterAttr(), graph.getNonPortableClusterAttr());
+        graph.getClusterAttr(), graph.getNonPortableClusterAttr(),
+        graph.getAsyncCopiesAttr());
     Block *body = new Block();
     part.getBody().push_back(body);
     for (Value input : inputs)

@@ -301,6 +301,13 @@ def MK_GraphDefOp : MK_Op<"graph_def", [
     (at most 8 blocks, or 16 when marked `non_portable`)
     whose shared memories the cluster collectives exchange.
 
+    `async_copies` after the header (after `cluster` where there is one)
+    asks the code generator to copy the body's staged tiles with
+    `cp.async` even on a chip with the TMA unit (sm_90a), which it would
+    use otherwise. Which of the two is faster depends on the kernel, so
+    the superoptimizer emits both forms of a candidate for the tuner to
+    measure; the attribute records the measured one.
+
     Example (the fused RMSNorm + Linear of the Mirage paper):
 
     ```mlir
@@ -329,7 +336,7 @@ def MK_GraphDefOp : MK_Op<"graph_def", [
                    DenseI32ArrayAttr:$grid, DenseI32ArrayAttr:$block,
                    ConfinedAttr<MirageI64Attr, [IntPositive]>:$forloop,
                    OptionalAttr<DenseI32ArrayAttr>:$cluster,
-                   UnitAttr:$non_portable_cluster);
+                   UnitAttr:$non_portable_cluster, UnitAttr:$async_copies);
   let results = (outs Variadic<MK_Tensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
