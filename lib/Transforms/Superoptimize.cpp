@@ -277,8 +277,8 @@ struct SuperoptimizePass
   /// (search::getAsyncCopyVariant): the block size and the copy mode are the
   /// tuner's to measure, as the cost model cannot tell them apart reliably.
   std::vector<search::RankedProgram>
-  withBlockSizeVariants(ArrayRef<search::RankedProgram> found,
-                        const search::BlockSearchOptions &options) {
+  withTuningVariants(ArrayRef<search::RankedProgram> found,
+                     const search::BlockSearchOptions &options) {
     std::vector<search::RankedProgram> all;
     auto addWithCopyVariant = [&](const sem::Program &program,
                                   const search::ProgramFacts &facts,
@@ -420,7 +420,7 @@ struct SuperoptimizePass
     search::CostEstimate withoutProjection =
         search::estimateCost(*program, *options.chip, search::ProgramFacts());
     std::vector<search::RankedProgram> all =
-        withBlockSizeVariants(*found, prefixOptions);
+        withTuningVariants(*found, prefixOptions);
     for (search::RankedProgram &candidate : all) {
       candidate.cost.microseconds +=
           whole.microseconds - withoutProjection.microseconds;
@@ -1017,7 +1017,7 @@ struct SuperoptimizePass
     if (plain)
       stabilizeCandidates(*maxChecker, functionOptions, deadline, found);
     std::vector<search::RankedProgram> variants =
-        withBlockSizeVariants(found.candidates, functionOptions);
+        withTuningVariants(found.candidates, functionOptions);
     std::vector<Candidate> candidates;
     for (const search::RankedProgram &candidate : variants)
       candidates.push_back({&candidate, /*projected=*/false});
