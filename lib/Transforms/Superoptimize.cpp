@@ -284,6 +284,8 @@ struct SuperoptimizePass
                                   const search::ProgramFacts &facts,
                                   const search::CostEstimate &cost) {
       all.push_back({program, cost});
+      if (!copyVariants)
+        return;
       std::optional<sem::Program> variant =
           search::getAsyncCopyVariant(program, facts);
       if (!variant)

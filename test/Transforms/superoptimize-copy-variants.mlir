@@ -6,6 +6,8 @@
 // RUN: FileCheck %s --check-prefix=SM90 < %t.sm90.mlir
 // RUN: mirage-opt %s --mirage-superoptimize='emit-candidates=true max-candidates=2 forloop-ranges=16 time-limit=20 chip=sm_80' -o %t.sm80.mlir
 // RUN: FileCheck %s --check-prefix=SM80 < %t.sm80.mlir
+// copy-variants=false leaves them out on sm_90a too.
+// RUN: mirage-opt %s --mirage-superoptimize='emit-candidates=true max-candidates=2 forloop-ranges=16 time-limit=20 copy-variants=false' -o - | FileCheck %s --check-prefix=SM80
 // A winner measured as its cp.async variant comes back from the tuning
 // database so: the database's program JSON keeps the mark.
 // RUN: sed 's/@COMPILER@/%mirage_compiler_version/' %S/Inputs/tuning-database-async-copies.json > %t.db

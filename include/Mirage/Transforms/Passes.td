@@ -195,6 +195,10 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "µGraphs whose grid x is a thread-block cluster that sums a row "
            "or a split's parts through distributed shared memory; a bundle "
            "holding one targets sm_90a alone, so it is off by default">,
+    Option<"copyVariants", "copy-variants", "bool", "true",
+           "With emit-candidates, follow each candidate whose staged tiles "
+           "TMA copies (sm_90a) by its cp.async variant (async_copies) for "
+           "the tuner to measure; false halves the functions to tune">,
     Option<"kernelPrefixes", "kernel-prefixes", "bool", "true",
            "Also search µGraphs that keep one of the program's leading ops "
            "(an op reading only its arguments, such as attention's Q·K) as a "
