@@ -61,7 +61,8 @@ def _map_text(axes):
 class ThreadBlockGraph:
     """The body of one custom kernel under construction."""
 
-    def __init__(self, grid_dim, block_dim, forloop_range, reduction_dimx=64):
+    def __init__(self, grid_dim, block_dim, forloop_range, reduction_dimx=64,
+                 async_copies=False):
         grid_dim, block_dim = tuple(grid_dim), tuple(block_dim)
         for what, dims in (("grid_dim", grid_dim), ("block_dim", block_dim)):
             if len(dims) != 3 or any(not isinstance(d, int) or d < 1
@@ -75,8 +76,12 @@ class ThreadBlockGraph:
         if not isinstance(forloop_range, int) or forloop_range < 1:
             raise ValueError(f"new_threadblock_graph: forloop_range must be a "
                              f"positive integer, got {forloop_range!r}")
+        if not isinstance(async_copies, bool):
+            raise ValueError(f"new_threadblock_graph: async_copies must be a "
+                             f"bool, got {async_copies!r}")
         self.grid_dim, self.block_dim = grid_dim, block_dim
         self.forloop_range, self.reduction_dimx = forloop_range, reduction_dimx
+        self.async_copies = async_copies
         self.inputs, self.outputs, self._lines = [], [], []
         self._count = 0
 
@@ -274,7 +279,8 @@ class ThreadBlockGraph:
         header = (f"mirage_kernel.graph_def({', '.join(arguments)}) -> "
                   f"{result_text} grid [{', '.join(map(str, self.grid_dim))}]"
                   f" block [{self.block_dim[0]}, 1, 1] forloop "
-                  f"{self.forloop_range} {{")
+                  f"{self.forloop_range}"
+                  f"{' async_copies' if self.async_copies else ''} {{")
         lines = [header] + ["  " + line for line in
                             loads + self._lines + saves] + \
             [f"  yield {', '.join(yielded)} : {', '.join(results)}", "}"]
@@ -282,10 +288,12 @@ class ThreadBlockGraph:
 
 
 def new_threadblock_graph(grid_dim, block_dim, forloop_range,
-                          reduction_dimx=64):
-    """A new, empty thread-block graph (see the module's doc)."""
+                          reduction_dimx=64, async_copies=False):
+    """A new, empty thread-block graph (see the module's doc).
+    `async_copies` makes the kernel copy its tiles with cp.async where the
+    chip would copy them by TMA (sm_90a); the tuner picks either form."""
     return ThreadBlockGraph(grid_dim, block_dim, forloop_range,
-                            reduction_dimx)
+                            reduction_dimx, async_copies)
 
 
 kernel_graph.add_elementwise_methods(ThreadBlockGraph)
@@ -331,7 +339,8 @@ def rebuild_graph_def(graph, op, operands):
         raise ValueError(f"from_mlir: {where} sums to several sizes "
                          f"{sorted(sizes)}; one reduction_dimx takes one")
     tb = ThreadBlockGraph(tuple(op["grid"]), (op.get("threads") or 128, 1, 1),
-                          op["forloop"], sizes.pop() if sizes else 64)
+                          op["forloop"], sizes.pop() if sizes else 64,
+                          bool(op.get("async_copies", False)))
     whole = dict(zip(body["inputs"], operands))
     tiles, saved = {}, {}
     for inner in body["ops"]:

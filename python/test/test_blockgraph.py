@@ -152,6 +152,28 @@ def test_an_rms_accumulator_with_eps_round_trips_through_mlir(
         tb.forloop_accum(x, "rms", eps=-1.0)
 
 
+def test_the_copy_mode_round_trips_through_mlir(compiler_library):
+    """A graph_def marked async_copies (cp.async where sm_90a would copy by
+    TMA: the tuner's variant) keeps the mark through from_mlir."""
+    graph = mi.new_kernel_graph("fused_async")
+    X = graph.new_input((2, 4096))
+    W = graph.new_input((4096, 6144))
+    tb = mi.new_threadblock_graph((256, 1, 1), (128, 1, 1), 32,
+                                  async_copies=True)
+    x = tb.new_input(dtensor=X, input_map=(-1, -1, -1), forloop_dim=1)
+    w = tb.new_input(dtensor=W, input_map=(1, -1, -1), forloop_dim=0)
+    tb.new_output(tb.div(tb.forloop_accum(tb.matmul(x, w)),
+                         tb.forloop_accum(x, "rms")), (1, -1, -1))
+    graph.mark_output(graph.customized([X, W], tb)[0])
+    text = graph.to_mlir()
+    assert "forloop 32 async_copies {" in text
+    assert mi.from_mlir(text).to_mlir() == text
+    assert "async_copies" not in fused()[0].to_mlir()
+    with pytest.raises(ValueError, match="async_copies must be a bool"):
+        mi.new_threadblock_graph((1, 1, 1), (128, 1, 1), 1,
+                                 async_copies="yes")
+
+
 def test_a_saved_mugraph_file_loads_as_a_graph(compiler_library):
     from mirage import compiler
     path = (mi.CHECKOUT / "test" / "Target" / "MirageJSON" / "Inputs" /
