@@ -59,3 +59,29 @@ Error DeviceMemory::allocate(size_t bytes) {
     (void)cuMemFree(std::exchange(pointer, 0));
   return checkDriver(cuMemAlloc(&pointer, bytes), "cuMemAlloc");
 }
+
+CapturedGraph::~CapturedGraph() {
+  if (executable)
+    (void)cuGraphExecDestroy(executable);
+  if (graph)
+    (void)cuGraphDestroy(graph);
+}
+
+Error CapturedGraph::beginCapture(CUstream stream) {
+  return checkDriver(
+      cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+      "cuStreamBeginCapture");
+}
+
+Error CapturedGraph::endCapture(CUstream stream) {
+  return checkDriver(cuStreamEndCapture(stream, &graph), "cuStreamEndCapture");
+}
+
+Error CapturedGraph::instantiate() {
+  return checkDriver(cuGraphInstantiate(&executable, graph, 0),
+                     "cuGraphInstantiate");
+}
+
+Error CapturedGraph::launch(CUstream stream) const {
+  return checkDriver(cuGraphLaunch(executable, stream), "cuGraphLaunch");
+}

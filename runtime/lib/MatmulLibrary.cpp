@@ -10,7 +10,11 @@
 #include <cublasLt.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <string>
 #include <vector>
 
 using namespace mirage::runtime;
@@ -27,11 +31,53 @@ constexpr int kProposedAlgorithms = 8;
 /// looked slower and the choice changed from run to run: 10.5 or 13.3 µs
 /// for the same bf16 norm + QKV projection on an H100)...
 constexpr int kWarmupCalls = 50;
-/// ...in this many rounds, each timing every algorithm over this many calls;
+/// ...in this many rounds, each timing every algorithm over a CUDA graph of
+/// this many calls;
 /// an algorithm keeps its fastest round, and chooseLibraryAlgorithm picks
 /// one (the heuristic's first unless another is clearly faster).
 constexpr int kTimingRounds = 3;
-constexpr int kTimedCalls = 5;
+constexpr int kTimedCalls = 10;
+
+/// Whether MIRAGE_LIBRARY_LOG=1 asks for each shape's algorithm timings on
+/// stderr (docs/Runtime.md, "Library matmuls").
+bool logsAlgorithms() {
+  static const bool logs = [] {
+    const char *value = std::getenv("MIRAGE_LIBRARY_LOG");
+    return value && std::strcmp(value, "1") == 0;
+  }();
+  return logs;
+}
+
+/// A stream and two events for timing algorithms, destroyed (after the
+/// stream's work finishes) with the object.
+struct TimingStream {
+  CUstream stream = nullptr;
+  CUevent start = nullptr, end = nullptr;
+
+  TimingStream() = default;
+  TimingStream(const TimingStream &) = delete;
+  TimingStream &operator=(const TimingStream &) = delete;
+  ~TimingStream() {
+    if (stream) {
+      (void)cuStreamSynchronize(stream);
+      (void)cuStreamDestroy(stream);
+    }
+    if (start)
+      (void)cuEventDestroy(start);
+    if (end)
+      (void)cuEventDestroy(end);
+  }
+
+  Error create() {
+    if (Error error = checkDriver(
+            cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate"))
+      return error;
+    if (Error error = checkDriver(cuEventCreate(&start, CU_EVENT_DEFAULT),
+                                  "cuEventCreate"))
+      return error;
+    return checkDriver(cuEventCreate(&end, CU_EVENT_DEFAULT), "cuEventCreate");
+  }
+};
 
 /// Success for CUBLAS_STATUS_SUCCESS; otherwise a Driver error
 /// "<call>: <status name>: <description>".
@@ -83,6 +129,8 @@ struct MatmulLibrary::Prepared {
   cublasLtMatmulDesc_t operation = nullptr;
   cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
   cublasLtMatmulAlgo_t algorithm;
+  /// "a batch of B MxK by KxN <dtype> matmuls", for messages.
+  std::string shape;
 
   ~Prepared() {
     if (c)
@@ -143,6 +191,12 @@ MatmulLibrary::prepare(const LibraryMatmul &call, const Operands &operands,
   // Row-major C (m x n) = A (m x k) B (k x n) is column-major
   // C^T (n x m) = B^T (n x k) A^T (k x m): cuBLASLt's "A" is our rhs.
   auto prepared = std::make_unique<Prepared>();
+  prepared->shape = "a batch of " + std::to_string(call.batch) + " " +
+                    std::to_string(call.m) + "x" + std::to_string(call.k) +
+                    " by " + std::to_string(call.k) + "x" +
+                    std::to_string(call.n) + " " +
+                    std::string(dtypeName(call.dtype)) + " matmuls" +
+                    (call.addend ? " plus an addend" : "");
   if (Error error =
           checkLt(cublasLtMatmulDescCreate(&prepared->operation,
                                            CUBLAS_COMPUTE_32F, CUDA_R_32F),
@@ -181,13 +235,9 @@ MatmulLibrary::prepare(const LibraryMatmul &call, const Operands &operands,
   if (error)
     return error;
   if (found == 0)
-    return Error(
-        ErrorCode::Driver,
-        "cublasLtMatmulAlgoGetHeuristic: no algorithm for a batch of " +
-            std::to_string(call.batch) + " " + std::to_string(call.m) + "x" +
-            std::to_string(call.k) + " by " + std::to_string(call.k) + "x" +
-            std::to_string(call.n) + " " + std::string(dtypeName(call.dtype)) +
-            " matmuls");
+    return Error(ErrorCode::Driver,
+                 "cublasLtMatmulAlgoGetHeuristic: no algorithm for " +
+                     prepared->shape);
   prepared->algorithm = heuristics[0].algo;
   if (found > 1) {
     Expected<int> fastest =
@@ -230,46 +280,77 @@ Expected<int> MatmulLibrary::timeAlgorithms(
     return error;
   if (capturing != CU_STREAM_CAPTURE_STATUS_NONE)
     return 0;
-  CUevent start = nullptr, end = nullptr;
-  Error error =
-      checkDriver(cuEventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate");
-  if (!error)
-    error = checkDriver(cuEventCreate(&end, CU_EVENT_DEFAULT), "cuEventCreate");
+  // The operands are ready once the caller's stream is; the timing runs on
+  // a stream of its own, which can be captured (the caller's may be the
+  // legacy default stream, which cannot).
+  if (Error error = checkDriver(cuStreamSynchronize(stream),
+                                "cuStreamSynchronize before timing"))
+    return error;
+  TimingStream timing;
+  if (Error error = timing.create())
+    return error;
   // An algorithm that fails here is not chosen; the others are timed.
   std::vector<float> fastestRound(count, std::numeric_limits<float>::max());
   std::vector<bool> usable(count, true);
-  for (int run = 0; run < kWarmupCalls && !error && usable[0]; ++run)
-    usable[0] = !call(p, proposed[0].algo, operands, stream, workspace.get());
+  for (int run = 0; run < kWarmupCalls && usable[0]; ++run)
+    usable[0] =
+        !call(p, proposed[0].algo, operands, timing.stream, workspace.get());
+  // One call of each other algorithm outside the capture loads its kernels.
+  for (int i = 1; i < count; ++i)
+    usable[i] =
+        !call(p, proposed[i].algo, operands, timing.stream, workspace.get());
+  // Each algorithm's calls are one CUDA graph, so that the device runs them
+  // back to back: timed as the host enqueues them, a small GEMM measured the
+  // host (10-18 us a call for every algorithm of a 16x4096 by 4096x4096
+  // GEMM, H200) and the choice was noise.
+  std::vector<CapturedGraph> graphs(count);
+  for (int i = 0; i < count; ++i)
+    usable[i] = usable[i] && !graphs[i].capture(timing.stream, [&] {
+      Error called = Error::success();
+      for (int run = 0; run < kTimedCalls && !called; ++run)
+        called =
+            call(p, proposed[i].algo, operands, timing.stream, workspace.get());
+      return called;
+    });
+  Error error = Error::success();
   for (int round = 0; round < kTimingRounds && !error; ++round) {
     for (int i = 0; i < count && !error; ++i) {
       if (!usable[i])
         continue;
-      error = checkDriver(cuEventRecord(start, stream), "cuEventRecord");
-      for (int run = 0; run < kTimedCalls && !error && usable[i]; ++run)
-        usable[i] =
-            !call(p, proposed[i].algo, operands, stream, workspace.get());
+      error = checkDriver(cuEventRecord(timing.start, timing.stream),
+                          "cuEventRecord");
       if (!error)
-        error = checkDriver(cuEventRecord(end, stream), "cuEventRecord");
+        error = graphs[i].launch(timing.stream);
       if (!error)
-        error = checkDriver(cuEventSynchronize(end), "cuEventSynchronize");
+        error = checkDriver(cuEventRecord(timing.end, timing.stream),
+                            "cuEventRecord");
+      if (!error)
+        error =
+            checkDriver(cuEventSynchronize(timing.end), "cuEventSynchronize");
       float milliseconds = 0.0f;
       if (!error)
-        error = checkDriver(cuEventElapsedTime(&milliseconds, start, end),
-                            "cuEventElapsedTime");
-      if (!error && usable[i])
+        error = checkDriver(
+            cuEventElapsedTime(&milliseconds, timing.start, timing.end),
+            "cuEventElapsedTime");
+      if (!error)
         fastestRound[i] = std::min(fastestRound[i], milliseconds);
     }
   }
+  if (error)
+    return error;
   for (int i = 0; i < count; ++i)
     if (!usable[i])
       fastestRound[i] = -1.0f;
   int chosen = std::max(chooseLibraryAlgorithm(fastestRound), 0);
-  if (start)
-    (void)cuEventDestroy(start);
-  if (end)
-    (void)cuEventDestroy(end);
-  if (error)
-    return error;
+  if (logsAlgorithms()) {
+    std::fprintf(stderr,
+                 "mirage: library matmul %s: algorithm %d of %d; "
+                 "fastest rounds (us per call):",
+                 p.shape.c_str(), chosen, count);
+    for (float milliseconds : fastestRound)
+      std::fprintf(stderr, " %.2f", milliseconds * 1000.0f / kTimedCalls);
+    std::fprintf(stderr, "\n");
+  }
   return chosen;
 }
 

@@ -30,23 +30,6 @@ const Function *findFunction(const std::vector<const Function *> &functions,
 /// The smallest L2 flush, for devices that report no L2 size.
 constexpr size_t minimumFlushBytes = size_t(1) << 20;
 
-/// A captured CUDA graph and its executable form, destroyed with the
-/// object (in the context current then).
-struct Graph {
-  CUgraph graph = nullptr;
-  CUgraphExec executable = nullptr;
-
-  Graph() = default;
-  Graph(const Graph &) = delete;
-  Graph &operator=(const Graph &) = delete;
-  ~Graph() {
-    if (executable)
-      (void)cuGraphExecDestroy(executable);
-    if (graph)
-      (void)cuGraphDestroy(graph);
-  }
-};
-
 /// Device memory for tensors of `types` and the arguments describing it.
 struct Tensors {
   std::vector<DeviceMemory> memory;
@@ -174,24 +157,14 @@ Expected<double> Tuner::timeGraph(const Function &function,
                                   const std::vector<TensorArg> &inputs,
                                   const std::vector<TensorArg> &outputs,
                                   int calls, bool flush, bool overlap) {
-  Graph graph;
-  if (Error error = checkDriver(
-          cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
-          "cuStreamBeginCapture"))
-    return error;
-  Error launched = Error::success();
-  for (int call = 0; call < calls && !launched; ++call)
-    launched = bundle.run(function.name, inputs, outputs, stream, overlap);
-  // The capture must end even when enqueueing failed.
-  Error ended = checkDriver(cuStreamEndCapture(stream, &graph.graph),
-                            "cuStreamEndCapture");
-  if (launched)
-    return launched;
-  if (ended)
-    return ended;
-  if (Error error =
-          checkDriver(cuGraphInstantiate(&graph.executable, graph.graph, 0),
-                      "cuGraphInstantiate"))
+  CapturedGraph graph;
+  if (Error error = graph.capture(stream, [&] {
+        Error launched = Error::success();
+        for (int call = 0; call < calls && !launched; ++call)
+          launched =
+              bundle.run(function.name, inputs, outputs, stream, overlap);
+        return launched;
+      }))
     return error;
   for (int run = 0; run < options.warmup + options.runs; ++run) {
     int timed = run - options.warmup;
@@ -206,8 +179,7 @@ Expected<double> Tuner::timeGraph(const Function &function,
       if (Error error = checkDriver(cuEventRecord(events[2 * timed], stream),
                                     "cuEventRecord"))
         return error;
-    if (Error error = checkDriver(cuGraphLaunch(graph.executable, stream),
-                                  "cuGraphLaunch"))
+    if (Error error = graph.launch(stream))
       return error;
     if (timed >= 0)
       if (Error error = checkDriver(

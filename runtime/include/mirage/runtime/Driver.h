@@ -60,6 +60,49 @@ private:
   CUdeviceptr pointer = 0;
 };
 
+/// A CUDA graph captured from a stream and its executable form, destroyed
+/// with the object (in the context current then).
+///
+/// Example:
+///   CapturedGraph graph;
+///   if (Error error = graph.capture(stream, [&] { return enqueue(stream); }))
+///     return error;
+///   return graph.launch(stream);
+class CapturedGraph {
+public:
+  CapturedGraph() = default;
+  CapturedGraph(const CapturedGraph &) = delete;
+  CapturedGraph &operator=(const CapturedGraph &) = delete;
+  ~CapturedGraph();
+
+  /// Captures what `enqueue` (returning an Error) puts on `stream`, in
+  /// thread-local capture mode, and instantiates it. The capture ends even
+  /// when `enqueue` fails; its error is returned first.
+  template <typename Enqueue>
+  Error capture(CUstream stream, Enqueue &&enqueue) {
+    if (Error error = beginCapture(stream))
+      return error;
+    Error enqueued = enqueue();
+    Error ended = endCapture(stream);
+    if (enqueued)
+      return enqueued;
+    if (ended)
+      return ended;
+    return instantiate();
+  }
+
+  /// Launches the captured graph on `stream`.
+  Error launch(CUstream stream) const;
+
+private:
+  Error beginCapture(CUstream stream);
+  Error endCapture(CUstream stream);
+  Error instantiate();
+
+  CUgraph graph = nullptr;
+  CUgraphExec executable = nullptr;
+};
+
 } // namespace mirage::runtime
 
 #endif // MIRAGE_RUNTIME_DRIVER_H
