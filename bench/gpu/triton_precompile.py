@@ -34,11 +34,17 @@ import time
 FUNCTIONS_PER_PROCESS = 8
 
 
+#: What a FUNCTIONS line of a function sharing an earlier one's Triton form
+#: says (mirage-translate --mirage-to-triton).
+SHARED_FORM = "# the Triton form of @"
+
+
 def count_functions(path):
     """The functions of the module at `path`, counted in its text (its
     FUNCTIONS table has one `"name": (...)` line each)."""
     table = path.read_text().partition("\nFUNCTIONS = {\n")[2]
-    return sum(line.startswith('    "') for line in table.splitlines())
+    return sum(line.startswith('    "') and SHARED_FORM not in line
+               for line in table.splitlines())
 
 
 def compile_module(path, part, parts, skip, device="cuda"):
@@ -48,8 +54,11 @@ def compile_module(path, part, parts, skip, device="cuda"):
     import torch
     from mirage import tuning
     module = tuning.load_triton_module(path)
-    for index, (name, (function, inputs, _)) in enumerate(
-            module.FUNCTIONS.items()):
+    # A form listed under several names compiles once, under its first.
+    forms = {}
+    for name, entry in module.FUNCTIONS.items():
+        forms.setdefault(entry[0], (name, entry))
+    for index, (name, (function, inputs, _)) in enumerate(forms.values()):
         if index % parts != part or name in skip:
             continue
         print(f"begin {name}", flush=True)

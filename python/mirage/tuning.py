@@ -158,8 +158,9 @@ def measure_triton(bundle, module, device_index=0, runs=50, warmup=5,
     not measured). A form that raises is "failed" with the error; one whose
     outputs differ is "wrong". Groups whose program as written overflows
     even on shrunk inputs are skipped (the tuner fails them). The functions
-    named in `skip` are not run: each is "failed", its compile given up
-    (bench/gpu/triton_precompile.py)."""
+    named in `skip`, and those of their Triton form, are not run: each is
+    "failed", its compile given up (bench/gpu/triton_precompile.py). A form
+    listed under several names is measured once."""
     import torch
     device = torch.device("cuda", device_index)
     plan = read_plan(bundle.directory)
@@ -184,17 +185,34 @@ def measure_triton(bundle, module, device_index=0, runs=50, warmup=5,
                 scale /= 16
             if references is None:
                 continue
-            for spec in present:
-                if spec.name in skip:
-                    measurements.append({
-                        "function": spec.name,
-                        "candidate": spec.tuning["candidate"],
-                        "backend": "triton", "status": "failed",
-                        "message": "Triton's compile was given up"})
-                    continue
-                measurements.append(_measure(
-                    functions[spec.name][0], spec, inputs, references, rtol,
-                    timer))
+            measurements += _measure_forms(
+                present, functions, skip,
+                lambda function, spec: _measure(function, spec, inputs,
+                                                references, rtol, timer))
+    return measurements
+
+
+def _measure_forms(present, functions, skip, measure):
+    """The measurements of the Triton forms of the functions `present` (plan
+    specs of one tuning group) from the module's `functions` table:
+    `measure(function, spec)` once per callable, as functions of one Triton
+    form (a candidate's tuning variants: the copy mode is a PTX decision)
+    share it, each measurement recorded under every name; a form whose
+    compile was given up (a name in `skip`) is "failed" under every name."""
+    given_up = {functions[name][0] for name in skip if name in functions}
+    measured, measurements = {}, []
+    for spec in present:
+        function = functions[spec.name][0]
+        if function in given_up:
+            measurements.append({
+                "function": spec.name, "candidate": spec.tuning["candidate"],
+                "backend": "triton", "status": "failed",
+                "message": "Triton's compile was given up"})
+            continue
+        if function not in measured:
+            measured[function] = measure(function, spec)
+        measurements.append(dict(measured[function], function=spec.name,
+                                 candidate=spec.tuning["candidate"]))
     return measurements
 
 

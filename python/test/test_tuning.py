@@ -152,3 +152,45 @@ def test_skipped_triton_forms_are_read_per_bundle(tmp_path):
     assert tuning.read_skipped(listed, bundle) == expected
     assert tuning.read_skipped(listed, link) == expected
     assert tuning.read_skipped(tmp_path / "none.txt", bundle) == set()
+
+
+def test_a_triton_form_listed_under_several_names_is_measured_once():
+    """A candidate and its cp.async variant share one Triton form
+    (mirage-translate lists the variant as the form's host function): the
+    form is measured once and recorded under both names; a form whose
+    compile was given up fails under every name."""
+    from types import SimpleNamespace
+
+    def form_a():
+        pass
+
+    def form_b():
+        pass
+
+    def spec(name, candidate):
+        return SimpleNamespace(name=name, tuning={"candidate": candidate})
+
+    functions = {"f_candidate_0": (form_a, [], []),
+                 "f_candidate_1": (form_a, [], []),
+                 "f_candidate_2": (form_b, [], []),
+                 "f_candidate_3": (form_b, [], [])}
+    present = [spec(name, k) for k, name in enumerate(functions)]
+    calls = []
+
+    def measure(function, spec):
+        calls.append(spec.name)
+        return {"function": spec.name, "candidate": spec.tuning["candidate"],
+                "backend": "triton", "status": "ok", "median_us": 3.5}
+
+    records = tuning._measure_forms(present, functions, (), measure)
+    assert calls == ["f_candidate_0", "f_candidate_2"]
+    assert [(r["function"], r["candidate"], r["median_us"])
+            for r in records] == [("f_candidate_0", 0, 3.5),
+                                  ("f_candidate_1", 1, 3.5),
+                                  ("f_candidate_2", 2, 3.5),
+                                  ("f_candidate_3", 3, 3.5)]
+    calls.clear()
+    records = tuning._measure_forms(present, functions, {"f_candidate_2"},
+                                    measure)
+    assert calls == ["f_candidate_0"]
+    assert [r["status"] for r in records] == ["ok", "ok", "failed", "failed"]

@@ -29,6 +29,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/SmallVectorExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -56,6 +57,24 @@ std::string pythonName(StringRef name) {
   return text;
 }
 
+/// Stand-ins for a function's Python name and symbol name while its form is
+/// written: bytes that no generated text holds, so two functions' forms are
+/// the same text exactly when they differ in their names alone.
+constexpr llvm::StringLiteral kNameStandIn = "\x01";
+constexpr llvm::StringLiteral kSymbolStandIn = "\x02";
+
+/// `text` with every `from` replaced by `to`.
+std::string replaceAll(StringRef text, StringRef from, StringRef to) {
+  std::string result;
+  for (size_t at = text.find(from); at != StringRef::npos;
+       at = text.find(from)) {
+    result += text.take_front(at);
+    result += to;
+    text = text.drop_front(at + from.size());
+  }
+  return result + text.str();
+}
+
 /// `((2, 4096), torch.float16)`: the signature entry of a tensor type.
 std::string specOf(Type type) {
   auto shaped = cast<ShapedType>(type);
@@ -77,6 +96,8 @@ public:
   ModuleWriter() : kernels(kernelText), hosts(hostText) {}
 
   LogicalResult check(func::FuncOp function);
+  /// Writes `function`'s host function and kernels, or lists it as the
+  /// host function of an earlier function of the same form.
   void writeFunction(func::FuncOp function);
   /// Notes `function` as left out of the module, for `reason`.
   void leaveOut(func::FuncOp function, StringRef reason) {
@@ -85,6 +106,9 @@ public:
   void finish(raw_ostream &output);
 
 private:
+  /// Writes `function`'s form: its host function and kernels, named by the
+  /// stand-ins.
+  void writeForm(func::FuncOp function);
   void writeOp(Operation *op, StringRef function);
   void writeGraphDef(kernel::GraphDefOp op, StringRef function);
   /// `value` in float32, for a torch expression.
@@ -101,6 +125,10 @@ private:
   PythonWriter kernelWriter{kernels}, hostWriter{hosts};
   SmallVector<std::string> table;
   SmallVector<std::string> leftOut;
+  /// Each form written so far (its kernels' and host function's text, with
+  /// the stand-ins for the names) -> the Python name and symbol of the first
+  /// function of that form.
+  llvm::StringMap<std::pair<std::string, std::string>> forms;
   llvm::DenseMap<Value, std::string> names;
   /// The index in `out` of each value the function returns (its first).
   llvm::DenseMap<Value, unsigned> outIndex;
@@ -158,7 +186,43 @@ void ModuleWriter::comment(Operation *op) {
 }
 
 void ModuleWriter::writeFunction(func::FuncOp function) {
-  std::string name = pythonName(function.getSymName());
+  // The form is written with stand-ins for the names, then kept under the
+  // function's names if it is new; a function of a form written before (a
+  // candidate's tuning variant: the copy mode is a PTX decision) is listed
+  // in FUNCTIONS as that form's host function, compiled and measured once.
+  size_t kernelStart = kernelText.size(), hostStart = hostText.size();
+  writeForm(function);
+  std::string form =
+      kernelText.substr(kernelStart) + '\0' + hostText.substr(hostStart);
+  kernelText.resize(kernelStart);
+  hostText.resize(hostStart);
+  StringRef symbol = function.getSymName();
+  std::string name = pythonName(symbol);
+  auto [known, isNew] = forms.try_emplace(form, name, symbol.str());
+  auto named = [&](StringRef text) {
+    return replaceAll(replaceAll(text, kNameStandIn, name), kSymbolStandIn,
+                      symbol);
+  };
+  if (isNew) {
+    size_t split = form.find('\0');
+    kernelText += named(StringRef(form).take_front(split));
+    hostText += named(StringRef(form).drop_front(split + 1));
+  }
+  Block &body = function.getBody().front();
+  SmallVector<std::string> inputs = llvm::map_to_vector(
+      body.getArgumentTypes(), [](Type type) { return specOf(type); });
+  SmallVector<std::string> outputs =
+      llvm::map_to_vector(function.getFunctionType().getResults(),
+                          [](Type type) { return specOf(type); });
+  const auto &[formName, formSymbol] = known->second;
+  table.push_back(
+      llvm::formatv("    \"{0}\": ({1}, [{2}], [{3}]),{4}", symbol, formName,
+                    llvm::join(inputs, ", "), llvm::join(outputs, ", "),
+                    isNew ? "" : "  # the Triton form of @" + formSymbol));
+}
+
+void ModuleWriter::writeForm(func::FuncOp function) {
+  StringRef name = kNameStandIn;
   names.clear();
   outIndex.clear();
   opIndex = 0;
@@ -166,24 +230,18 @@ void ModuleWriter::writeFunction(func::FuncOp function) {
   Operation *terminator = body.getTerminator();
   for (auto [index, value] : llvm::enumerate(terminator->getOperands()))
     outIndex.try_emplace(value, index);
-  SmallVector<std::string> params, inputs, outputs;
+  SmallVector<std::string> params;
   for (BlockArgument arg : body.getArguments()) {
     names[arg] = "arg" + std::to_string(arg.getArgNumber());
     params.push_back(names[arg]);
-    inputs.push_back(specOf(arg.getType()));
   }
-  for (Type type : function.getFunctionType().getResults())
-    outputs.push_back(specOf(type));
-  table.push_back(
-      llvm::formatv("    \"{0}\": ({1}, [{2}], [{3}]),", function.getSymName(),
-                    name, llvm::join(inputs, ", "), llvm::join(outputs, ", ")));
 
   hostWriter.blank();
   hostWriter.blank();
   hostWriter.line("def " + name + "(" + llvm::join(params, ", ") +
                   (params.empty() ? "" : ", ") + "out=None):");
   hostWriter.indent();
-  hostWriter.line("\"\"\"@" + function.getSymName() +
+  hostWriter.line("\"\"\"@" + kSymbolStandIn +
                   ": takes contiguous CUDA tensors; returns a tuple of new "
                   "ones, or fills the contiguous tensors of the tuple `out` "
                   "and returns it.\"\"\"");
