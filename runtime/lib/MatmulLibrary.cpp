@@ -32,9 +32,9 @@ constexpr int kProposedAlgorithms = 8;
 /// for the same bf16 norm + QKV projection on an H100)...
 constexpr int kWarmupCalls = 50;
 /// ...in this many rounds, each timing every algorithm over a CUDA graph of
-/// this many calls;
-/// an algorithm keeps its fastest round, and chooseLibraryAlgorithm picks
-/// one (the heuristic's first unless another is clearly faster).
+/// this many calls; an algorithm keeps its fastest round, and
+/// chooseLibraryAlgorithm picks one (the heuristic's first unless another is
+/// clearly faster).
 constexpr int kTimingRounds = 3;
 constexpr int kTimedCalls = 10;
 

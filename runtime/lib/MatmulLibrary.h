@@ -76,8 +76,9 @@ private:
                                      const Operands &operands,
                                      CUstream stream) const;
   /// The index among `proposed` (`count` of them) of the algorithm to keep,
-  /// by the time its calls take on `stream` (chooseLibraryAlgorithm), or 0
-  /// when the stream is being captured.
+  /// by the time a CUDA graph of its calls takes on a stream of its own,
+  /// once `stream` has finished (chooseLibraryAlgorithm), or 0 when `stream`
+  /// is being captured.
   Expected<int> timeAlgorithms(const Prepared &p,
                                const cublasLtMatmulHeuristicResult_t *proposed,
                                int count, const Operands &operands,
