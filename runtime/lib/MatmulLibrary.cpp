@@ -48,6 +48,24 @@ bool logsAlgorithms() {
   return logs;
 }
 
+/// The heuristic's proposal that MIRAGE_LIBRARY_ALGORITHM=N forces for every
+/// library matmul with more than N proposals (docs/Runtime.md, "Library
+/// matmuls"), or -1 when unset: a diagnostic, for timing a function with each
+/// algorithm in turn.
+int forcedAlgorithm() {
+  static const int forced = [] {
+    const char *value = std::getenv("MIRAGE_LIBRARY_ALGORITHM");
+    if (!value || !*value)
+      return -1;
+    char *end = nullptr;
+    long parsed = std::strtol(value, &end, 10);
+    return *end || parsed < 0 || parsed >= kProposedAlgorithms
+               ? -1
+               : static_cast<int>(parsed);
+  }();
+  return forced;
+}
+
 /// A stream and two events for timing algorithms, destroyed (after the
 /// stream's work finishes) with the object.
 struct TimingStream {
@@ -239,7 +257,14 @@ MatmulLibrary::prepare(const LibraryMatmul &call, const Operands &operands,
                  "cublasLtMatmulAlgoGetHeuristic: no algorithm for " +
                      prepared->shape);
   prepared->algorithm = heuristics[0].algo;
-  if (found > 1) {
+  if (int forced = forcedAlgorithm(); forced >= 0 && forced < found) {
+    prepared->algorithm = heuristics[forced].algo;
+    if (logsAlgorithms())
+      std::fprintf(stderr,
+                   "mirage: library matmul %s: algorithm %d of %d "
+                   "(MIRAGE_LIBRARY_ALGORITHM)\n",
+                   prepared->shape.c_str(), forced, found);
+  } else if (found > 1) {
     Expected<int> fastest =
         timeAlgorithms(*prepared, heuristics, found, operands, stream);
     if (!fastest)
