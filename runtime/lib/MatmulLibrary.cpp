@@ -142,13 +142,17 @@ Error createLayout(cublasLtMatrixLayout_t &layout, DType dtype, int64_t rows,
 
 } // namespace
 
-/// The descriptors of one matmul shape and the algorithm chosen for it.
+/// The descriptors of one matmul shape, the algorithms cuBLASLt's heuristic
+/// proposed for it (in its order) and the one chosen.
 struct MatmulLibrary::Prepared {
   cublasLtMatmulDesc_t operation = nullptr;
   cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
-  cublasLtMatmulAlgo_t algorithm;
+  std::vector<cublasLtMatmulAlgo_t> proposals;
+  int chosen = 0;
   /// "a batch of B MxK by KxN <dtype> matmuls", for messages.
   std::string shape;
+
+  const cublasLtMatmulAlgo_t &algorithm() const { return proposals[chosen]; }
 
   ~Prepared() {
     if (c)
@@ -256,20 +260,20 @@ MatmulLibrary::prepare(const LibraryMatmul &call, const Operands &operands,
     return Error(ErrorCode::Driver,
                  "cublasLtMatmulAlgoGetHeuristic: no algorithm for " +
                      prepared->shape);
-  prepared->algorithm = heuristics[0].algo;
+  for (int i = 0; i < found; ++i)
+    prepared->proposals.push_back(heuristics[i].algo);
   if (int forced = forcedAlgorithm(); forced >= 0 && forced < found) {
-    prepared->algorithm = heuristics[forced].algo;
+    prepared->chosen = forced;
     if (logsAlgorithms())
       std::fprintf(stderr,
                    "mirage: library matmul %s: algorithm %d of %d "
                    "(MIRAGE_LIBRARY_ALGORITHM)\n",
                    prepared->shape.c_str(), forced, found);
   } else if (found > 1) {
-    Expected<int> fastest =
-        timeAlgorithms(*prepared, heuristics, found, operands, stream);
+    Expected<int> fastest = timeAlgorithms(*prepared, operands, stream);
     if (!fastest)
       return fastest.takeError();
-    prepared->algorithm = heuristics[*fastest].algo;
+    prepared->chosen = *fastest;
   }
   const Prepared *chosen = prepared.get();
   cache.emplace(key, std::move(prepared));
@@ -294,16 +298,76 @@ Error MatmulLibrary::call(const Prepared &p, const cublasLtMatmulAlgo_t &algo,
                  "cublasLtMatmul");
 }
 
-Expected<int> MatmulLibrary::timeAlgorithms(
-    const Prepared &p, const cublasLtMatmulHeuristicResult_t *proposed,
-    int count, const Operands &operands, CUstream stream) const {
-  // Inside a stream capture nothing can be timed: the heuristic's first
-  // choice stands.
+namespace {
+
+/// Whether `stream` is being captured (then nothing can be timed).
+Expected<bool> isCapturing(CUstream stream) {
   CUstreamCaptureStatus capturing = CU_STREAM_CAPTURE_STATUS_NONE;
   if (Error error = checkDriver(cuStreamIsCapturing(stream, &capturing),
                                 "cuStreamIsCapturing"))
     return error;
-  if (capturing != CU_STREAM_CAPTURE_STATUS_NONE)
+  return capturing != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+/// The fastest of kTimingRounds rounds (ms) of each graph in `graphs`,
+/// launched in turn on `timing.stream` between its two events; -1 for a
+/// graph that is not `usable`.
+Expected<std::vector<float>>
+timeGraphs(const std::vector<CapturedGraph> &graphs,
+           const std::vector<bool> &usable, const TimingStream &timing) {
+  std::vector<float> fastestRound(graphs.size(),
+                                  std::numeric_limits<float>::max());
+  for (int round = 0; round < kTimingRounds; ++round) {
+    for (size_t i = 0; i < graphs.size(); ++i) {
+      if (!usable[i])
+        continue;
+      if (Error error = checkDriver(cuEventRecord(timing.start, timing.stream),
+                                    "cuEventRecord"))
+        return error;
+      if (Error error = graphs[i].launch(timing.stream))
+        return error;
+      if (Error error = checkDriver(cuEventRecord(timing.end, timing.stream),
+                                    "cuEventRecord"))
+        return error;
+      if (Error error =
+              checkDriver(cuEventSynchronize(timing.end), "cuEventSynchronize"))
+        return error;
+      float milliseconds = 0.0f;
+      if (Error error = checkDriver(
+              cuEventElapsedTime(&milliseconds, timing.start, timing.end),
+              "cuEventElapsedTime"))
+        return error;
+      fastestRound[i] = std::min(fastestRound[i], milliseconds);
+    }
+  }
+  for (size_t i = 0; i < graphs.size(); ++i)
+    if (!usable[i])
+      fastestRound[i] = -1.0f;
+  return fastestRound;
+}
+
+/// Prints each timed round of `fastestRounds` (ms for kTimedCalls calls) in
+/// µs per call, after `what`.
+void logRounds(const std::string &what,
+               const std::vector<float> &fastestRounds) {
+  std::fprintf(stderr,
+               "mirage: %s; fastest rounds (us per call):", what.c_str());
+  for (float milliseconds : fastestRounds)
+    std::fprintf(stderr, " %.2f", milliseconds * 1000.0f / kTimedCalls);
+  std::fprintf(stderr, "\n");
+}
+
+} // namespace
+
+Expected<int> MatmulLibrary::timeAlgorithms(const Prepared &p,
+                                            const Operands &operands,
+                                            CUstream stream) const {
+  // Inside a stream capture nothing can be timed: the heuristic's first
+  // choice stands.
+  Expected<bool> capturing = isCapturing(stream);
+  if (!capturing)
+    return capturing.takeError();
+  if (*capturing)
     return 0;
   // The operands are ready once the caller's stream is; the timing runs on
   // a stream of its own, which can be captured (the caller's may be the
@@ -315,15 +379,15 @@ Expected<int> MatmulLibrary::timeAlgorithms(
   if (Error error = timing.create())
     return error;
   // An algorithm that fails here is not chosen; the others are timed.
-  std::vector<float> fastestRound(count, std::numeric_limits<float>::max());
+  int count = static_cast<int>(p.proposals.size());
   std::vector<bool> usable(count, true);
   for (int run = 0; run < kWarmupCalls && usable[0]; ++run)
     usable[0] =
-        !call(p, proposed[0].algo, operands, timing.stream, workspace.get());
+        !call(p, p.proposals[0], operands, timing.stream, workspace.get());
   // One call of each other algorithm outside the capture loads its kernels.
   for (int i = 1; i < count; ++i)
     usable[i] =
-        !call(p, proposed[i].algo, operands, timing.stream, workspace.get());
+        !call(p, p.proposals[i], operands, timing.stream, workspace.get());
   // Each algorithm's calls are one CUDA graph, so that the device runs them
   // back to back: timed as the host enqueues them, a small GEMM measured the
   // host (10-18 us a call for every algorithm of a 16x4096 by 4096x4096
@@ -334,49 +398,113 @@ Expected<int> MatmulLibrary::timeAlgorithms(
       Error called = Error::success();
       for (int run = 0; run < kTimedCalls && !called; ++run)
         called =
-            call(p, proposed[i].algo, operands, timing.stream, workspace.get());
+            call(p, p.proposals[i], operands, timing.stream, workspace.get());
       return called;
     });
-  Error error = Error::success();
-  for (int round = 0; round < kTimingRounds && !error; ++round) {
-    for (int i = 0; i < count && !error; ++i) {
-      if (!usable[i])
-        continue;
-      error = checkDriver(cuEventRecord(timing.start, timing.stream),
-                          "cuEventRecord");
-      if (!error)
-        error = graphs[i].launch(timing.stream);
-      if (!error)
-        error = checkDriver(cuEventRecord(timing.end, timing.stream),
-                            "cuEventRecord");
-      if (!error)
-        error =
-            checkDriver(cuEventSynchronize(timing.end), "cuEventSynchronize");
-      float milliseconds = 0.0f;
-      if (!error)
-        error = checkDriver(
-            cuEventElapsedTime(&milliseconds, timing.start, timing.end),
-            "cuEventElapsedTime");
-      if (!error)
-        fastestRound[i] = std::min(fastestRound[i], milliseconds);
-    }
-  }
-  if (error)
-    return error;
-  for (int i = 0; i < count; ++i)
-    if (!usable[i])
-      fastestRound[i] = -1.0f;
-  int chosen = std::max(chooseLibraryAlgorithm(fastestRound), 0);
-  if (logsAlgorithms()) {
-    std::fprintf(stderr,
-                 "mirage: library matmul %s: algorithm %d of %d; "
-                 "fastest rounds (us per call):",
-                 p.shape.c_str(), chosen, count);
-    for (float milliseconds : fastestRound)
-      std::fprintf(stderr, " %.2f", milliseconds * 1000.0f / kTimedCalls);
-    std::fprintf(stderr, "\n");
-  }
+  Expected<std::vector<float>> fastestRounds =
+      timeGraphs(graphs, usable, timing);
+  if (!fastestRounds)
+    return fastestRounds.takeError();
+  int chosen = std::max(chooseLibraryAlgorithm(*fastestRounds), 0);
+  if (logsAlgorithms())
+    logRounds("library matmul " + p.shape + ": algorithm " +
+                  std::to_string(chosen) + " of " + std::to_string(count),
+              *fastestRounds);
   return chosen;
+}
+
+Expected<MatmulLibrary::PairChoice>
+MatmulLibrary::choosePair(const Prepared &first, const Operands &firstOperands,
+                          const Prepared &second,
+                          const Operands &secondOperands,
+                          CUstream stream) const {
+  std::lock_guard<std::mutex> lock(cacheMutex);
+  auto key = std::make_pair(&first, &second);
+  if (auto found = pairs.find(key); found != pairs.end())
+    return found->second;
+  std::vector<PairChoice> choices = getLibraryAlgorithmPairs(
+      static_cast<int>(first.proposals.size()), first.chosen,
+      static_cast<int>(second.proposals.size()), second.chosen);
+  Expected<bool> capturing = isCapturing(stream);
+  if (!capturing)
+    return capturing.takeError();
+  int kept = 0;
+  if (!*capturing && choices.size() > 1 && forcedAlgorithm() < 0) {
+    Expected<int> fastest = timePairs(first, firstOperands, second,
+                                      secondOperands, choices, stream);
+    if (!fastest)
+      return fastest.takeError();
+    kept = *fastest;
+  }
+  pairs.emplace(key, choices[kept]);
+  return choices[kept];
+}
+
+Expected<int> MatmulLibrary::timePairs(const Prepared &first,
+                                       const Operands &firstOperands,
+                                       const Prepared &second,
+                                       const Operands &secondOperands,
+                                       const std::vector<PairChoice> &choices,
+                                       CUstream stream) const {
+  if (Error error = checkDriver(cuStreamSynchronize(stream),
+                                "cuStreamSynchronize before timing"))
+    return error;
+  // The side workspace is runBeside's too.
+  std::lock_guard<std::mutex> lock(besideMutex);
+  // `first` runs on `beside`, forked from and joined into `timing` by
+  // beside's two events, as runBeside runs it; each pair of algorithms'
+  // kTimedCalls runs is one CUDA graph.
+  TimingStream timing, beside;
+  if (Error error = timing.create())
+    return error;
+  if (Error error = beside.create())
+    return error;
+  std::vector<CapturedGraph> graphs(choices.size());
+  std::vector<bool> usable(choices.size());
+  for (size_t c = 0; c < choices.size(); ++c) {
+    const cublasLtMatmulAlgo_t &a = first.proposals[choices[c].first];
+    const cublasLtMatmulAlgo_t &b = second.proposals[choices[c].second];
+    usable[c] = !graphs[c].capture(timing.stream, [&]() -> Error {
+      for (int run = 0; run < kTimedCalls; ++run) {
+        if (Error error =
+                checkDriver(cuEventRecord(beside.start, timing.stream),
+                            "cuEventRecord(fork)"))
+          return error;
+        if (Error error =
+                checkDriver(cuStreamWaitEvent(beside.stream, beside.start, 0),
+                            "cuStreamWaitEvent(fork)"))
+          return error;
+        if (Error error = call(first, a, firstOperands, beside.stream,
+                               sideWorkspace.get()))
+          return error;
+        if (Error error = checkDriver(cuEventRecord(beside.end, beside.stream),
+                                      "cuEventRecord(join)"))
+          return error;
+        if (Error error =
+                call(second, b, secondOperands, timing.stream, workspace.get()))
+          return error;
+        if (Error error =
+                checkDriver(cuStreamWaitEvent(timing.stream, beside.end, 0),
+                            "cuStreamWaitEvent(join)"))
+          return error;
+      }
+      return Error::success();
+    });
+  }
+  Expected<std::vector<float>> fastestRounds =
+      timeGraphs(graphs, usable, timing);
+  if (!fastestRounds)
+    return fastestRounds.takeError();
+  int kept = std::max(chooseLibraryAlgorithm(*fastestRounds), 0);
+  if (logsAlgorithms())
+    logRounds("library matmuls side by side, " + first.shape + " and " +
+                  second.shape + ": algorithms " +
+                  std::to_string(choices[kept].first) + " and " +
+                  std::to_string(choices[kept].second) + " (" +
+                  std::to_string(choices.size()) +
+                  " pairs, their own choices first)",
+              *fastestRounds);
+  return kept;
 }
 
 Error MatmulLibrary::run(const LibraryMatmul &call, const Operands &operands,
@@ -384,7 +512,7 @@ Error MatmulLibrary::run(const LibraryMatmul &call, const Operands &operands,
   Expected<const Prepared *> prepared = prepare(call, operands, stream);
   if (!prepared)
     return prepared.takeError();
-  return this->call(**prepared, (*prepared)->algorithm, operands, stream,
+  return this->call(**prepared, (*prepared)->algorithm(), operands, stream,
                     workspace.get());
 }
 
@@ -398,13 +526,18 @@ Error MatmulLibrary::runBeside(const LibraryMatmul &first,
       return error;
     return run(second, secondOperands, stream);
   }
-  // Both are prepared (their algorithms timed on first use) before the fork.
+  // Both are prepared (their algorithms timed on first use), and the pair's
+  // algorithms chosen, before the fork.
   Expected<const Prepared *> a = prepare(first, firstOperands, stream);
   if (!a)
     return a.takeError();
   Expected<const Prepared *> b = prepare(second, secondOperands, stream);
   if (!b)
     return b.takeError();
+  Expected<PairChoice> pair =
+      choosePair(**a, firstOperands, **b, secondOperands, stream);
+  if (!pair)
+    return pair.takeError();
   std::lock_guard<std::mutex> lock(besideMutex);
   if (Error error =
           checkDriver(cuEventRecord(fork, stream), "cuEventRecord(fork)"))
@@ -412,14 +545,14 @@ Error MatmulLibrary::runBeside(const LibraryMatmul &first,
   if (Error error = checkDriver(cuStreamWaitEvent(side, fork, 0),
                                 "cuStreamWaitEvent(fork)"))
     return error;
-  if (Error error =
-          call(**a, (*a)->algorithm, firstOperands, side, sideWorkspace.get()))
+  if (Error error = call(**a, (*a)->proposals[pair->first], firstOperands, side,
+                         sideWorkspace.get()))
     return error;
   if (Error error =
           checkDriver(cuEventRecord(join, side), "cuEventRecord(join)"))
     return error;
-  if (Error error =
-          call(**b, (*b)->algorithm, secondOperands, stream, workspace.get()))
+  if (Error error = call(**b, (*b)->proposals[pair->second], secondOperands,
+                         stream, workspace.get()))
     return error;
   return checkDriver(cuStreamWaitEvent(stream, join, 0),
                      "cuStreamWaitEvent(join)");

@@ -25,11 +25,14 @@
 #include <memory>
 #include <mutex>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 namespace mirage::runtime {
 
 /// One cuBLASLt handle and workspace in one context, with the algorithm of
-/// each matmul shape chosen once (by cuBLASLt's heuristic) and cached.
+/// each matmul shape, and of each pair of shapes run side by side, chosen
+/// once (by timing what cuBLASLt's heuristic proposes) and cached.
 /// `run` and `runBeside` may be called from several threads; they never
 /// allocate, so they may be captured in a CUDA graph.
 class MatmulLibrary {
@@ -75,14 +78,34 @@ private:
   Expected<const Prepared *> prepare(const LibraryMatmul &call,
                                      const Operands &operands,
                                      CUstream stream) const;
-  /// The index among `proposed` (`count` of them) of the algorithm to keep,
+  /// The index among `p.proposals` of the algorithm to keep,
   /// by the time a CUDA graph of its calls takes on a stream of its own,
   /// once `stream` has finished (chooseLibraryAlgorithm), or 0 when `stream`
   /// is being captured.
-  Expected<int> timeAlgorithms(const Prepared &p,
-                               const cublasLtMatmulHeuristicResult_t *proposed,
-                               int count, const Operands &operands,
+  Expected<int> timeAlgorithms(const Prepared &p, const Operands &operands,
                                CUstream stream) const;
+  /// The algorithms of two calls that run side by side: indices into their
+  /// Prepared::proposals.
+  using PairChoice = std::pair<int, int>;
+  /// The algorithms `runBeside` runs `first` and `second` with, chosen on
+  /// the pair's first use by timing every pair of their proposals side by
+  /// side (timePairs), since a pair's fastest algorithms are not always
+  /// each call's fastest alone; cached per pair of shapes. Inside a stream
+  /// capture, or with MIRAGE_LIBRARY_ALGORITHM set, each call's own choice.
+  Expected<PairChoice> choosePair(const Prepared &first,
+                                  const Operands &firstOperands,
+                                  const Prepared &second,
+                                  const Operands &secondOperands,
+                                  CUstream stream) const;
+  /// The index among `choices` (the two calls' own choices first) of the
+  /// pair to keep, by the time a CUDA graph of its runs side by side takes
+  /// on streams of their own once `stream` has finished
+  /// (chooseLibraryAlgorithm).
+  Expected<int> timePairs(const Prepared &first, const Operands &firstOperands,
+                          const Prepared &second,
+                          const Operands &secondOperands,
+                          const std::vector<PairChoice> &choices,
+                          CUstream stream) const;
   /// Enqueues one cublasLtMatmul of `p` with `algo`, using `scratch` (a
   /// workspace no other stream uses meanwhile).
   Error call(const Prepared &p, const cublasLtMatmulAlgo_t &algo,
@@ -104,6 +127,10 @@ private:
       std::tuple<int64_t, int64_t, int64_t, int64_t, int, int, bool>,
       std::unique_ptr<Prepared>>
       cache;
+  /// choosePair's choices, by the two calls' cache entries (under
+  /// `cacheMutex`).
+  mutable std::map<std::pair<const Prepared *, const Prepared *>, PairChoice>
+      pairs;
 };
 
 } // namespace mirage::runtime

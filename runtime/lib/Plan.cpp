@@ -796,3 +796,14 @@ int mirage::runtime::chooseLibraryAlgorithm(
              ? fastest
              : 0;
 }
+
+std::vector<std::pair<int, int>>
+mirage::runtime::getLibraryAlgorithmPairs(int firstCount, int firstChosen,
+                                          int secondCount, int secondChosen) {
+  std::vector<std::pair<int, int>> pairs = {{firstChosen, secondChosen}};
+  for (int i = 0; i < firstCount; ++i)
+    for (int j = 0; j < secondCount; ++j)
+      if (i != firstChosen || j != secondChosen)
+        pairs.emplace_back(i, j);
+  return pairs;
+}

@@ -734,3 +734,15 @@ MIRAGE_TEST(Plan, KeepsCuBLASLtsFirstAlgorithmUnlessAnotherIsClearlyFaster) {
   EXPECT_EQ(chooseLibraryAlgorithm({-1.0f, -1.0f}), -1);
   EXPECT_EQ(chooseLibraryAlgorithm({}), -1);
 }
+
+MIRAGE_TEST(Plan, TimesEveryPairOfAlgorithmsWithTheCallsOwnChoicesFirst) {
+  // Two calls side by side: their own choices (1 and 0) first, so that
+  // chooseLibraryAlgorithm keeps them unless another pair is clearly faster,
+  // then every other pair once.
+  std::vector<std::pair<int, int>> pairs = getLibraryAlgorithmPairs(2, 1, 3, 0);
+  std::vector<std::pair<int, int>> expected = {{1, 0}, {0, 0}, {0, 1},
+                                               {0, 2}, {1, 1}, {1, 2}};
+  EXPECT_TRUE(pairs == expected);
+  // One proposal each: nothing else to time.
+  EXPECT_EQ(getLibraryAlgorithmPairs(1, 0, 1, 0).size(), 1u);
+}

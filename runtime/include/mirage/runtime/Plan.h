@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace mirage::runtime {
@@ -126,6 +127,16 @@ constexpr double kMinAlgorithmGain = 0.05;
 /// the fastest; where the first failed, the fastest of the others. -1 when
 /// every one failed.
 int chooseLibraryAlgorithm(const std::vector<float> &fastestRounds);
+
+/// The pairs of algorithms (indices into each call's proposals) timed for
+/// two library calls that run side by side, with `firstCount` and
+/// `secondCount` proposals and their own choices `firstChosen` and
+/// `secondChosen`: that pair first (chooseLibraryAlgorithm keeps it unless
+/// another is clearly faster), then every other pair in order.
+std::vector<std::pair<int, int>> getLibraryAlgorithmPairs(int firstCount,
+                                                          int firstChosen,
+                                                          int secondCount,
+                                                          int secondChosen);
 
 /// One step of a function: a kernel launch, or a library call (then
 /// `kernel` is empty, `library` is set and only `args` is used).
