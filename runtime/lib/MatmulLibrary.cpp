@@ -357,6 +357,23 @@ void logRounds(const std::string &what,
   std::fprintf(stderr, "\n");
 }
 
+/// Times `graphs` (timeGraphs) and returns the index chooseLibraryAlgorithm
+/// keeps, 0 when every graph failed; with MIRAGE_LIBRARY_LOG=1 logs
+/// `describe(kept)` and the rounds.
+template <typename Describe>
+Expected<int> keepFastest(const std::vector<CapturedGraph> &graphs,
+                          const std::vector<bool> &usable,
+                          const TimingStream &timing, Describe &&describe) {
+  Expected<std::vector<float>> fastestRounds =
+      timeGraphs(graphs, usable, timing);
+  if (!fastestRounds)
+    return fastestRounds.takeError();
+  int kept = std::max(chooseLibraryAlgorithm(*fastestRounds), 0);
+  if (logsAlgorithms())
+    logRounds(describe(kept), *fastestRounds);
+  return kept;
+}
+
 } // namespace
 
 Expected<int> MatmulLibrary::timeAlgorithms(const Prepared &p,
@@ -401,16 +418,10 @@ Expected<int> MatmulLibrary::timeAlgorithms(const Prepared &p,
             call(p, p.proposals[i], operands, timing.stream, workspace.get());
       return called;
     });
-  Expected<std::vector<float>> fastestRounds =
-      timeGraphs(graphs, usable, timing);
-  if (!fastestRounds)
-    return fastestRounds.takeError();
-  int chosen = std::max(chooseLibraryAlgorithm(*fastestRounds), 0);
-  if (logsAlgorithms())
-    logRounds("library matmul " + p.shape + ": algorithm " +
-                  std::to_string(chosen) + " of " + std::to_string(count),
-              *fastestRounds);
-  return chosen;
+  return keepFastest(graphs, usable, timing, [&](int chosen) {
+    return "library matmul " + p.shape + ": algorithm " +
+           std::to_string(chosen) + " of " + std::to_string(count);
+  });
 }
 
 Expected<MatmulLibrary::PairChoice>
@@ -491,20 +502,13 @@ Expected<int> MatmulLibrary::timePairs(const Prepared &first,
       return Error::success();
     });
   }
-  Expected<std::vector<float>> fastestRounds =
-      timeGraphs(graphs, usable, timing);
-  if (!fastestRounds)
-    return fastestRounds.takeError();
-  int kept = std::max(chooseLibraryAlgorithm(*fastestRounds), 0);
-  if (logsAlgorithms())
-    logRounds("library matmuls side by side, " + first.shape + " and " +
-                  second.shape + ": algorithms " +
-                  std::to_string(choices[kept].first) + " and " +
-                  std::to_string(choices[kept].second) + " (" +
-                  std::to_string(choices.size()) +
-                  " pairs, their own choices first)",
-              *fastestRounds);
-  return kept;
+  return keepFastest(graphs, usable, timing, [&](int kept) {
+    return "library matmuls side by side, " + first.shape + " and " +
+           second.shape + ": algorithms " +
+           std::to_string(choices[kept].first) + " and " +
+           std::to_string(choices[kept].second) + " (" +
+           std::to_string(choices.size()) + " pairs, their own choices first)";
+  });
 }
 
 Error MatmulLibrary::run(const LibraryMatmul &call, const Operands &operands,
