@@ -4,6 +4,7 @@
     bench.py BUNDLES_ROOT [--out DIR] [--cases A,B,...] [--no-compile]
              [--compile-mode MODE] [--time-budget S] [--library PATH]
              [--commit C] [--seed N] [--scale S] [--device N]
+             [--keep BENCH_JSON]
 
 For every case of a suite (--suite: the benchmarks of
 docs/Benchmarks/Method.md, cases.CASES, the generality suite of
@@ -36,7 +37,12 @@ torch.compile in each of --compile-modes (default: "default" and
 "max-autotune-no-cudagraphs", each timed plain and replayed from a CUDA
 graph), checks and times it, and writes the results again after each case,
 starting no compilation once --time-budget seconds have passed since the
-start (those are reported as skipped). Last, the case's face-off (face_off):
+start (those are reported as skipped). With --keep, an earlier call's
+bench.json of the same run (suite, commit and device), the cases it holds
+complete (measured, with every compile mode measured, none skipped) are
+kept as they are and only the others are measured, each case still wholly
+in one process: a suite longer than one call is measured over several.
+Last, the case's face-off (face_off):
 Mirage's headline kernel, the copy of the bandwidth suite and every correct
 baseline near the best (FACE_OFF_MARGIN) are timed again, in turns over
 FACE_OFF_ROUNDS rounds, and each keeps its lowest median per mode. The memory
@@ -500,6 +506,40 @@ def skipped(why):
             "error": f"skipped: {why}"}
 
 
+def is_complete(record, compile_modes):
+    """Whether `record` was measured with every baseline: its status is ok
+    and every torch.compile mode of `compile_modes` was compiled (timed or
+    failed, not skipped)."""
+    if record.get("status") != "ok":
+        return False
+    baselines = record.get("baselines") or {}
+    for mode in compile_modes:
+        entry = baselines.get(compile_name(mode))
+        if entry is None or (entry.get("error") or "").startswith("skipped"):
+            return False
+    return True
+
+
+def kept_records(path, options, meta):
+    """The records of the bench.json `path` that --keep keeps, by case: the
+    complete ones (is_complete) of options.cases. ValueError when the file
+    is unreadable or of another suite, commit or device: a run's cases are
+    measured at one commit on one kind of device."""
+    kept = {}
+    for record in kernel_results.load(path):
+        for field, wanted in (("suite", options.suite),
+                              ("commit", meta["commit"]),
+                              ("device", meta["device"])):
+            if record.get(field) != wanted:
+                raise ValueError(
+                    f"{path}: case {record['case']} is of {field} "
+                    f"{record.get(field)!r}, this run of {wanted!r}")
+        if (record["case"] in options.cases and
+                is_complete(record, options.compile_modes)):
+            kept[record["case"]] = record
+    return kept
+
+
 def summary_line(record):
     if record["status"] != "ok":
         return f"{record['case']}: FAILED: {record['error']}"
@@ -547,6 +587,9 @@ def parse_arguments(argv):
     parser.add_argument("--tuning-db", type=pathlib.Path, default=None,
                         help="mirage-tune's database for the pipeline_ "
                              "bundles: its winners are the headline")
+    parser.add_argument("--keep", type=pathlib.Path, default=None,
+                        help="bench.json of an earlier call of this run: "
+                             "its complete cases are kept, not measured")
     options = parser.parse_args(argv)
     root = options.bundles_root
     if not root.is_dir():
@@ -593,8 +636,19 @@ def main(argv):
           f"{bandwidth / 1e12:.2f} TB/s; results in {options.out}",
           flush=True)
 
+    kept = {}
+    if options.keep:
+        try:
+            kept = kept_records(options.keep, options, meta)
+        except ValueError as error:
+            parser.error(f"--keep: {error}")
     records, states = [], {}
     for name in options.cases:
+        if name in kept:
+            print(f"{name}: kept from {options.keep}", flush=True)
+            records.append(kept[name])
+            states[name] = None
+            continue
         print(f"{name}:", flush=True)
         record, states[name] = benchmark_case(ALL_CASES[name], options,
                                               meta, bandwidth)

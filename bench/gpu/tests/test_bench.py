@@ -5,6 +5,7 @@ results, the report and the plot data; the generality and bandwidth suites
 and the writer of their programs. The GPU parts are skipped where there is
 no GPU."""
 
+import argparse
 import importlib.util
 import json
 import math
@@ -483,6 +484,54 @@ def test_loading_reports_bad_results_clearly(tmp_path):
     with pytest.raises(ValueError, match=r"record 0 \(lora\): missing "
                        r"fields .*best_baseline"):
         kernel_results.load(path)
+
+
+def keep_options(cases=("lora", "gqa_bs1")):
+    return argparse.Namespace(
+        suite="benchmarks", cases=list(cases), compile_modes=list(
+            bench.COMPILE_MODES))
+
+
+def test_keep_takes_the_complete_cases_of_an_earlier_call(tmp_path):
+    compiled = {bench.compile_name(m): entry(15.0)
+                for m in bench.COMPILE_MODES}
+    half = {"eager": entry(19.0), "torch.compile": entry(15.0),
+            "torch.compile max-autotune-no-cudagraphs":
+                bench.skipped("time budget of 440 s spent")}
+    mirage_entry = entry(10.0, bundle="b", function="f")
+    records = [record(candidates=[mirage_entry], baselines=compiled),
+               record("gqa_bs1", [mirage_entry], half),
+               record("mha_bs1", [mirage_entry], compiled),
+               record("mqa_bs1", [entry(err=math.inf, correct=False,
+                                         bundle="b", function="f")],
+                      compiled)]
+    kernel_results.save(tmp_path, records, plot=False)
+    path = tmp_path / "bench.json"
+    kept = bench.kept_records(path, keep_options(("lora", "gqa_bs1",
+                                                  "mqa_bs1")), META)
+    # gqa_bs1 lacks a mode, mqa_bs1 failed, mha_bs1 is not asked for.
+    assert list(kept) == ["lora"]
+    assert kept["lora"]["mirage_us"] == 10.0
+    assert bench.is_complete(records[0], bench.COMPILE_MODES)
+    assert not bench.is_complete(records[1], bench.COMPILE_MODES)
+    assert bench.is_complete(records[1], ["default"])
+
+
+def test_keep_refuses_another_run_or_a_bad_file(tmp_path):
+    kernel_results.save(tmp_path, [record(candidates=[entry(
+        10.0, bundle="b", function="f")])], plot=False)
+    path = tmp_path / "bench.json"
+    for field, value in (("commit", "def5678"), ("device", "NVIDIA H200")):
+        with pytest.raises(ValueError, match=f"case lora is of {field} "
+                           f"'{META[field]}', this run of '{value}'"):
+            bench.kept_records(path, keep_options(), {**META, field: value})
+    other_suite = keep_options()
+    other_suite.suite = "generality"
+    with pytest.raises(ValueError, match="of suite 'benchmarks'"):
+        bench.kept_records(path, other_suite, META)
+    path.write_text("[{")
+    with pytest.raises(ValueError, match="invalid JSON"):
+        bench.kept_records(path, keep_options(), META)
 
 
 def test_the_report_has_the_table_targets_and_failures():
