@@ -115,7 +115,8 @@ std::string stridedSum(StringRef x, ArrayRef<int64_t> shape, unsigned dim,
   if (size == 1)
     return llvm::formatv("tl.sum({0}, axis={1}, keep_dims=True)", x, dim);
   if (!llvm::isPowerOf2_64(size))
-    return selectedSum(x, dim, rank, padded[dim], size, paddedExtent(size));
+    return selectedSum(x, dim, rank, padded[dim], size,
+                       paddedExtent(size, dim, rank));
   // out[j] = Σ_k x[k * size + j]: split the dimension into (k, j) and sum
   // over k, then spread sizes below 16 over their padded extent.
   SmallVector<int64_t> split(padded.begin(), padded.begin() + dim);
@@ -124,9 +125,9 @@ std::string stridedSum(StringRef x, ArrayRef<int64_t> shape, unsigned dim,
   split.append(padded.begin() + dim + 1, padded.end());
   std::string sum = llvm::formatv("tl.sum(tl.reshape({0}, {1}), axis={2})", x,
                                   tupleLiteral(split), dim);
-  if (paddedExtent(size) == size)
+  if (paddedExtent(size, dim, rank) == size)
     return sum;
-  return selectedSum(sum, dim, rank, size, size, paddedExtent(size));
+  return selectedSum(sum, dim, rank, size, size, paddedExtent(size, dim, rank));
 }
 
 /// A dense tile access: the pointers of the tile of `tile` shape whose first

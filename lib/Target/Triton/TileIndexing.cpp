@@ -30,8 +30,17 @@ int64_t triton::paddedExtent(int64_t extent) {
   return std::max<int64_t>(kMinDotExtent, llvm::PowerOf2Ceil(extent));
 }
 
+int64_t triton::paddedExtent(int64_t extent, unsigned dim, unsigned rank) {
+  if (dim + 2 >= rank)
+    return paddedExtent(extent);
+  return static_cast<int64_t>(llvm::PowerOf2Ceil(extent));
+}
+
 SmallVector<int64_t> triton::paddedShape(ArrayRef<int64_t> shape) {
-  return llvm::map_to_vector(shape, paddedExtent);
+  SmallVector<int64_t> padded;
+  for (auto [dim, extent] : llvm::enumerate(shape))
+    padded.push_back(paddedExtent(extent, dim, shape.size()));
+  return padded;
 }
 
 SmallVector<int64_t> triton::rowMajorStrides(ArrayRef<int64_t> shape) {
@@ -62,7 +71,7 @@ std::string triton::laneRange(int64_t extent) {
 }
 
 std::string triton::dimMask(ArrayRef<int64_t> shape, unsigned dim) {
-  int64_t padded = paddedExtent(shape[dim]);
+  int64_t padded = paddedExtent(shape[dim], dim, shape.size());
   if (padded == shape[dim])
     return "";
   return alongDim(laneRange(padded) + " < " + std::to_string(shape[dim]), dim,

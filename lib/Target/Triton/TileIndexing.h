@@ -24,8 +24,15 @@
 
 namespace mlir::mirage::triton {
 
-/// The padded extent of a tile dimension of `extent` elements.
+/// The padded extent of a tile dimension of `extent` elements that may be
+/// an M, N or K of `tl.dot`: 1 stays 1, any other extent becomes the next
+/// power of two, at least 16.
 int64_t paddedExtent(int64_t extent);
+
+/// The padded extent of dimension `dim` of a rank-`rank` tile: the last two
+/// dimensions as paddedExtent, a leading (batch) dimension to the next power
+/// of two only, since `tl.dot` needs 16 along M, N and K alone.
+int64_t paddedExtent(int64_t extent, unsigned dim, unsigned rank);
 
 /// The padded shape of a tile of `shape`.
 SmallVector<int64_t> paddedShape(ArrayRef<int64_t> shape);

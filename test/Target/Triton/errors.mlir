@@ -44,32 +44,33 @@ func.func @all_reduce(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
 
 // -----
 
-// K's tile of 2x16x4096, padded to 16x16x4096 for tl.dot (as the product's
-// 2x2x4096): 8192 values per thread of 4 warps.
-// CHECK: 'mirage_block.input_loader' op makes a tile of '!mirage_block.stensor<2x16x4096xf16>', 8192 values per thread of 4 warps once padded: more than the Triton backend compiles (2048)
-func.func @tile_padded(%q: tensor<2x2x16xf16>, %k: tensor<2x16x4096xf16>) -> tensor<2x2x4096xf16> {
-  %o = mirage_kernel.graph_def(%Q = %q : tensor<2x2x16xf16>, %K = %k : tensor<2x16x4096xf16>) -> tensor<2x2x4096xf16>
+// K's tile of 5x16x4096, padded to 8x16x4096 (a batch dimension pads to a
+// power of two, M, N and K to 16 or more for tl.dot; so does the product's
+// 5x2x4096): 4096 values per thread of 4 warps.
+// CHECK: 'mirage_block.input_loader' op makes a tile of '!mirage_block.stensor<5x16x4096xf16>', 4096 values per thread of 4 warps once padded: more than the Triton backend compiles (2048)
+func.func @tile_padded(%q: tensor<5x2x16xf16>, %k: tensor<5x16x4096xf16>) -> tensor<5x2x4096xf16> {
+  %o = mirage_kernel.graph_def(%Q = %q : tensor<5x2x16xf16>, %K = %k : tensor<5x16x4096xf16>) -> tensor<5x2x4096xf16>
       grid [1, 1, 1] block [128, 1, 1] forloop 1 {
-    %a = input_loader %Q imap <> : tensor<2x2x16xf16> -> !mirage_block.stensor<2x2x16xf16>
-    // expected-error @below {{'mirage_block.input_loader' op makes a tile of '!mirage_block.stensor<2x16x4096xf16>', 8192 values per thread of 4 warps once padded: more than the Triton backend compiles (2048)}}
-    %b = input_loader %K imap <> : tensor<2x16x4096xf16> -> !mirage_block.stensor<2x16x4096xf16>
-    %m = matmul %a, %b : !mirage_block.stensor<2x2x16xf16>, !mirage_block.stensor<2x16x4096xf16> -> !mirage_block.stensor<2x2x4096xf16>
-    %s = output_saver %m omap <> : !mirage_block.stensor<2x2x4096xf16> -> tensor<2x2x4096xf16>
-    yield %s : tensor<2x2x4096xf16>
+    %a = input_loader %Q imap <> : tensor<5x2x16xf16> -> !mirage_block.stensor<5x2x16xf16>
+    // expected-error @below {{'mirage_block.input_loader' op makes a tile of '!mirage_block.stensor<5x16x4096xf16>', 4096 values per thread of 4 warps once padded: more than the Triton backend compiles (2048)}}
+    %b = input_loader %K imap <> : tensor<5x16x4096xf16> -> !mirage_block.stensor<5x16x4096xf16>
+    %m = matmul %a, %b : !mirage_block.stensor<5x2x16xf16>, !mirage_block.stensor<5x16x4096xf16> -> !mirage_block.stensor<5x2x4096xf16>
+    %s = output_saver %m omap <> : !mirage_block.stensor<5x2x4096xf16> -> tensor<5x2x4096xf16>
+    yield %s : tensor<5x2x4096xf16>
   }
-  return %o : tensor<2x2x4096xf16>
+  return %o : tensor<5x2x4096xf16>
 }
 
 // -----
 
-// CHECK: 'mirage_block.input_loader' op makes a tile of '!mirage_block.stensor<2x64x4096xf16>', 4194304 elements once padded: more than Triton's largest tensor (1048576 elements)
-func.func @tile_too_large(%x: tensor<2x64x4096xf16>) -> tensor<2x64x4096xf16> {
-  %o = mirage_kernel.graph_def(%X = %x : tensor<2x64x4096xf16>) -> tensor<2x64x4096xf16>
+// CHECK: 'mirage_block.input_loader' op makes a tile of '!mirage_block.stensor<3x128x4096xf16>', 2097152 elements once padded: more than Triton's largest tensor (1048576 elements)
+func.func @tile_too_large(%x: tensor<3x128x4096xf16>) -> tensor<3x128x4096xf16> {
+  %o = mirage_kernel.graph_def(%X = %x : tensor<3x128x4096xf16>) -> tensor<3x128x4096xf16>
       grid [1, 1, 1] block [128, 1, 1] forloop 1 {
-    // expected-error @below {{'mirage_block.input_loader' op makes a tile of '!mirage_block.stensor<2x64x4096xf16>', 4194304 elements once padded: more than Triton's largest tensor (1048576 elements)}}
-    %t = input_loader %X imap <> : tensor<2x64x4096xf16> -> !mirage_block.stensor<2x64x4096xf16>
-    %s = output_saver %t omap <> : !mirage_block.stensor<2x64x4096xf16> -> tensor<2x64x4096xf16>
-    yield %s : tensor<2x64x4096xf16>
+    // expected-error @below {{'mirage_block.input_loader' op makes a tile of '!mirage_block.stensor<3x128x4096xf16>', 2097152 elements once padded: more than Triton's largest tensor (1048576 elements)}}
+    %t = input_loader %X imap <> : tensor<3x128x4096xf16> -> !mirage_block.stensor<3x128x4096xf16>
+    %s = output_saver %t omap <> : !mirage_block.stensor<3x128x4096xf16> -> tensor<3x128x4096xf16>
+    yield %s : tensor<3x128x4096xf16>
   }
-  return %o : tensor<2x64x4096xf16>
+  return %o : tensor<3x128x4096xf16>
 }

@@ -177,3 +177,23 @@ func.func @stable(%S: tensor<4x24xf32>) -> (tensor<4x1xf32>, tensor<4x1xf32>, te
   }
   return %M, %P#0, %P#1 : tensor<4x1xf32>, tensor<4x1xf32>, tensor<4x24xf32>
 }
+
+// A batch dimension of 3 (the heads of a group): padded to 4 lanes, not to
+// tl.dot's 16, in a batched dot, a sum over it and a row maximum, with its
+// padding masked in loads, sums and stores.
+func.func @batch_pad(%Q: tensor<3x4x16xf16>, %K: tensor<3x16x40xf16>) -> (tensor<3x4x40xf16>, tensor<1x4x16xf16>, tensor<3x4x1xf16>) {
+  %O:3 = mirage_kernel.graph_def(%Qg = %Q : tensor<3x4x16xf16>, %Kg = %K : tensor<3x16x40xf16>)
+      -> (tensor<3x4x40xf16>, tensor<1x4x16xf16>, tensor<3x4x1xf16>) grid [1, 1, 1] block [128, 1, 1] forloop 1 {
+    %q = input_loader %Qg imap <> : tensor<3x4x16xf16> -> !mirage_block.stensor<3x4x16xf16>
+    %k = input_loader %Kg imap <> : tensor<3x16x40xf16> -> !mirage_block.stensor<3x16x40xf16>
+    %s = matmul %q, %k : !mirage_block.stensor<3x4x16xf16>, !mirage_block.stensor<3x16x40xf16> -> !mirage_block.stensor<3x4x40xf16>
+    %e = exp %s : !mirage_block.stensor<3x4x40xf16>
+    %h = reduction %q dim 0 : !mirage_block.stensor<3x4x16xf16> -> !mirage_block.stensor<1x4x16xf16>
+    %m = reduction_max %s dim 2 : !mirage_block.stensor<3x4x40xf16> -> !mirage_block.stensor<3x4x1xf16>
+    %o1 = output_saver %e omap <> : !mirage_block.stensor<3x4x40xf16> -> tensor<3x4x40xf16>
+    %o2 = output_saver %h omap <> : !mirage_block.stensor<1x4x16xf16> -> tensor<1x4x16xf16>
+    %o3 = output_saver %m omap <> : !mirage_block.stensor<3x4x1xf16> -> tensor<3x4x1xf16>
+    yield %o1, %o2, %o3 : tensor<3x4x40xf16>, tensor<1x4x16xf16>, tensor<3x4x1xf16>
+  }
+  return %O#0, %O#1, %O#2 : tensor<3x4x40xf16>, tensor<1x4x16xf16>, tensor<3x4x1xf16>
+}
