@@ -118,7 +118,7 @@ std::string stridedSum(StringRef x, ArrayRef<int64_t> shape, unsigned dim,
     return selectedSum(x, dim, rank, padded[dim], size,
                        paddedExtent(size, dim, rank));
   // out[j] = Σ_k x[k * size + j]: split the dimension into (k, j) and sum
-  // over k, then spread sizes below 16 over their padded extent.
+  // over k, then spread sizes below their padded extent over it.
   SmallVector<int64_t> split(padded.begin(), padded.begin() + dim);
   split.push_back(padded[dim] / size);
   split.push_back(size);
