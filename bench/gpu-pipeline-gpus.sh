@@ -65,15 +65,10 @@ for ((gpu = 0; gpu < gpus; ++gpu)); do
   [[ ${#mine[@]} -gt 0 ]] || continue
   part="$out/gpu$gpu"
   parts+=("$part")
-  # The part's own pipeline bundles, so that it tunes only its cases.
-  rm -rf "$part/bundles"
-  mkdir -p "$part/bundles"
-  for case in "${mine[@]}"; do
-    [[ -d "$pipeline/pipeline_$case" ]] &&
-      ln -s "$pipeline/pipeline_$case" "$part/bundles/pipeline_$case"
-  done
+  mkdir -p "$part"
+  # --cases makes the part tune and measure only its own cases.
   (IFS=,; CUDA_VISIBLE_DEVICES="$gpu" MIRAGE_RUNTIME_PREBUILT=1 OUT="$part" \
-     "$root/bench/gpu-pipeline.sh" "$part/bundles" "${comparisons[@]}" \
+     "$root/bench/gpu-pipeline.sh" "$pipeline" "${comparisons[@]}" \
      --cases "${mine[*]}" "${options[@]}" >"$part/pipeline.log" 2>&1
    echo "GPU $gpu (${mine[*]}): exit $?") &
 done

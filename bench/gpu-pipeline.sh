@@ -11,6 +11,10 @@
 #
 #   bench/gpu-pipeline.sh PIPELINE [COMPARISONS] [bench.py options...]
 #
+# bench.py's --cases A,B also limits the tuning to those cases' bundles
+# (pipeline_A, pipeline_B), so that a suite longer than one call runs in
+# parts, each tuned and measured in calls of its own.
+#
 # Writes tuning.json, tune-<case>.txt, bench.json, bench.md, bench.png and
 # the logs to $OUT (default ./gpu-pipeline-out). MIRAGE_TUNE_ONLY=1 stops
 # after the tuning; MIRAGE_TUNED_DB=FILE skips it and benchmarks with the
@@ -37,6 +41,25 @@ comparisons=""
 if [[ $# -gt 0 && "$1" != --* ]]; then
   comparisons="$(cd "$1" && pwd)"
   shift
+fi
+# bench.py's --cases also names the bundles to tune (all without it), so
+# that a suite longer than one call tunes and measures a part in each.
+cases=""
+for ((i = 1; i <= $#; ++i)); do
+  case "${!i}" in
+    --cases) next=$((i + 1)); cases="${!next:-}" ;;
+    --cases=*) cases="${!i#--cases=}" ;;
+  esac
+done
+bundles=()
+for bundle in "$pipeline"/pipeline_*/; do
+  name="$(basename "$bundle")"
+  [[ -z "$cases" || ",$cases," == *",${name#pipeline_},"* ]] &&
+    bundles+=("$bundle")
+done
+if [[ ${#bundles[@]} -eq 0 ]]; then
+  echo "pipeline benchmark: no pipeline_<case> bundle under $pipeline${cases:+ for the cases $cases}" >&2
+  exit 2
 fi
 out="${OUT:-$PWD/gpu-pipeline-out}"
 build="${MIRAGE_RUNTIME_BUILD_DIR:-$root/build-runtime}"
@@ -71,11 +94,11 @@ else
   rm -f "$db"
   [[ -n "${MIRAGE_TUNING_DB_START:-}" ]] && cp "$MIRAGE_TUNING_DB_START" "$db"
   # Triton's compiles in parallel first; the measurements are sequential.
-  "$python" "$root/bench/gpu/triton_precompile.py" "$pipeline"/pipeline_*/ \
+  "$python" "$root/bench/gpu/triton_precompile.py" "${bundles[@]}" \
     --limit "${MIRAGE_TRITON_COMPILE_LIMIT:-60}" --slow "$out/triton-slow.txt" \
     >"$out/triton-precompile.log" 2>&1
   echo "Triton modules compiled: $(date -u +%T)"
-  for bundle in "$pipeline"/pipeline_*/; do
+  for bundle in "${bundles[@]}"; do
     name="$(basename "$bundle")"
     log="$out/tune-${name#pipeline_}.txt"
     if [[ -f "$bundle/triton.py" ]]; then

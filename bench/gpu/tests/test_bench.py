@@ -704,6 +704,78 @@ def test_the_torch_compile_pair_needs_a_package_and_a_warm_directory(
         [str(package), str(warm)]), tmp_path)  # no cache.tgz
 
 
+def run_tuning(tmp_path, *options, gpus=None):
+    """bench/gpu-pipeline.sh (bench/gpu-pipeline-gpus.sh over `gpus`),
+    tuning only, over bundles a, b and c with stand-ins for mirage-tune and
+    python3 that log their arguments; the logged lines."""
+    log = tmp_path / "calls.log"
+    build = tmp_path / "build"
+    build.mkdir()
+    (build / "libmirage_runtime.so").write_text("")
+    for name in ("mirage-tune", "python"):
+        stub = build / name
+        stub.write_text(f'#!/bin/sh\necho "{name} $*" >> "{log}"\n')
+        stub.chmod(0o755)
+    pipeline = tmp_path / "pipeline"
+    for case in ("a", "b", "c"):
+        (pipeline / f"pipeline_{case}").mkdir(parents=True)
+    script = ["gpu-pipeline.sh"] if gpus is None else [
+        "gpu-pipeline-gpus.sh", str(gpus)]
+    result = subprocess.run(
+        ["bash", str(REPO / "bench" / script[0]), *script[1:],
+         str(pipeline), *options], capture_output=True, text=True,
+        env=dict(os.environ, OUT=str(tmp_path / "out"),
+                 PYTHON=str(build / "python"), MIRAGE_RUNTIME_PREBUILT="1",
+                 MIRAGE_RUNTIME_BUILD_DIR=str(build), MIRAGE_GPU_CHECKS="0",
+                 MIRAGE_TUNE_ONLY="1"))
+    assert result.returncode == 0, result.stderr
+    return log.read_text().splitlines()
+
+
+def test_a_run_over_two_gpus_tunes_each_case_on_one(tmp_path):
+    calls = run_tuning(tmp_path, "--cases", "a,b,c", gpus=2)
+    assert sorted(tuned_bundles(calls)) == ["pipeline_a", "pipeline_b",
+                                            "pipeline_c"]
+    assert (tmp_path / "out" / "gpu0" / "tune-a.txt").exists()
+    assert (tmp_path / "out" / "gpu0" / "tune-c.txt").exists()
+    assert (tmp_path / "out" / "gpu1" / "tune-b.txt").exists()
+    assert not (tmp_path / "out" / "gpu1" / "tune-a.txt").exists()
+
+
+def test_the_pipeline_refuses_cases_without_bundles(tmp_path):
+    (tmp_path / "pipeline" / "pipeline_a").mkdir(parents=True)
+    result = subprocess.run(
+        ["bash", str(REPO / "bench" / "gpu-pipeline.sh"),
+         str(tmp_path / "pipeline"), "--cases", "b,c"],
+        capture_output=True, text=True,
+        env=dict(os.environ, OUT=str(tmp_path / "out")))
+    assert result.returncode == 2
+    assert "no pipeline_<case> bundle" in result.stderr
+    assert "for the cases b,c" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def tuned_bundles(calls):
+    return [pathlib.Path(line.split()[1]).name for line in calls
+            if line.startswith("mirage-tune ")]
+
+
+def test_the_pipeline_tunes_every_bundle_without_cases(tmp_path):
+    calls = run_tuning(tmp_path)
+    assert tuned_bundles(calls) == ["pipeline_a", "pipeline_b", "pipeline_c"]
+
+
+@pytest.mark.parametrize("cases", [["--cases", "c,a"], ["--cases=c,a"]])
+def test_the_pipeline_tunes_only_the_bundles_of_its_cases(tmp_path, cases):
+    # A suite split over calls tunes and measures a part of it in each.
+    calls = run_tuning(tmp_path, "--suite", "generality", *cases)
+    assert tuned_bundles(calls) == ["pipeline_a", "pipeline_c"]
+    precompile = [line for line in calls if "triton_precompile.py" in line]
+    assert len(precompile) == 1
+    assert "pipeline_b" not in precompile[0]
+    assert "pipeline_a" in precompile[0] and "pipeline_c" in precompile[0]
+
+
 #: A stand-in for python3 in bench/gpu-torch-compile-pair.sh: torch_compile.py
 #: writes a row naming its models and GPU, pytest a JUnit file (failing
 #: when $FAIL_PYTEST is set); anything else runs in the real python3.
