@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 
 using namespace mirage::runtime;
@@ -203,7 +204,8 @@ Expected<double> Tuner::timeGraph(const Function &function,
 Error Tuner::time(const Function &function,
                   const std::vector<TensorArg> &inputs,
                   const std::vector<TensorArg> &outputs,
-                  TuningMeasurement &measurement) {
+                  TuningMeasurement &measurement,
+                  std::optional<double> fastestUs) {
   // With programmatic dependent launch, and again without it where it
   // applies: which is faster depends on the kernels beside each other
   // (docs/Runtime.md, "Overlap"), so the choice is measured.
@@ -214,6 +216,16 @@ Error Tuner::time(const Function &function,
                                       /*flush=*/true, overlap);
     if (!cold)
       return cold.takeError();
+    if (overlap && fastestUs && *cold >= coldOnlyFactor * *fastestUs) {
+      measurement.coldUs = measurement.medianUs = *cold;
+      measurement.warmUs.reset();
+      measurement.overlap = true;
+      char ratio[32];
+      std::snprintf(ratio, sizeof(ratio), "%.1f", *cold / *fastestUs);
+      measurement.message =
+          "timed cold only: " + std::string(ratio) + "x the fastest before it";
+      return Error::success();
+    }
     Expected<double> warm = timeGraph(function, inputs, outputs, warmCalls,
                                       /*flush=*/false, overlap);
     if (!warm)
@@ -271,11 +283,15 @@ Error Tuner::timeCorrect(const std::vector<const Function *> &functions,
                          const std::vector<TensorArg> &inputs,
                          const std::vector<TensorArg> &outputs,
                          std::vector<TuningMeasurement> &measurements) {
+  std::optional<double> fastestUs;
   for (size_t f = 0; f < functions.size(); ++f) {
     TuningMeasurement &measurement = measurements[f];
     if (measurement.status != MeasurementStatus::Ok)
       continue;
-    Error timed = time(*functions[f], inputs, outputs, measurement);
+    Error timed = time(*functions[f], inputs, outputs, measurement, fastestUs);
+    if (!timed)
+      fastestUs = std::min(fastestUs.value_or(*measurement.medianUs),
+                           *measurement.medianUs);
     if (timed && f == 0)
       return Error(timed.code(),
                    "timing the program as written, " + functions[f]->name +

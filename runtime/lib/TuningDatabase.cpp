@@ -53,8 +53,9 @@ constexpr int64_t maxCandidate = std::numeric_limits<int32_t>::max();
 
 /// The version this runtime writes; it reads every version up to it.
 /// Version 2 added each measurement's cold_us and warm_us; version 3 the
-/// backend of measurements and winners; version 4 their overlap.
-constexpr int databaseVersion = 4;
+/// backend of measurements and winners; version 4 their overlap; version 5
+/// measurements timed cold only (cold_us without warm_us, coldOnlyFactor).
+constexpr int databaseVersion = 5;
 
 /// Reads a database's JSON tree into entries; see json::Reader.
 class DatabaseReader : json::Reader {
@@ -214,12 +215,17 @@ private:
       fail(path, ok ? "an \"ok\" measurement needs median_us"
                     : "only an \"ok\" measurement has median_us");
     // Version 1 measured with a cold L2 only and had neither; in version 2
-    // an "ok" measurement may have both (entries kept from version 1 don't).
+    // an "ok" measurement may have both (entries kept from version 1 don't),
+    // and in version 5 cold_us alone (timed cold only).
     bool hasCold = measurement.coldUs.has_value();
-    if (!failed() && (hasCold != measurement.warmUs.has_value() ||
-                      (hasCold && (!ok || readVersion < 2))))
-      fail(path, "cold_us and warm_us come together, in an \"ok\" "
-                 "measurement of version 2 or later");
+    bool hasWarm = measurement.warmUs.has_value();
+    if (!failed() && hasWarm && !hasCold)
+      fail(path, "warm_us needs cold_us");
+    else if (!failed() && hasCold && (!ok || readVersion < 2))
+      fail(path, "cold_us and warm_us are of an \"ok\" measurement of "
+                 "version 2 or later");
+    else if (!failed() && hasCold && !hasWarm && readVersion < 5)
+      fail(path, "cold_us and warm_us come together before version 5");
     return measurement;
   }
 

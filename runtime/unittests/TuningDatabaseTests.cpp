@@ -157,7 +157,7 @@ MIRAGE_TEST(TuningDatabase, RoundTripsEntries) {
   EXPECT_EQ(text(*entries), text({entry}));
   std::string file = readBytes(database.path());
   EXPECT_TRUE(
-      file.rfind("{\n  \"format\": \"mirage-tuning\",\n  \"version\": 4,", 0) ==
+      file.rfind("{\n  \"format\": \"mirage-tuning\",\n  \"version\": 5,", 0) ==
       0);
   EXPECT_TRUE(file.back() == '\n');
   EXPECT_EQ(join(listing(directory.path / "a/b")),
@@ -246,8 +246,8 @@ MIRAGE_TEST(TuningDatabase, RefusesUnreadableFilesAndLeavesThemAlone) {
       {"\x01garbage", "line 1, column 1: expected a value"},
       {R"({"format": "mirage-bundle", "version": 1, "entries": []})",
        "format: expected \"mirage-tuning\""},
-      {R"({"format": "mirage-tuning", "version": 5, "entries": []})",
-       "version: version 5 is newer than this runtime reads (4); update "
+      {R"({"format": "mirage-tuning", "version": 6, "entries": []})",
+       "version: version 6 is newer than this runtime reads (5); update "
        "Mirage"},
       {R"({"format": "mirage-tuning", "version": 0, "entries": []})",
        "version: expected an integer in [1, "},
@@ -407,13 +407,19 @@ MIRAGE_TEST(TuningDatabase, RejectsBadEntries) {
                     "needs median_us");
   EXPECT_FAILS_WITH(edited("\"warm_us\": 30.5", "\"warm\": 30.5"),
                     "entries[0].measurements[0]: unknown field \"warm\"");
-  EXPECT_FAILS_WITH(edited("\"warm_us\": 30.5,\n", ""),
+  // Timed cold only (Tuner's coldOnlyFactor) since version 5.
+  std::string coldOnly = valid;
+  const std::string warm = "\"warm_us\": 30.5,\n";
+  coldOnly.erase(coldOnly.find(warm), warm.size());
+  EXPECT_OK(parseTuningDatabase(coldOnly));
+  EXPECT_FAILS_WITH(parseEdited(coldOnly, "\"version\": 5", "\"version\": 4"),
                     "entries[0].measurements[0]: cold_us and warm_us come "
-                    "together, in an \"ok\" measurement of version 2 or "
-                    "later");
-  EXPECT_FAILS_WITH(edited("\"version\": 4", "\"version\": 1"),
-                    "entries[0].measurements[0]: cold_us and warm_us come "
-                    "together");
+                    "together before version 5");
+  EXPECT_FAILS_WITH(edited("\"cold_us\": 20.25,\n", ""),
+                    "entries[0].measurements[0]: warm_us needs cold_us");
+  EXPECT_FAILS_WITH(edited("\"version\": 5", "\"version\": 1"),
+                    "entries[0].measurements[0]: cold_us and warm_us are of "
+                    "an \"ok\" measurement of version 2 or later");
   EXPECT_FAILS_WITH(edited("\"median_us\": 20.25", "\"median_us\": -1"),
                     "entries[0].measurements[0].median_us: expected a "
                     "number >= 0");
@@ -502,6 +508,19 @@ MIRAGE_TEST(TuningDatabase, RoundTripsTheOverlapChoice) {
       std::string::npos);
 }
 
+MIRAGE_TEST(TuningDatabase, KeepsAMeasurementTimedColdOnly) {
+  TuningEntry entry = makeEntry(makeKey("cd"));
+  entry.measurements[0].warmUs.reset();
+  std::string text = formatTuningDatabase({entry});
+  EXPECT_EQ(text.find("\"warm_us\""), std::string::npos);
+  Expected<std::vector<TuningEntry>> read = parseTuningDatabase(text);
+  EXPECT_OK(read);
+  if (read) {
+    EXPECT_EQ((*read)[0].measurements[0].coldUs.value_or(0), 20.25);
+    EXPECT_TRUE(!(*read)[0].measurements[0].warmUs.has_value());
+  }
+}
+
 MIRAGE_TEST(TuningDatabase, RejectsBadOverlaps) {
   std::string valid = formatTuningDatabase({makeSerialEntry()});
   auto edited = [&](const std::string &from, const std::string &to) {
@@ -509,7 +528,7 @@ MIRAGE_TEST(TuningDatabase, RejectsBadOverlaps) {
   };
   EXPECT_FAILS_WITH(edited("\"overlap\": false", "\"overlap\": 0"),
                     "entries[0].winner.overlap: expected true or false");
-  EXPECT_FAILS_WITH(edited("\"version\": 4", "\"version\": 3"),
+  EXPECT_FAILS_WITH(edited("\"version\": 5", "\"version\": 3"),
                     "entries[0].measurements[2].overlap: an overlap is "
                     "recorded from version 4 on");
   // The winner must be an "ok" measurement with its overlap.
@@ -527,7 +546,7 @@ MIRAGE_TEST(TuningDatabase, RejectsBadBackends) {
   EXPECT_FAILS_WITH(edited("\"backend\": \"triton\"", "\"backend\": \"cuda\""),
                     "entries[0].winner.backend: unknown backend \"cuda\" "
                     "(expected ptx or triton)");
-  EXPECT_FAILS_WITH(edited("\"version\": 4", "\"version\": 2"),
+  EXPECT_FAILS_WITH(edited("\"version\": 5", "\"version\": 2"),
                     "entries[0].measurements[4].backend: a backend is "
                     "recorded from version 3 on");
   // The winner must be an "ok" measurement of its own backend.

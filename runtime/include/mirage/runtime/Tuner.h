@@ -50,6 +50,17 @@ struct TuneOptions {
 /// triton.testing.do_bench_cudagraph replays several calls per graph).
 inline constexpr int warmCalls = 10;
 
+/// A function whose cold time is at least this many times the fastest time
+/// of its group so far is timed cold only: not warm, and not again without
+/// programmatic dependent launch. Its time is the cold one. In every tuning
+/// database of bench/results a warm time is at most 4.0 times below its
+/// cold one (a 1 MB add whose inputs stay in L2 between calls), so such a
+/// function cannot win, while timing it whole took most of a prefill
+/// program's tuning: its generated candidates run 6 to 48 times slower than
+/// the program as written, and the warm timing calls each ten times a
+/// replay.
+inline constexpr double coldOnlyFactor = 8.0;
+
 /// How many times the tuner shrinks the inputs (by 16x each time) when the
 /// program as written gives non-finite outputs, before giving up.
 inline constexpr int maxInputShrinks = 3;
@@ -131,10 +142,12 @@ private:
   /// Times `function` cold and warm (see tune()) into `measurement`'s
   /// coldUs, warmUs and medianUs: with programmatic dependent launch, and
   /// where the bundle may overlap its kernels (Bundle::mayOverlap) also
-  /// without; the faster is kept, and `overlap` says which.
+  /// without; the faster is kept, and `overlap` says which. A cold time at
+  /// least coldOnlyFactor times `fastestUs` (the group's fastest so far)
+  /// ends the timing there, warmUs unset and a message saying so.
   Error time(const Function &function, const std::vector<TensorArg> &inputs,
              const std::vector<TensorArg> &outputs,
-             TuningMeasurement &measurement);
+             TuningMeasurement &measurement, std::optional<double> fastestUs);
 
   /// The median time in microseconds of one call of `function` over `runs`
   /// launches of a CUDA graph of `calls` back-to-back calls, after `warmup`
