@@ -511,6 +511,7 @@ MIRAGE_TEST(TuningDatabase, RoundTripsTheOverlapChoice) {
 MIRAGE_TEST(TuningDatabase, KeepsAMeasurementTimedColdOnly) {
   TuningEntry entry = makeEntry(makeKey("cd"));
   entry.measurements[0].warmUs.reset();
+  entry.measurements[0].message = "timed cold only: 9.0x the fastest before it";
   std::string text = formatTuningDatabase({entry});
   EXPECT_EQ(text.find("\"warm_us\""), std::string::npos);
   Expected<std::vector<TuningEntry>> read = parseTuningDatabase(text);
@@ -518,6 +519,8 @@ MIRAGE_TEST(TuningDatabase, KeepsAMeasurementTimedColdOnly) {
   if (read) {
     EXPECT_EQ((*read)[0].measurements[0].coldUs.value_or(0), 20.25);
     EXPECT_TRUE(!(*read)[0].measurements[0].warmUs.has_value());
+    EXPECT_EQ((*read)[0].measurements[0].message,
+              entry.measurements[0].message);
   }
 }
 

@@ -118,6 +118,18 @@ MIRAGE_TEST(TuningResults, FormatsTheReport) {
   EXPECT_TRUE(serial.find("winner: f_candidate_2 (candidate 2, without "
                           "overlap), 12.30 us") != std::string::npos);
   entry.measurements[3].overlap = true;
+  // A function timed cold only (Tuner's coldOnlyFactor) has no warm time
+  // and says why.
+  TuningEntry coldOnly = entry;
+  coldOnly.measurements[3].warmUs.reset();
+  coldOnly.measurements[3].message =
+      "timed cold only: 9.0x the fastest before it";
+  std::string cold = formatTuningReport(coldOnly);
+  EXPECT_TRUE(cold.find("  f_candidate_2  2           ok        12.30        "
+                        "-    12.30    1.200e-04    1.63x\n") !=
+              std::string::npos);
+  EXPECT_TRUE(cold.find("  f_candidate_2: timed cold only: 9.0x the fastest "
+                        "before it\n") != std::string::npos);
   // A Triton form is marked, its speedup is over the PTX program as
   // written, and the winner line names the backend.
   TuningMeasurement triton = ok("f", -1, 10.05, 0.0, 10.05, 11.0);
