@@ -42,8 +42,7 @@ if [[ $# -gt 0 && "$1" != --* ]]; then
   comparisons="$(cd "$1" && pwd)"
   shift
 fi
-# bench.py's --cases also names the bundles to tune (all without it), so
-# that a suite longer than one call tunes and measures a part in each.
+# The bundles to tune: those of bench.py's --cases (see above), else all.
 cases=""
 for ((i = 1; i <= $#; ++i)); do
   case "${!i}" in
