@@ -8,6 +8,7 @@
 #include "Mirage/Search/AbstractExpr.h"
 
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/ErrorHandling.h"
 
@@ -347,4 +348,73 @@ search::computeOutputExpressions(const sem::Program &program, ExprPool &pool) {
   for (int32_t value : program.getKernelGraph().outputs)
     outputs.push_back(exprs[0][value]);
   return outputs;
+}
+
+namespace {
+/// An expression and its degree in the sums of a split's chunk.
+struct SplitTerm {
+  ExprId expr;
+  int degree;
+};
+
+/// `expr` widened as widenSplitSums does, with its degree (0 or 1), or
+/// nothing when it is not linear in the chunk's sums.
+std::optional<SplitTerm> widen(ExprPool &pool, ExprId expr, int64_t chunk,
+                               int64_t splits) {
+  // Copies: the pool grows below.
+  ExprNode node = pool.get(expr);
+  llvm::SmallVector<SplitTerm, 2> operands;
+  for (ExprId operand : node.operands) {
+    std::optional<SplitTerm> term = widen(pool, operand, chunk, splits);
+    if (!term)
+      return std::nullopt;
+    operands.push_back(*term);
+  }
+  switch (node.kind) {
+  case ExprKind::Input:
+  case ExprKind::Constant:
+    return SplitTerm{expr, 0};
+  case ExprKind::Sum:
+    if (node.count != chunk)
+      return SplitTerm{pool.sum(node.count, operands[0].expr),
+                       operands[0].degree};
+    if (operands[0].degree != 0)
+      return std::nullopt;
+    return SplitTerm{pool.sum(chunk * splits, operands[0].expr), 1};
+  case ExprKind::Add:
+  case ExprKind::Concat:
+    // Every term holds one sum of the chunk, or none does.
+    if (operands[0].degree != operands[1].degree)
+      return std::nullopt;
+    return SplitTerm{node.kind == ExprKind::Add
+                         ? pool.add(operands[0].expr, operands[1].expr)
+                         : pool.concat(operands[0].expr, operands[1].expr),
+                     operands[0].degree};
+  case ExprKind::Mul:
+    if (operands[0].degree + operands[1].degree > 1)
+      return std::nullopt;
+    return SplitTerm{pool.mul(operands[0].expr, operands[1].expr),
+                     operands[0].degree + operands[1].degree};
+  case ExprKind::Div:
+    if (operands[1].degree != 0)
+      return std::nullopt;
+    return SplitTerm{pool.div(operands[0].expr, operands[1].expr),
+                     operands[0].degree};
+  default:
+    // A function, a power or a max of a chunk's sum is no sum of the
+    // blocks' results.
+    if (llvm::any_of(operands,
+                     [](const SplitTerm &term) { return term.degree != 0; }))
+      return std::nullopt;
+    return SplitTerm{expr, 0};
+  }
+}
+} // namespace
+
+std::optional<ExprId> search::widenSplitSums(ExprPool &pool, ExprId expr,
+                                             int64_t chunk, int64_t splits) {
+  std::optional<SplitTerm> term = widen(pool, expr, chunk, splits);
+  if (!term || term->degree != 1)
+    return std::nullopt;
+  return term->expr;
 }

@@ -16,6 +16,7 @@
 #include "Mirage/Semantics/Equivalence.h"
 #include "Mirage/Semantics/ProgramJSON.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/Sequence.h"
@@ -51,6 +52,12 @@ constexpr double kVerificationTrials = 3.0;
 constexpr double kExploreShare = 0.8;
 /// The launches explored first have about this many blocks per SM.
 constexpr double kPreferredWaves = 4.0;
+/// A linear split's first kernel (grid x over the output's last
+/// dimension) has at most this many blocks per multiprocessor: the split
+/// is worth its second kernel where the one-kernel launch leaves SMs idle.
+/// (On an H200, LoRA's fastest splits of a 4096-column output ran 128 and
+/// 256 blocks on 132 SMs; docs/Benchmarks/Generality.md.)
+constexpr int64_t kLinearSplitBlocksPerMultiprocessor = 2;
 /// By default, grid sizes go up to this many blocks per multiprocessor
 /// (BlockSearchOptions::largestGridSize): 1056 on an H100, 864 on an A100.
 constexpr int64_t kLargestBlocksPerMultiprocessor = 8;
@@ -508,21 +515,33 @@ SmallVector<Launch> Searcher::getLaunches(int64_t forloop) const {
   // the input dimensions of one reduced label, and with x, optionally grid z
   // over another output dimension (the query rows of split-KV attention);
   // the partial results are stacked along the last dimension, so they need
-  // an output of rank > 1 whose last dimension x and z leave alone. An
-  // `omap` override pins x alone.
+  // an output of rank > 1 whose last dimension x and z leave alone, but
+  // where the output is linear in the label's sums: its blocks' terms then
+  // stack along another dimension (a linear split, Worker::visitLinearSplit).
+  // An `omap` override pins x alone.
   llvm::SmallSetVector<std::pair<int32_t, int64_t>, 4> reduced;
   for (auto [type, labels] :
        llvm::zip(prototype.inputTypes, prototype.labels.inputs))
     for (auto [extent, label] : llvm::zip(type.shape, labels))
       if (extent > 1 && prototype.labels.isReduced(label))
         reduced.insert({label, extent});
+  ExprPool pool;
+  ExprId target = computeOutputExpressions(reference, pool).front();
+  llvm::DenseSet<int32_t> linear;
+  for (auto [label, extent] : reduced)
+    if (widenSplitSums(pool, target, extent, 1))
+      linear.insert(label);
   int32_t last = static_cast<int32_t>(out.size()) - 1;
   for (auto [dx, gx] : axisChoices)
     for (auto [dz, gz] : axisChoices)
       for (auto [label, extent] : reduced)
         for (int64_t gy : getGridSizes(extent)) {
           if (gx * gy * gz > options.maxBlocks || out.size() < 2 ||
-              dx == last || !omapAllows(0, dx))
+              !omapAllows(0, dx))
+            continue;
+          if (dx == last && (!linear.contains(label) || dz >= 0 ||
+                             gx * gy > kLinearSplitBlocksPerMultiprocessor *
+                                           options.chip->multiprocessors))
             continue;
           if (dz >= 0 &&
               (dx < 0 || dz == dx || dz == last || !options.omap.empty()))
@@ -538,7 +557,8 @@ SmallVector<Launch> Searcher::getLaunches(int64_t forloop) const {
           // one cluster, whose `cluster_reduce_scatter` leaves each block a
           // chunk of the output's last dimension to finish and save, where
           // the split's parts would be stacked.
-          if (!llvm::is_contained(clusterSizes, gy) || out.back() % gy != 0)
+          if (dx == last || !llvm::is_contained(clusterSizes, gy) ||
+              out.back() % gy != 0)
             continue;
           launch.grid = {gy, gx, gz};
           launch.outputDims = {last, dx, dz};

@@ -168,8 +168,20 @@ Shape search::detail::getOutputTile(ArrayRef<int64_t> shape,
   return tile;
 }
 
+int64_t search::detail::getSplitChunk(const KernelSpace &space,
+                                      const Launch &launch) {
+  if (!launch.isSplit())
+    return 0;
+  for (auto [type, labels] : llvm::zip(space.inputTypes, space.labels.inputs))
+    for (auto [extent, label] : llvm::zip(type.shape, labels))
+      if (label == launch.splitLabel)
+        return extent / launch.grid[launch.splitAxis];
+  return 0;
+}
+
 void BodyEnumerator::startLoads(const Launch &newLaunch) {
   launch = newLaunch;
+  splitChunk = getSplitChunk(space, launch);
   body = Graph();
   body.grid = launch.grid;
   body.forloop = launch.forloop;
@@ -421,9 +433,7 @@ void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
     body.values.pop_back();
     return;
   }
-  Verdict verdict = context.oracle.isSubexpression(expr, context.target);
-  if (verdict == Verdict::No ||
-      (verdict == Verdict::Unknown && context.options.pruneUnknown)) {
+  if (!isKept(expr)) {
     ++context.statistics.pruned;
     body.values.pop_back();
     return;
@@ -436,6 +446,23 @@ void BodyEnumerator::tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands,
   tiles.pop_back();
   body.nodes.pop_back();
   body.values.pop_back();
+}
+
+bool BodyEnumerator::isKept(ExprId expr) {
+  auto isSubexpression = [&](ExprId candidate) {
+    Verdict verdict = context.oracle.isSubexpression(candidate, context.target);
+    return verdict == Verdict::Yes ||
+           (verdict == Verdict::Unknown && !context.options.pruneUnknown);
+  };
+  if (isSubexpression(expr))
+    return true;
+  // In a split launch, a term of a linear split: what the blocks' sum
+  // widens it to must be (docs/Search.md, "Linear splits").
+  if (splitChunk == 0)
+    return false;
+  std::optional<ExprId> widened = widenSplitSums(context.pool, expr, splitChunk,
+                                                 launch.grid[launch.splitAxis]);
+  return widened && isSubexpression(*widened);
 }
 
 bool BodyEnumerator::sumsWholeRows(int32_t value) const {

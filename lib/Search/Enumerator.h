@@ -205,6 +205,11 @@ struct KernelSpace {
   ArrayRef<int32_t> fmaps;
 };
 
+/// The elements of the split dimension each block of a split launch sums
+/// (its extent over the split axis's blocks), or 0 when `launch` splits
+/// none.
+int64_t getSplitChunk(const KernelSpace &space, const Launch &launch);
+
 /// Called on every partial body with at least one op, newest tile last;
 /// returns true to stop the enumeration.
 using StateVisitor = llvm::function_ref<bool(const Launch &, const sem::Graph &,
@@ -238,6 +243,10 @@ private:
   /// Tries `choice` on the tiles at `operands`.
   void tryOp(unsigned choiceIndex, ArrayRef<int32_t> operands, unsigned ops,
              unsigned accumulators, unsigned rmsLast);
+  /// Whether a new value of expression `expr` stays: a subexpression of
+  /// the target, or in a split launch a term of a linear split of one
+  /// (widenSplitSums).
+  bool isKept(ExprId expr);
   /// Whether body value `value` is a whole-row reduction (to size 1).
   bool sumsWholeRows(int32_t value) const;
   /// Whether body value `value` is a `forloop_accum sum`.
@@ -248,6 +257,8 @@ private:
   const KernelSpace &space;
   StateVisitor visit;
   Launch launch;
+  /// getSplitChunk of the launch.
+  int64_t splitChunk = 0;
   /// The launch's block ops: the space's vocabulary, and on a cluster
   /// launch its cluster vocabulary.
   std::vector<OpChoice> choices;

@@ -43,6 +43,10 @@ constexpr int64_t kCombineBlocksPerSM = 4;
 /// kMinBlockThreads keep GQA bs1's.
 constexpr int64_t kCombineElementsPerThread = 16;
 
+/// The least elements of the last dimension a block of a linear split's
+/// combining kernel sums (makeTermsSum): rows of 128 bytes in 16-bit types.
+constexpr int64_t kCombineRowElements = 64;
+
 /// Whether `tile` may be saved: computed after the loop, or in a body
 /// without one.
 bool isSaveable(const Launch &launch, const Tile &tile) {
@@ -130,6 +134,61 @@ Launch getCombineLaunch(ArrayRef<int64_t> shape,
       break;
   }
   return launch;
+}
+
+/// The combining kernel of a linear split: the sum of the blocks' terms,
+/// stacked along dimension `stacked` of `terms`, into `output`, a strided
+/// reduction of that dimension. Its launch maps up to two of the other
+/// dimensions, innermost first, each with the largest grid size that
+/// leaves a block at least kCombineRowElements of the last dimension (a
+/// row of 128 bytes in 16-bit types) and all blocks within
+/// kCombineBlocksPerSM per SM of the chip.
+Graph makeTermsSum(const ValueType &terms, const ValueType &output,
+                   int32_t stacked, const BlockSearchOptions &options) {
+  int64_t maxBlocks = kCombineBlocksPerSM * options.chip->multiprocessors;
+  int32_t last = static_cast<int32_t>(output.shape.size()) - 1;
+  std::array<int32_t, 3> map = {-1, -1, -1};
+  Graph body;
+  int64_t blocks = 1;
+  unsigned axis = 0;
+  for (int32_t d = last; d >= 0 && axis < 2; --d) {
+    if (d == stacked)
+      continue;
+    int64_t extent = output.shape[d];
+    int64_t least = d == last ? std::min(extent, kCombineRowElements) : 1;
+    int64_t best = 1;
+    for (int64_t size : getGridSizes(extent, options))
+      if (size > best && extent / size >= least && blocks * size <= maxBlocks)
+        best = size;
+    if (best == 1)
+      continue;
+    body.grid[axis] = best;
+    map[axis++] = d;
+    blocks *= best;
+  }
+  Shape tile(terms.shape);
+  for (unsigned a = 0; a < 3; ++a)
+    if (map[a] >= 0)
+      tile[map[a]] /= body.grid[a];
+  body.inputs = {0};
+  body.values.push_back(terms);
+  Node load = makeNode(OpKind::InputLoader);
+  load.operands = {0};
+  load.results = {1};
+  load.map = map;
+  body.values.push_back({tile, terms.elementType});
+  body.nodes.push_back(load);
+  Node sum = makeNode(OpKind::Reduction);
+  sum.operands = {1};
+  sum.results = {2};
+  sum.dim = stacked;
+  sum.size = output.shape[stacked];
+  tile[stacked] = output.shape[stacked];
+  body.values.push_back({tile, output.elementType});
+  body.nodes.push_back(sum);
+  Graph result = saveTiles(body, {2}, {output}, map);
+  result.threads = getTileThreads(result, kCombineElementsPerThread);
+  return result;
 }
 
 /// A kernel graph over `inputs` of the reference.
@@ -299,6 +358,11 @@ bool Worker::visitSplit(const Launch &launch, const Graph &body,
       llvm::any_of(
           parts, [&](const Tile *tile) { return !isSaveable(launch, *tile); }))
     return done();
+  // Stacked along the last dimension when no grid axis maps it; else the
+  // output is a linear split's or none.
+  int32_t last = static_cast<int32_t>(space.output.shape.size() - 1);
+  if (launch.outputDims[0] == last || launch.outputDims[2] == last)
+    return visitLinearSplit(launch, body, parts);
   // Stacked side by side, in body order (expression ids depend on the
   // worker, and the output must not): x and z as in the output, y along the
   // last dimension.
@@ -318,7 +382,7 @@ bool Worker::visitSplit(const Launch &launch, const Graph &body,
   const std::optional<Combiner> &combiner =
       combine(partTypes, partExprs, launch);
   if (!combiner)
-    return done();
+    return visitLinearSplit(launch, body, parts);
 
   Graph first = saveTiles(body, partValues, partTypes,
                           {launch.outputDims[0],
@@ -366,6 +430,45 @@ bool Worker::visitSplit(const Launch &launch, const Graph &body,
   hoisted.graphs = {std::move(hoistedKernel), std::move(first),
                     combiner->hoistedBody};
   shared.options.observe(hoisted);
+  return done();
+}
+
+bool Worker::visitLinearSplit(const Launch &launch, const Graph &body,
+                              ArrayRef<const Tile *> parts) {
+  if (parts.size() != 1)
+    return done();
+  const Tile &part = *parts.front();
+  const ValueType &output = space.output;
+  int64_t splits = launch.grid[launch.splitAxis];
+  if (part.shape != getOutputTile(output.shape, launch) ||
+      !matchesOutput(part, space.labels))
+    return done();
+  std::optional<ExprId> widened = widenSplitSums(
+      context.pool, part.expr, getSplitChunk(space, launch), splits);
+  if (!widened || !context.equivalent(*widened, context.target))
+    return done();
+  // The blocks' terms stacked along the last dimension no other grid axis
+  // maps (blocks write their terms one above the other).
+  int32_t stacked = static_cast<int32_t>(output.shape.size()) - 1;
+  while (stacked >= 0 &&
+         (launch.outputDims[0] == stacked || launch.outputDims[2] == stacked))
+    --stacked;
+  if (stacked < 0)
+    return done();
+  Shape shape(output.shape);
+  shape[stacked] *= splits;
+  ValueType termsType{shape, output.elementType};
+  Graph first =
+      saveTiles(body, {part.value}, {termsType},
+                {launch.outputDims[0], stacked, launch.outputDims[2]});
+  sem::Program candidate;
+  Graph kernel = makeKernelGraph(space.inputTypes);
+  SmallVector<int32_t> terms =
+      appendGraphDef(kernel, kernel.inputs, termsType, 1);
+  kernel.outputs.assign({appendGraphDef(kernel, terms, output, 2)[0]});
+  candidate.graphs = {std::move(kernel), std::move(first),
+                      makeTermsSum(termsType, output, stacked, shared.options)};
+  keep(std::move(candidate));
   return done();
 }
 

@@ -98,6 +98,13 @@ private:
   /// kernel's final op when it has one.
   bool visitSplit(const Launch &launch, const sem::Graph &body,
                   ArrayRef<Tile> tiles);
+  /// Keeps a *linear split* when `parts` is one tile whose sum over the
+  /// split's blocks is the reference's output (widenSplitSums): the blocks'
+  /// terms stacked along the last output dimension no other grid axis
+  /// maps, then a combining kernel that sums them (docs/Search.md, "Linear
+  /// splits").
+  bool visitLinearSplit(const Launch &launch, const sem::Graph &body,
+                        ArrayRef<const Tile *> parts);
   /// The kernel computing the output from the partial results of `parts`
   /// (types and expressions) of a first kernel split by `launch`, or, when
   /// they alone do not give it, from them and one input of the reference

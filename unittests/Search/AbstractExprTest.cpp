@@ -78,6 +78,30 @@ TEST_F(AbstractExprTest, HashConsingAndNormalisation) {
             "sum(32, mul(in0, in1))");
 }
 
+TEST_F(AbstractExprTest, WidensTheTermsOfALinearSplit) {
+  // LoRA's X W + (X A) B over a chunk of 1024 of the 4096 rows of W and A.
+  ExprId x = pool.input(0), w = pool.input(1), a = pool.input(2),
+         b = pool.input(3);
+  auto lora = [&](int64_t chunk) {
+    return pool.add(pool.sum(chunk, pool.mul(x, w)),
+                    pool.sum(16, pool.mul(pool.sum(chunk, pool.mul(x, a)), b)));
+  };
+  EXPECT_EQ(widenSplitSums(pool, lora(1024), 1024, 4), lora(4096));
+  // A term scaled or divided by what the split leaves alone stays linear.
+  EXPECT_EQ(widenSplitSums(pool, pool.div(pool.mul(lora(1024), b), a), 1024, 4),
+            pool.div(pool.mul(lora(4096), b), a));
+  // Not linear: a term without the chunk's sum (each block would add it),
+  // a product of two of them, one under a function or in a divisor, and
+  // no sum of the chunk at all.
+  ExprId partial = pool.sum(1024, pool.mul(x, w));
+  EXPECT_FALSE(widenSplitSums(pool, pool.add(partial, b), 1024, 4));
+  EXPECT_FALSE(widenSplitSums(pool, pool.mul(partial, partial), 1024, 4));
+  EXPECT_FALSE(
+      widenSplitSums(pool, pool.apply(ExprKind::Exp, partial), 1024, 4));
+  EXPECT_FALSE(widenSplitSums(pool, pool.div(b, partial), 1024, 4));
+  EXPECT_FALSE(widenSplitSums(pool, pool.sum(512, pool.mul(x, w)), 1024, 4));
+}
+
 TEST_F(AbstractExprTest, MatmulAndTilingKeepTheExpression) {
   sem::Program reference = parse(context, kRmsNormLinear, "reference");
   sem::Program fused = parse(context, kRmsNormLinear, "fused");

@@ -26,6 +26,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <vector>
 
 namespace mlir::mirage::search {
@@ -112,6 +113,22 @@ std::vector<std::vector<ExprId>> computeExpressions(const sem::Program &program,
 ExprId computeNodeExpression(ExprPool &pool, const sem::Graph &graph,
                              const sem::Node &node,
                              llvm::ArrayRef<ExprId> operands);
+
+/// `expr` with every sum of `chunk` elements widened to `chunk * splits`
+/// elements, when `expr` is linear in those sums: each term of `expr` as a
+/// sum of products holds exactly one of them, and none lies under a
+/// function, a divisor, a power or a max. Each of `splits` blocks that
+/// computes `expr` over its chunk of a reduced dimension then holds one
+/// term of a sum whose total is the widened expression (a *linear split*:
+/// split-K of `X W + (X A) B`, whose blocks add their partial `X_s W_s` and
+/// `(X_s A_s) B`). Nothing otherwise.
+///
+/// Example: with chunk 1024 and splits 4,
+/// `add(sum(1024, mul(in0, in1)), sum(16, mul(sum(1024, mul(in0, in2)), in3)))`
+/// widens to the same term over sums of 4096; `exp(sum(1024, x))` and
+/// `add(sum(1024, x), in3)` do not widen.
+std::optional<ExprId> widenSplitSums(ExprPool &pool, ExprId expr, int64_t chunk,
+                                     int64_t splits);
 
 /// The expressions of the kernel graph's outputs.
 llvm::SmallVector<ExprId> computeOutputExpressions(const sem::Program &program,
