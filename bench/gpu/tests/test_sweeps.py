@@ -35,17 +35,20 @@ def printed(path):
                           capture_output=True, text=True).stdout
 
 
-def assert_equivalent(tmp_path, variant):
-    """mirage-check-equivalence proves @variant equal to MQA bs1."""
-    reference = (REPO / "examples" / "benchmarks" / "mqa_bs1.mlir").read_text()
+def assert_equivalent(tmp_path, variant, reference=None, name="mqa_bs1"):
+    """mirage-check-equivalence proves @variant equal to @`name` of
+    `reference` (the text of a module; by default MQA bs1's)."""
+    if reference is None:
+        reference = (REPO / "examples" / "benchmarks" /
+                     "mqa_bs1.mlir").read_text()
     module = tmp_path / "check.mlir"
     module.write_text(reference + "\n" + variant)
     result = subprocess.run([str(OPT), str(module),
-                             "--mirage-check-equivalence=reference=mqa_bs1",
+                             f"--mirage-check-equivalence=reference={name}",
                              "-o", "/dev/null"], capture_output=True,
                             text=True)
     assert result.returncode == 0, result.stderr
-    assert "is equivalent to @mqa_bs1" in result.stderr
+    assert f"is equivalent to @{name}" in result.stderr
 
 
 @needs_opt
@@ -111,3 +114,37 @@ def test_probe_builds(tmp_path, probe):
          str(SWEEP / probe)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "warning" not in result.stderr.lower(), result.stderr
+
+
+lora_spec = importlib.util.spec_from_file_location(
+    "lora_sweep", SWEEP / "make-lora-sweep.py")
+lora_sweep = importlib.util.module_from_spec(lora_spec)
+lora_spec.loader.exec_module(lora_sweep)
+
+LORA = """func.func @lora(%X: tensor<16x1024xf16>, %W: tensor<1024x256xf16>, %A: tensor<1024x16xf16>, %B: tensor<16x256xf16>) -> tensor<16x256xf16> {
+  %XW = mirage_kernel.matmul %X, %W : tensor<16x1024xf16>, tensor<1024x256xf16> -> tensor<16x256xf16>
+  %XA = mirage_kernel.matmul %X, %A : tensor<16x1024xf16>, tensor<1024x16xf16> -> tensor<16x16xf16>
+  %XAB = mirage_kernel.matmul %XA, %B : tensor<16x16xf16>, tensor<16x256xf16> -> tensor<16x256xf16>
+  %O = mirage_kernel.add %XW, %XAB : tensor<16x256xf16>, tensor<16x256xf16> -> tensor<16x256xf16>
+  return %O : tensor<16x256xf16>
+}
+"""
+
+
+def test_lora_sweep_reads_the_programs_shapes():
+    program = REPO / "bench" / "generality" / "llama3_8b_lora_r16_t16_f16.mlir"
+    assert lora_sweep.shapes(program) == (16, 4096, 4096, 16, "f16")
+    # Every variant divides the reduction and the columns evenly.
+    for tile, splits, forloop in lora_sweep.variants(16, 4096, 4096, 16):
+        assert 4096 % tile == 0 and 4096 % (splits * forloop) == 0
+        assert 64 <= 4096 // (splits * forloop) <= 256
+
+
+@needs_opt
+@pytest.mark.parametrize("tile,splits,forloop", [(64, 2, 4), (128, 4, 2)])
+def test_lora_split_computes_the_program(tmp_path, tile, splits, forloop):
+    split = lora_sweep.split_lora("split", 16, 1024, 256, 16, "f16", tile,
+                                  splits, forloop)
+    assert f"grid [{256 // tile}, {splits}, 1]" in split
+    assert f"dim 0 size 16 : tensor<{16 * splits}x256xf16>" in split
+    assert_equivalent(tmp_path, split, LORA, "lora")
