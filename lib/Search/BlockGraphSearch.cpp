@@ -539,9 +539,10 @@ SmallVector<Launch> Searcher::getLaunches(int64_t forloop) const {
           if (gx * gy * gz > options.maxBlocks || out.size() < 2 ||
               !omapAllows(0, dx))
             continue;
-          if (dx == last && (!linear.contains(label) || dz >= 0 ||
-                             gx * gy > kLinearSplitBlocksPerMultiprocessor *
-                                           options.chip->multiprocessors))
+          if (dx == last &&
+              (!options.linearSplits || !linear.contains(label) || dz >= 0 ||
+               gx * gy > kLinearSplitBlocksPerMultiprocessor *
+                             options.chip->multiprocessors))
             continue;
           if (dz >= 0 &&
               (dx < 0 || dz == dx || dz == last || !options.omap.empty()))

@@ -458,7 +458,7 @@ bool BodyEnumerator::isKept(ExprId expr) {
     return true;
   // In a split launch, a term of a linear split: what the blocks' sum
   // widens it to must be (docs/Search.md, "Linear splits").
-  if (splitChunk == 0)
+  if (splitChunk == 0 || !context.options.linearSplits)
     return false;
   std::optional<ExprId> widened = widenSplitSums(context.pool, expr, splitChunk,
                                                  launch.grid[launch.splitAxis]);

@@ -435,7 +435,7 @@ bool Worker::visitSplit(const Launch &launch, const Graph &body,
 
 bool Worker::visitLinearSplit(const Launch &launch, const Graph &body,
                               ArrayRef<const Tile *> parts) {
-  if (parts.size() != 1)
+  if (!shared.options.linearSplits || parts.size() != 1)
     return done();
   const Tile &part = *parts.front();
   const ValueType &output = space.output;

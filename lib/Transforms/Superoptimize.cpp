@@ -252,6 +252,7 @@ struct SuperoptimizePass
           "single-kernels and split-kernels are both off: nothing to search");
     options.singleKernels = singleKernels;
     options.splitKernels = splitKernels;
+    options.linearSplits = linearSplits;
     options.clusters = clusters;
     options.kernelPrefixes = kernelPrefixes;
     options.seed = seed;

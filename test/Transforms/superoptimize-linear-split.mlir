@@ -4,11 +4,15 @@
 // the term with its split stacked along the rows, and a combining graph_def
 // sums the terms with a strided reduction of the rows.
 // RUN: mirage-opt %s --mirage-superoptimize='single-kernels=false kernel-prefixes=false cuts=false seed=7' 2>&1 | FileCheck %s
+// With linear-splits=false the search has no such split:
+// RUN: mirage-opt %s --mirage-superoptimize='single-kernels=false kernel-prefixes=false cuts=false linear-splits=false seed=7' 2>&1 | FileCheck %s --check-prefix=OFF
 // The result is proved equivalent to the input again, independently.
 // RUN: mirage-opt %s --mirage-superoptimize='single-kernels=false kernel-prefixes=false cuts=false seed=7' 2>/dev/null | sed -e '/^module {$/d' -e '/^}$/d' -e 's/@lora/@searched/' > %t.searched.mlir
 // RUN: cat %s %t.searched.mlir | mirage-opt --mirage-check-equivalence -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
 
 // EQUIV: remark: is equivalent to @lora
+// OFF: remark: left unchanged, no verified candidate:
+// OFF-NOT: reduction %{{.*}} dim 0
 
 // CHECK: remark: superoptimized: {{.*}} {{[1-9][0-9]*}} of {{[0-9]+}} verified
 // CHECK-LABEL: func.func @lora

@@ -97,6 +97,12 @@ struct BlockSearchOptions {
   /// dimension and writes partial results side by side, and a combining
   /// kernel that sums them (strided reductions) and finishes the output.
   bool splitKernels = true;
+  /// Among the split µGraphs, also linear splits: where the reference is
+  /// linear in a reduced dimension's sums, a split whose grid x also maps
+  /// the output's last dimension, each block saving its term of the sum,
+  /// and a built combining kernel summing the terms (docs/Search.md,
+  /// "Linear splits").
+  bool linearSplits = true;
   /// Search one-graph_def µGraphs.
   bool singleKernels = true;
   /// On a chip with clusters, also search one-graph_def µGraphs whose grid

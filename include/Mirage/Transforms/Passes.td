@@ -190,6 +190,11 @@ def SuperoptimizePass : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     Option<"splitKernels", "split-kernels", "bool", "true",
            "Search split µGraphs: a graph_def writing partial results over "
            "a split reduced dimension, and a combining graph_def">,
+    Option<"linearSplits", "linear-splits", "bool", "true",
+           "Among the split µGraphs, also linear splits: where the function "
+           "is linear in a reduced dimension's sums, blocks that also tile "
+           "the output's last dimension each save their term, and a "
+           "combining graph_def sums the terms">,
     Option<"clusters", "clusters", "bool", "false",
            "On a chip with clusters (sm_90a), also search one-graph_def "
            "µGraphs whose grid x is a thread-block cluster that sums a row "
